@@ -1,0 +1,81 @@
+import { loginInput, publicUser, registerInput, registrationStatus } from '@clipshift/shared';
+import { z } from 'zod';
+import { recordLog } from '../logs/service.ts';
+import { consumeRateLimit, RATE_LIMITS } from '../security/rate-limit.ts';
+import { AppError } from '../trpc/errors.ts';
+import { publicProcedure, router } from '../trpc/init.ts';
+import { createSession, invalidateSession } from './sessions.ts';
+import { checkCredentials, getRegistrationStatus, INVALID_CREDENTIALS, registerUser } from './service.ts';
+
+const messageWithUser = z.object({ message: z.string(), user: publicUser });
+
+export const authRouter = router({
+  login: publicProcedure
+    .input(loginInput)
+    .output(messageWithUser)
+    .mutation(async ({ ctx, input }) => {
+      const { db, logger } = ctx.deps;
+      await consumeRateLimit(db, `login:${ctx.meta.ip}`, RATE_LIMITS.login);
+      const result = await checkCredentials(db, input);
+      if (!result.ok) {
+        await recordLog(db, logger, {
+          level: 'WARNING',
+          logger: 'auth',
+          message: `Failed sign-in attempt for "${input.username}" from ${ctx.meta.ip}`,
+          userId: result.userId,
+        });
+        throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+      }
+      // A new session on every login; the one the browser had (if any) ends.
+      if (ctx.sessionId) await invalidateSession(db, ctx.sessionId);
+      const session = await createSession(db, result.user.id);
+      ctx.response.setSessionCookie(session.token, session.expiresAt);
+      await recordLog(db, logger, {
+        level: 'INFO',
+        logger: 'auth',
+        message: `${result.user.username} signed in`,
+        userId: result.user.id,
+      });
+      return { message: 'Login successful', user: result.user };
+    }),
+
+  register: publicProcedure
+    .input(registerInput)
+    .output(messageWithUser)
+    .mutation(async ({ ctx, input }) => {
+      const { db, logger, env } = ctx.deps;
+      await consumeRateLimit(db, `register:${ctx.meta.ip}`, RATE_LIMITS.register);
+      const { user, first } = await registerUser(db, env.REGISTRATION_MODE, input);
+      await recordLog(db, logger, {
+        level: 'INFO',
+        logger: 'auth',
+        message: first ? `${user.username} registered as the first user and administrator` : `${user.username} registered`,
+        userId: user.id,
+      });
+      return { message: 'Registration successful', user };
+    }),
+
+  registrationStatus: publicProcedure
+    .output(registrationStatus)
+    .query(({ ctx }) => getRegistrationStatus(ctx.deps.db, ctx.deps.env.REGISTRATION_MODE)),
+
+  logout: publicProcedure.output(z.object({ message: z.string() })).mutation(async ({ ctx }) => {
+    if (ctx.sessionId) {
+      await invalidateSession(ctx.deps.db, ctx.sessionId);
+      if (ctx.user) {
+        await recordLog(ctx.deps.db, ctx.deps.logger, {
+          level: 'INFO',
+          logger: 'auth',
+          message: `${ctx.user.username} signed out`,
+          userId: ctx.user.id,
+        });
+      }
+    }
+    ctx.response.clearSessionCookie();
+    return { message: 'Logged out successfully' };
+  }),
+
+  checkAuth: publicProcedure
+    .output(z.union([z.object({ authenticated: z.literal(true), user: publicUser }), z.object({ authenticated: z.literal(false) })]))
+    .query(({ ctx }) => (ctx.user ? { authenticated: true as const, user: ctx.user } : { authenticated: false as const })),
+});

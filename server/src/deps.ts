@@ -1,0 +1,17 @@
+import type { Db } from './db/database.ts';
+import type { Env } from './env.ts';
+import type { Logger } from './logs/logger.ts';
+
+/**
+ * The long-lived parts every request and job shares, built once in main.ts (or by a test harness)
+ * and passed down explicitly rather than imported as globals.
+ */
+export interface AppDeps {
+  env: Env;
+  db: Db;
+  logger: Logger;
+  /** Key for encrypting stored third-party tokens (APP_SECRET or the generated one). */
+  appSecret: string;
+  /** Whether this process runs the job worker (reported by /api/health). */
+  workerRunning: () => boolean;
+}

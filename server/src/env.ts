@@ -1,0 +1,126 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { REGISTRATION_MODES } from '@clipshift/shared';
+
+/** "true"/"false"/"1"/"0"/"yes"/"no"; anything else is a configuration error naming the variable. */
+const booleanFlag = (fallback: boolean) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      if (['true', '1', 'yes', 'on'].includes(value)) return true;
+      if (['false', '0', 'no', 'off'].includes(value)) return false;
+      ctx.addIssue({ code: 'custom', message: `expected true or false, got "${value}"` });
+      return z.NEVER;
+    });
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const url = (fallback?: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : fallback))
+    .pipe(fallback === undefined ? z.url().optional() : z.url());
+
+const integer = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? Number(value) : fallback))
+    .pipe(z.number().int(`expected a whole number`).min(min).max(max));
+
+/** Current hash first, then the legacy one (external-apis.md A6b). */
+const DEFAULT_GQL_HASHES = [
+  '4f35f1ac933d76b1da008c806cd5546a7534dfaff83e033a422a81f24e5991b3',
+  '36b89d2507fce29e5ca551df756d27c1cfe079e2609642b4390aa4c35796eb11',
+].join(',');
+
+const rawEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  PORT: integer(3000, 0, 65535),
+  HOST: z.string().trim().default('0.0.0.0'),
+  PUBLIC_URL: url(),
+  TRUST_PROXY: booleanFlag(false),
+  DATABASE_URL: optionalText.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL').optional()),
+  DATA_DIR: z.string().trim().default('./data'),
+  APP_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  REGISTRATION_MODE: z.enum(REGISTRATION_MODES).default('invite'),
+  RUN_WORKER: booleanFlag(true),
+  RUN_WEB: booleanFlag(true),
+  WORKER_CONCURRENCY: integer(5, 1, 100),
+  TWITCH_CLIENT_ID: optionalText,
+  TWITCH_CLIENT_SECRET: optionalText,
+  TWITCH_AUTH_URL: url('https://id.twitch.tv'),
+  TWITCH_API_URL: url('https://api.twitch.tv/helix'),
+  TWITCH_GQL_URL: url('https://gql.twitch.tv/gql'),
+  TWITCH_GQL_CLIENT_ID: z.string().trim().default('kimne78kx3ncx6brgo4mv6wki5h1ko'),
+  TWITCH_GQL_CLIP_HASHES: z
+    .string()
+    .trim()
+    .default(DEFAULT_GQL_HASHES)
+    .transform((value) => value.split(',').map((hash) => hash.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[0-9a-f]{64}$/, 'expected 64-character hex hashes')).min(1)),
+  TIKTOK_CLIENT_KEY: optionalText,
+  TIKTOK_CLIENT_SECRET: optionalText,
+  TIKTOK_AUTH_URL: url('https://www.tiktok.com/v2/auth/authorize/'),
+  TIKTOK_API_URL: url('https://open.tiktokapis.com'),
+  TIKTOK_REDIRECT_URI: url(),
+  TIKTOK_POST_MODE: z.enum(['direct', 'inbox']).default('direct'),
+  TRANSCRIBE_ENGINE: z.enum(['local', 'openai']).default('local'),
+  WHISPER_MODEL: z.string().trim().default('large-v3-turbo'),
+  WHISPER_MODELS_DIR: optionalText,
+  TRANSCRIBE_API_URL: url(),
+  TRANSCRIBE_API_KEY: optionalText,
+  LLM_API_URL: url(),
+  LLM_API_KEY: optionalText,
+  LLM_MODEL: optionalText,
+  FFMPEG_PATH: optionalText,
+  FFPROBE_PATH: optionalText,
+});
+
+export type RawEnv = z.infer<typeof rawEnv>;
+
+export interface Env extends RawEnv {
+  /** PUBLIC_URL with its default applied, without a trailing slash. */
+  publicUrl: string;
+  /** Its origin, for the cross-site check. */
+  publicOrigin: string;
+  dataDir: string;
+  whisperModelsDir: string;
+  tiktokRedirectUri: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates every configuration variable once; a bad value names its variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = rawEnv.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    ...env,
+    publicUrl,
+    publicOrigin: new URL(publicUrl).origin,
+    dataDir,
+    whisperModelsDir: path.resolve(env.WHISPER_MODELS_DIR ?? path.join(dataDir, 'models')),
+    tiktokRedirectUri: env.TIKTOK_REDIRECT_URI ?? `${publicUrl}/api/tiktok/callback`,
+  };
+}

@@ -1,0 +1,46 @@
+import { PASSKEY_ALPHABET, PASSKEY_INVALID, PASSKEY_LENGTH } from '@clipshift/shared';
+import type { DbOrTrx } from '../db/database.ts';
+import { notFound } from '../trpc/errors.ts';
+
+function randomPasskey(): string {
+  // 36 symbols: reject bytes >= 252 so every symbol is equally likely.
+  let passkey = '';
+  while (passkey.length < PASSKEY_LENGTH) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(PASSKEY_LENGTH * 2))) {
+      if (byte < 252 && passkey.length < PASSKEY_LENGTH) passkey += PASSKEY_ALPHABET[byte % PASSKEY_ALPHABET.length];
+    }
+  }
+  return passkey;
+}
+
+/** The user's passkey, created on first use; a collision with another user's code draws again. */
+export async function ensurePasskey(db: DbOrTrx, userId: string): Promise<string> {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const existing = await db.selectFrom('users').select('passkey').where('id', '=', userId).executeTakeFirstOrThrow();
+    if (existing.passkey) return existing.passkey;
+    try {
+      const updated = await db
+        .updateTable('users')
+        .set({ passkey: randomPasskey() })
+        .where('id', '=', userId)
+        .where('passkey', 'is', null)
+        .returning('passkey')
+        .executeTakeFirst();
+      if (updated?.passkey) return updated.passkey;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error;
+    }
+  }
+  throw new Error('Could not allocate a unique passkey');
+}
+
+export interface PasskeyOwner {
+  id: string;
+  username: string;
+}
+
+export async function findPasskeyOwner(db: DbOrTrx, passkey: string): Promise<PasskeyOwner> {
+  const owner = await db.selectFrom('users').select(['id', 'username']).where('passkey', '=', passkey).executeTakeFirst();
+  if (!owner) throw notFound(PASSKEY_INVALID);
+  return owner;
+}

@@ -1,0 +1,21 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../trpc/errors.ts';
+import { publicProcedure, router } from '../trpc/init.ts';
+
+export const healthReport = z.object({
+  status: z.literal('ok'),
+  database: z.literal('ok'),
+  worker: z.enum(['ok', 'disabled']),
+});
+
+export const healthRouter = router({
+  check: publicProcedure.output(healthReport).query(async ({ ctx }) => {
+    try {
+      await sql`select 1`.execute(ctx.deps.db);
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE', 'Database is unreachable', { status: 'error', database: 'error' });
+    }
+    return { status: 'ok' as const, database: 'ok' as const, worker: ctx.deps.workerRunning() ? ('ok' as const) : ('disabled' as const) };
+  }),
+});

@@ -1,0 +1,17 @@
+import type { Task } from 'graphile-worker';
+import { deleteExpiredSessions } from '../auth/sessions.ts';
+import type { AppDeps } from '../deps.ts';
+import { deleteStaleRateLimits } from '../security/rate-limit.ts';
+import { trimLogs } from './service.ts';
+
+export const LOGS_TRIM_TASK = 'logs/trim';
+
+/** Hourly housekeeping: log retention, expired sessions, old rate-limit windows. */
+export function logsTrimTask(deps: AppDeps): Task {
+  return async () => {
+    const removed = await trimLogs(deps.db);
+    const sessions = await deleteExpiredSessions(deps.db);
+    await deleteStaleRateLimits(deps.db);
+    deps.logger.info({ removedLogs: removed, removedSessions: sessions }, 'housekeeping done');
+  };
+}

@@ -1,0 +1,54 @@
+import { Router, type Request, type Response } from 'express';
+import { getTRPCErrorFromUnknown } from '@trpc/server';
+import type { AppDeps } from '../deps.ts';
+import { createRequestContext } from '../trpc/context.ts';
+import { createCaller } from '../trpc/router.ts';
+import { REST_ROUTES, toExpressPath, type RestRequestParts, type RestRoute } from './routes.ts';
+import { sendError } from './errors.ts';
+
+type Callable = (input: unknown) => Promise<unknown>;
+
+/** Finds "a.b" on a tRPC caller; the route table's type guarantees the path exists. */
+function procedureAt(caller: ReturnType<typeof createCaller>, path: string): Callable {
+  let target: unknown = caller;
+  for (const segment of path.split('.')) target = (target as Record<string, unknown>)[segment];
+  if (typeof target !== 'function') throw new Error(`No procedure at ${path}`);
+  return target as Callable;
+}
+
+function defaultInput(route: RestRoute, { params, query, body }: RestRequestParts): unknown {
+  const hasParams = Object.keys(params).length > 0;
+  if (route.method === 'GET' || route.method === 'DELETE') {
+    const merged = { ...query, ...params };
+    return Object.keys(merged).length ? merged : undefined;
+  }
+  if (body === undefined) return hasParams ? { ...params } : {};
+  if (!hasParams || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return { ...(body as Record<string, unknown>), ...params };
+}
+
+async function handle(deps: AppDeps, route: RestRoute, req: Request, res: Response): Promise<void> {
+  try {
+    const ctx = await createRequestContext(deps, req, res);
+    const parts: RestRequestParts = {
+      params: req.params as Record<string, string>,
+      query: req.query as Record<string, unknown>,
+      body: req.body,
+    };
+    const input = route.input ? route.input(parts) : defaultInput(route, parts);
+    const result = await procedureAt(createCaller(ctx), route.procedure)(input);
+    res.status(route.status ?? 200).json(result);
+  } catch (error) {
+    await sendError(deps, req, res, getTRPCErrorFromUnknown(error));
+  }
+}
+
+/** Publishes every route of the table as plain REST over the same procedures tRPC serves. */
+export function createRestRouter(deps: AppDeps): Router {
+  const router = Router();
+  for (const route of REST_ROUTES) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    router[method](toExpressPath(route.path), (req, res) => handle(deps, route, req, res));
+  }
+  return router;
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { appRouter } from '../trpc/router.ts';
+import { REST_ROUTES, type RestRoute } from './routes.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const errorBody: JsonSchema = {
+  type: 'object',
+  required: ['error', 'message', 'code'],
+  properties: {
+    error: { type: 'string', description: 'The human message' },
+    message: { type: 'string', description: 'The same human message' },
+    code: { type: 'string', description: 'Stable machine code, e.g. BAD_REQUEST' },
+    issues: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'array', items: {} }, message: { type: 'string' } } },
+    },
+  },
+};
+
+interface ProcedureSchemas {
+  input?: z.ZodType;
+  output?: z.ZodType;
+}
+
+function schemasOf(route: RestRoute): ProcedureSchemas {
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { inputs: unknown[]; output?: unknown } }>;
+  const def = procedures[route.procedure]?._def;
+  const input = def?.inputs[0];
+  const output = def?.output;
+  return {
+    input: input instanceof z.ZodType ? input : undefined,
+    output: output instanceof z.ZodType ? output : undefined,
+  };
+}
+
+function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+}
+
+function parametersOf(route: RestRoute, input: z.ZodType | undefined): JsonSchema[] {
+  const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  if (route.method !== 'GET' || !input) return pathParams;
+  const schema = toJsonSchema(input, 'input');
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const queryParams = Object.entries(properties)
+    .filter(([name]) => !pathParams.some((param) => param.name === name))
+    .map(([name, propertySchema]) => ({ name, in: 'query', required: false, schema: propertySchema }));
+  return [...pathParams, ...queryParams];
+}
+
+const ERROR_STATUSES: Record<string, string> = {
+  '400': 'Invalid input',
+  '401': 'No valid session',
+  '403': 'Forbidden (cross-site request, or not allowed)',
+  '404': 'Not found',
+  '409': 'Conflict',
+  '415': 'Body is not JSON',
+  '429': 'Too many attempts',
+};
+
+/** OpenAPI 3.1, generated from the route table and the procedures' own zod schemas. */
+export function buildOpenApiDocument(publicUrl: string): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of REST_ROUTES) {
+    const { input, output } = schemasOf(route);
+    const responses: Record<string, unknown> = {
+      [String(route.status ?? 200)]: {
+        description: 'Success',
+        content: { 'application/json': { schema: output ? toJsonSchema(output, 'output') : {} } },
+      },
+    };
+    for (const [status, description] of Object.entries(ERROR_STATUSES)) {
+      if (status === '401' && !route.auth) continue;
+      if ((status === '403' || status === '415') && route.method === 'GET') continue;
+      responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    const operation: Record<string, unknown> = {
+      operationId: route.procedure,
+      tags: [route.tag],
+      summary: route.summary,
+      parameters: parametersOf(route, input),
+      responses,
+      ...(route.auth ? { security: [{ sessionCookie: [] }] } : {}),
+    };
+    if (route.method !== 'GET' && route.method !== 'DELETE' && input) {
+      operation.requestBody = {
+        required: false,
+        content: { 'application/json': { schema: toJsonSchema(input, 'input') } },
+      };
+    }
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Clipshift API',
+      version: '1.0.0',
+      description: 'Every route is the same procedure the web app calls over tRPC. Errors answer {error, message, code}.',
+    },
+    servers: [{ url: `${publicUrl}/api` }],
+    components: {
+      schemas: { Error: errorBody },
+      securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'clipshift_session' } },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,71 @@
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
+import type { AppRouter } from '../trpc/router.ts';
+
+/** Every procedure path of a router record, dotted: "auth.login", "invites.generate"… */
+type ProcedurePaths<TRecord> = {
+  [K in keyof TRecord & string]: TRecord[K] extends AnyProcedure
+    ? K
+    : TRecord[K] extends AnyRouter
+      ? `${K}.${ProcedurePaths<TRecord[K]['_def']['record']>}`
+      : TRecord[K] extends object
+        ? `${K}.${ProcedurePaths<TRecord[K]>}`
+        : never;
+}[keyof TRecord & string];
+
+export type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
+
+export interface RestRequestParts {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** OpenAPI form, e.g. "/streamers/{name}". */
+  path: string;
+  procedure: ProcedurePath;
+  /** HTTP status of success; 200 unless said. */
+  status?: number;
+  /** Needs a session cookie (answers 401 without). */
+  auth: boolean;
+  tag: string;
+  summary: string;
+  /** Builds the procedure input; by default the query string (GET/DELETE) or the JSON body. */
+  input?: (parts: RestRequestParts) => unknown;
+}
+
+const bodyObject = (body: unknown): Record<string, unknown> =>
+  body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+
+/** Input that is the body when one was sent, else nothing (so the schema's defaults apply). */
+const optionalBody = ({ body }: RestRequestParts) => (body === undefined ? undefined : body);
+const optionalQuery = ({ query }: RestRequestParts) => (Object.keys(query).length ? query : undefined);
+
+/**
+ * The documented REST paths of rest-api.md, each published from one tRPC procedure. Adding a route
+ * here publishes it, documents it in /api/openapi.json, and gives it the procedure's validation,
+ * auth and errors.
+ */
+export const REST_ROUTES: RestRoute[] = [
+  { method: 'POST', path: '/login', procedure: 'auth.login', auth: false, tag: 'Auth', summary: 'Sign in and receive a session cookie' },
+  { method: 'POST', path: '/register', procedure: 'auth.register', status: 201, auth: false, tag: 'Auth', summary: 'Create an account' },
+  { method: 'GET', path: '/register', procedure: 'auth.registrationStatus', auth: false, tag: 'Auth', summary: 'Whether registration is open or needs an invite' },
+  { method: 'POST', path: '/logout', procedure: 'auth.logout', auth: false, tag: 'Auth', summary: 'End the session', input: () => undefined },
+  { method: 'GET', path: '/check-auth', procedure: 'auth.checkAuth', auth: false, tag: 'Auth', summary: 'Whether the cookie holds a valid session' },
+
+  { method: 'POST', path: '/admin/invite-codes/generate', procedure: 'invites.generate', status: 201, auth: true, tag: 'Invite codes', summary: 'Generate an invite code (administrators)', input: optionalBody },
+  { method: 'GET', path: '/admin/invite-codes', procedure: 'invites.list', auth: true, tag: 'Invite codes', summary: 'List invite codes, newest first (administrators)', input: optionalQuery },
+  { method: 'POST', path: '/admin/invite-codes/cleanup', procedure: 'invites.cleanup', auth: true, tag: 'Invite codes', summary: 'Remove used and expired codes (administrators)', input: () => undefined },
+
+  { method: 'GET', path: '/guest/current-passkey', procedure: 'guests.currentPasskey', auth: true, tag: 'Guests', summary: "The signed-in user's 6-character guest passkey" },
+  { method: 'POST', path: '/guest/verify-passkey', procedure: 'guests.verifyPasskey', auth: false, tag: 'Guests', summary: 'Check a guest passkey (rate-limited)', input: ({ body }) => bodyObject(body) },
+
+  { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first', input: optionalQuery },
+  { method: 'GET', path: '/health', procedure: 'health.check', auth: false, tag: 'Health', summary: 'Database and worker health' },
+];
+
+/** "/streamers/{name}" → "/streamers/:name" for Express. */
+export function toExpressPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}

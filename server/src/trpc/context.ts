@@ -1,0 +1,43 @@
+import type { Request, Response } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { SESSION_COOKIE, validateSessionToken } from '../auth/sessions.ts';
+import type { Context } from './init.ts';
+
+function readCookie(req: Request, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=');
+    if (index < 0) continue;
+    if (part.slice(0, index).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(index + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Builds the procedure context of one HTTP request; both the REST and the tRPC adapter use it. */
+export async function createRequestContext(deps: AppDeps, req: Request, res: Response): Promise<Context> {
+  const secure = deps.env.publicUrl.startsWith('https:');
+  const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, secure, path: '/' };
+  const setSessionCookie = (token: string, expiresAt: Date) => {
+    res.cookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
+  };
+  const token = readCookie(req, SESSION_COOKIE);
+  const session = token ? await validateSessionToken(deps.db, token) : null;
+  if (session?.renewed && token) setSessionCookie(token, session.expiresAt);
+  return {
+    deps,
+    user: session?.user ?? null,
+    sessionId: session?.sessionId ?? null,
+    meta: { ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', userAgent: req.headers['user-agent'] },
+    response: {
+      setSessionCookie,
+      clearSessionCookie: () => res.clearCookie(SESSION_COOKIE, cookieOptions),
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import type { ErrorBody, ErrorCode } from '@clipshift/shared';
+import { ZodError } from 'zod';
+
+type TRPCCode = TRPCError['code'];
+
+/**
+ * An expected failure with a human message. `extra` fields join the REST error body (e.g.
+ * `{ok:false}` on subtitle failures) and the tRPC error data.
+ */
+export class AppError extends TRPCError {
+  readonly extra: Record<string, unknown> | undefined;
+  constructor(code: TRPCCode, message: string, extra?: Record<string, unknown>, cause?: unknown) {
+    super({ code, message, cause });
+    this.extra = extra;
+  }
+}
+
+export const badRequest = (message: string, extra?: Record<string, unknown>) => new AppError('BAD_REQUEST', message, extra);
+export const unauthorized = (message = 'Authentication required') => new AppError('UNAUTHORIZED', message);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError('CONFLICT', message, extra);
+export const tooManyRequests = (message = 'Too many attempts. Please wait a moment and try again.') =>
+  new AppError('TOO_MANY_REQUESTS', message);
+
+/** The tRPC codes this app uses, named as the REST contract names them. */
+const REST_CODE: Partial<Record<TRPCCode, ErrorCode>> = {
+  PARSE_ERROR: 'BAD_REQUEST',
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  BAD_GATEWAY: 'BAD_GATEWAY',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+};
+
+export const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again.';
+
+function zodCause(error: TRPCError): ZodError | undefined {
+  return error.cause instanceof ZodError ? error.cause : undefined;
+}
+
+/** The one mapping from an error to the HTTP status and JSON body every route answers with. */
+export function toErrorResponse(error: TRPCError): { status: number; body: ErrorBody & Record<string, unknown> } {
+  const status = getHTTPStatusCodeFromError(error);
+  const code = REST_CODE[error.code] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
+  const zod = zodCause(error);
+  let message = error.message;
+  let issues: ErrorBody['issues'];
+  if (zod) {
+    issues = zod.issues.map((issue) => ({
+      path: issue.path.filter((part): part is string | number => typeof part !== 'symbol'),
+      message: issue.message,
+    }));
+    message = issues[0]?.message ?? 'Invalid input';
+  } else if (code === 'INTERNAL_SERVER_ERROR') {
+    // Internal details stay in the server log, never in an answer.
+    message = INTERNAL_MESSAGE;
+  }
+  const extra = error instanceof AppError ? error.extra : undefined;
+  return {
+    status,
+    body: { ...extra, error: message, message, code, ...(issues ? { issues } : {}) },
+  };
+}
+
+export function isServerFault(error: TRPCError): boolean {
+  return getHTTPStatusCodeFromError(error) >= 500 && !(error instanceof AppError);
+}

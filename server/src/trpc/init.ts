@@ -1,0 +1,55 @@
+import { initTRPC } from '@trpc/server';
+import type { PublicUser } from '@clipshift/shared';
+import type { AppDeps } from '../deps.ts';
+import { AppError, toErrorResponse, unauthorized, forbidden } from './errors.ts';
+
+export interface RequestMeta {
+  /** The client's address (behind a proxy only when TRUST_PROXY is set). */
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** What a procedure may do to the HTTP answer, whichever adapter (REST or tRPC) carries it. */
+export interface ResponseControls {
+  setSessionCookie(token: string, expiresAt: Date): void;
+  clearSessionCookie(): void;
+}
+
+export interface Context {
+  deps: AppDeps;
+  user: PublicUser | null;
+  sessionId: string | null;
+  meta: RequestMeta;
+  response: ResponseControls;
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const { body } = toErrorResponse(error);
+    return {
+      ...shape,
+      message: body.message,
+      data: {
+        ...shape.data,
+        stack: undefined,
+        restCode: body.code,
+        issues: body.issues,
+        extra: error instanceof AppError ? error.extra : undefined,
+      },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw unauthorized();
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (!ctx.user.is_admin) throw forbidden('This action needs an administrator account');
+  return next();
+});

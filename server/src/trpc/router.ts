@@ -1,0 +1,18 @@
+import { authRouter } from '../auth/router.ts';
+import { guestsRouter } from '../guests/router.ts';
+import { healthRouter } from '../health/router.ts';
+import { invitesRouter } from '../invites/router.ts';
+import { logsRouter } from '../logs/router.ts';
+import { createCallerFactory, router } from './init.ts';
+
+/** The one router of domain procedures; REST routes call into it (see rest/routes.ts). */
+export const appRouter = router({
+  auth: authRouter,
+  invites: invitesRouter,
+  guests: guestsRouter,
+  logs: logsRouter,
+  health: healthRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);
