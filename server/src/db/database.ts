@@ -14,6 +14,9 @@ export interface DatabaseHandle {
 
 export function createDatabase(connectionString: string, max = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, application_name: 'clipshift' });
+  // An idle client losing its connection (database restart) must not crash the process;
+  // the pool replaces it and the next query reports any lasting problem.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

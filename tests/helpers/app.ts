@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../server/src/app.ts';
+import type { AppDeps } from '../../server/src/deps.ts';
+import { loadEnv, type Env } from '../../server/src/env.ts';
+import { createLogger } from '../../server/src/logs/logger.ts';
+import type { Context } from '../../server/src/trpc/init.ts';
+import { createCaller } from '../../server/src/trpc/router.ts';
+import type { PublicUser } from '@clipshift/shared';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export interface TestApp {
+  deps: AppDeps;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** AppDeps over a fresh database, with configuration from `env` on top of test defaults. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config: Env = loadEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: `/tmp/clipshift-test-${database.name}`,
+    PUBLIC_URL: 'http://localhost:3000',
+    REGISTRATION_MODE: 'invite',
+    ...env,
+  });
+  const deps: AppDeps = {
+    env: config,
+    db: database.db,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    appSecret: 'test-secret-test-secret-test-secret-0123',
+    workerRunning: () => false,
+  };
+  return { deps, database, close: () => database.close() };
+}
+
+export interface CallerOptions {
+  user?: PublicUser | null;
+  sessionId?: string | null;
+  ip?: string;
+}
+
+export interface RecordedCookies {
+  set: { token: string; expiresAt: Date }[];
+  cleared: number;
+}
+
+/** A tRPC caller as a request from `ip` with `user` signed in would get one. */
+export function callerFor(deps: AppDeps, options: CallerOptions = {}) {
+  const cookies: RecordedCookies = { set: [], cleared: 0 };
+  const ctx: Context = {
+    deps,
+    user: options.user ?? null,
+    sessionId: options.sessionId ?? null,
+    meta: { ip: options.ip ?? '127.0.0.1', userAgent: 'vitest' },
+    response: {
+      setSessionCookie: (token, expiresAt) => cookies.set.push({ token, expiresAt }),
+      clearSessionCookie: () => {
+        cookies.cleared += 1;
+      },
+    },
+  };
+  return { api: createCaller(ctx), cookies };
+}
+
+export interface TestServer {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The real Express app on a free loopback port. */
+export async function startTestServer(deps: AppDeps, options: { clientDist?: string } = {}): Promise<TestServer> {
+  const server: Server = createApp(deps, options).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

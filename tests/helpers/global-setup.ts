@@ -1,0 +1,69 @@
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { migrate } from '../../server/src/db/migrate.ts';
+import { createLogger } from '../../server/src/logs/logger.ts';
+import { migrateWorkerSchema } from '../../server/src/worker/worker.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A server URL with rights to create databases (points at the maintenance database). */
+    adminDatabaseUrl: string;
+    /** A migrated database every test file clones with CREATE DATABASE … TEMPLATE. */
+    templateDatabase: string;
+    /** Prefix of every database this run creates, so teardown can drop them. */
+    databasePrefix: string;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * Finds a real PostgreSQL: TEST_DATABASE_URL when set, else a testcontainers PostgreSQL when a
+ * Docker engine answers, else a loud failure. Tests never run against a fake database.
+ */
+async function resolveServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
+  try {
+    const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+    const container = await new PostgreSqlContainer('postgres:16-alpine').start();
+    return { url: container.getConnectionUri(), stop: async () => void (await container.stop()) };
+  } catch (error) {
+    throw new Error(
+      'No PostgreSQL for the tests: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres) ' +
+        `or run a Docker engine for testcontainers. (${(error as Error).message})`,
+    );
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const server = await resolveServer();
+  const adminUrl = withDatabase(server.url, 'postgres');
+  const prefix = `cs_t_${process.pid}_${Date.now().toString(36)}`;
+  const template = `${prefix}_tpl`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${template}`);
+  const pool = new pg.Pool({ connectionString: withDatabase(server.url, template), max: 2 });
+  try {
+    await migrate(pool);
+    await migrateWorkerSchema(pool, createLogger('silent'));
+  } finally {
+    await pool.end();
+  }
+  project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('templateDatabase', template);
+  project.provide('databasePrefix', prefix);
+
+  return async () => {
+    const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`]);
+    for (const { datname } of rows) {
+      await admin.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+    }
+    await admin.end();
+    await server.stop();
+  };
+}
