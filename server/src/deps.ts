@@ -1,6 +1,8 @@
 import type { Db } from './db/database.ts';
 import type { Env } from './env.ts';
 import type { Logger } from './logs/logger.ts';
+import type { MediaBinaries } from './media/index.ts';
+import type { TwitchClient } from './providers/twitch/index.ts';
 
 /**
  * The long-lived parts every request and job shares, built once in main.ts (or by a test harness)
@@ -12,6 +14,10 @@ export interface AppDeps {
   logger: Logger;
   /** Key for encrypting stored third-party tokens (APP_SECRET or the generated one). */
   appSecret: string;
+  /** The Twitch client, or null when TWITCH_CLIENT_ID/SECRET are not configured. */
+  twitch: TwitchClient | null;
+  /** ffmpeg and ffprobe (from npm, or FFMPEG_PATH/FFPROBE_PATH). */
+  media: MediaBinaries;
   /** Whether this process runs the job worker (reported by /api/health). */
   workerRunning: () => boolean;
 }

@@ -23,13 +23,21 @@ const optionalText = z
   .optional()
   .transform((value) => (value ? value : undefined));
 
-const url = (fallback?: string) =>
+const url = (fallback: string) =>
   z
     .string()
     .trim()
     .optional()
     .transform((value) => (value ? value : fallback))
-    .pipe(fallback === undefined ? z.url().optional() : z.url());
+    .pipe(z.url({ error: 'expected an absolute URL' }));
+
+const optionalUrl = () =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .pipe(z.url({ error: 'expected an absolute URL' }).optional());
 
 const integer = (fallback: number, min: number, max: number) =>
   z
@@ -50,7 +58,7 @@ const rawEnv = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   PORT: integer(3000, 0, 65535),
   HOST: z.string().trim().default('0.0.0.0'),
-  PUBLIC_URL: url(),
+  PUBLIC_URL: optionalUrl(),
   TRUST_PROXY: booleanFlag(false),
   DATABASE_URL: optionalText.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL').optional()),
   DATA_DIR: z.string().trim().default('./data'),
@@ -75,14 +83,14 @@ const rawEnv = z.object({
   TIKTOK_CLIENT_SECRET: optionalText,
   TIKTOK_AUTH_URL: url('https://www.tiktok.com/v2/auth/authorize/'),
   TIKTOK_API_URL: url('https://open.tiktokapis.com'),
-  TIKTOK_REDIRECT_URI: url(),
+  TIKTOK_REDIRECT_URI: optionalUrl(),
   TIKTOK_POST_MODE: z.enum(['direct', 'inbox']).default('direct'),
   TRANSCRIBE_ENGINE: z.enum(['local', 'openai']).default('local'),
   WHISPER_MODEL: z.string().trim().default('large-v3-turbo'),
   WHISPER_MODELS_DIR: optionalText,
-  TRANSCRIBE_API_URL: url(),
+  TRANSCRIBE_API_URL: optionalUrl(),
   TRANSCRIBE_API_KEY: optionalText,
-  LLM_API_URL: url(),
+  LLM_API_URL: optionalUrl(),
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
   FFMPEG_PATH: optionalText,

@@ -9,6 +9,10 @@ import { ConfigError, loadEnv, type Env } from './env.ts';
 import { createLogger, type Logger } from './logs/logger.ts';
 import { loadGeneratedSecrets } from './secrets.ts';
 import { migrateWorkerSchema, startWorker } from './worker/worker.ts';
+import { recoverInterruptedRuns } from './downloads/recovery.ts';
+import { resolveMediaBinaries } from './media/index.ts';
+import { twitchFromEnv } from './providers/twitch/from-env.ts';
+import { PROCESS_IDENTITY } from './worker/identity.ts';
 
 type Stopper = { name: string; stop: () => Promise<void> };
 
@@ -81,10 +85,15 @@ async function main() {
       db: database.db,
       logger,
       appSecret: env.APP_SECRET ?? secrets.app_secret,
+      twitch: twitchFromEnv(env, logger),
+      media: resolveMediaBinaries(env),
       workerRunning: () => workerRunning,
     };
+    if (!deps.twitch) logger.warn('TWITCH_CLIENT_ID/TWITCH_CLIENT_SECRET are not set: downloads will fail until they are');
 
     if (env.RUN_WORKER) {
+      const recovered = await recoverInterruptedRuns(deps, PROCESS_IDENTITY);
+      if (recovered) logger.warn({ recovered }, 'recovered downloads interrupted by an earlier stop');
       const runner = await startWorker(deps, database.pool, env.WORKER_CONCURRENCY);
       workerRunning = true;
       shutdown.add('job worker', async () => {

@@ -5,28 +5,36 @@ export const INVITE_REQUIRED = 'Invite code is required for registration';
 export const USERNAME_RULE = 'Username must be 3 to 32 characters: letters, digits, _, - or .';
 export const PASSWORD_RULE = 'Password must be at least 8 characters';
 export const PASSWORD_MAX_RULE = 'Password must be at most 256 characters';
+export const INVITE_CODE_TEXT = 'Invite code must be text';
 
 /** A string that must be non-blank once trimmed; the message is the spec's for both fields. */
 const requiredText = z
   .string({ error: CREDENTIALS_REQUIRED })
   .refine((value) => value.trim().length > 0, CREDENTIALS_REQUIRED);
 
-export const loginInput = z.object({
-  username: requiredText.transform((value) => value.trim()),
-  // Passwords are checked for blankness but never altered: spaces may be part of them.
-  password: requiredText,
-});
+export const loginInput = z.object(
+  {
+    username: requiredText.transform((value) => value.trim()),
+    // Passwords are checked for blankness but never altered: spaces may be part of them.
+    password: requiredText,
+  },
+  // A body that is not an object (null, an array, a string) lacks both fields.
+  { error: CREDENTIALS_REQUIRED },
+);
 export type LoginInput = z.infer<typeof loginInput>;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
 
-export const registerInput = z.object({
-  username: requiredText
-    .transform((value) => value.trim())
-    .pipe(z.string().regex(USERNAME_PATTERN, USERNAME_RULE)),
-  password: requiredText.pipe(z.string().min(8, PASSWORD_RULE).max(256, PASSWORD_MAX_RULE)),
-  invite_code: z.string().nullish(),
-});
+export const registerInput = z.object(
+  {
+    username: requiredText
+      .transform((value) => value.trim())
+      .pipe(z.string().regex(USERNAME_PATTERN, USERNAME_RULE)),
+    password: requiredText.pipe(z.string().min(8, PASSWORD_RULE).max(256, PASSWORD_MAX_RULE)),
+    invite_code: z.string({ error: INVITE_CODE_TEXT }).nullish(),
+  },
+  { error: CREDENTIALS_REQUIRED },
+);
 export type RegisterInput = z.infer<typeof registerInput>;
 
 export const publicUser = z.object({

@@ -4,3 +4,5 @@ export * from './invites.ts';
 export * from './passkey.ts';
 export * from './logs.ts';
 export * from './errors.ts';
+export * from './streamers.ts';
+export * from './downloads.ts';

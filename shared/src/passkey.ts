@@ -18,10 +18,13 @@ export function passkeyFromQuery(value: string | null | undefined): string | nul
   return cleaned.length === PASSKEY_LENGTH ? cleaned : null;
 }
 
-export const passkeyInput = z.object({
-  passkey: z
-    .string({ error: PASSKEY_INCOMPLETE })
-    .transform(cleanPasskey)
-    .refine((value) => value.length === PASSKEY_LENGTH, PASSKEY_INCOMPLETE),
-});
+export const passkeyInput = z.object(
+  {
+    passkey: z
+      .string({ error: PASSKEY_INCOMPLETE })
+      .transform(cleanPasskey)
+      .refine((value) => value.length === PASSKEY_LENGTH, PASSKEY_INCOMPLETE),
+  },
+  { error: PASSKEY_INCOMPLETE },
+);
 export type PasskeyInput = z.infer<typeof passkeyInput>;

@@ -4,6 +4,8 @@ import { createApp } from '../../server/src/app.ts';
 import type { AppDeps } from '../../server/src/deps.ts';
 import { loadEnv, type Env } from '../../server/src/env.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
+import { resolveMediaBinaries } from '../../server/src/media/index.ts';
+import { twitchFromEnv } from '../../server/src/providers/twitch/from-env.ts';
 import type { Context } from '../../server/src/trpc/init.ts';
 import { createCaller } from '../../server/src/trpc/router.ts';
 import type { PublicUser } from '@clipshift/shared';
@@ -26,11 +28,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     REGISTRATION_MODE: 'invite',
     ...env,
   });
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const deps: AppDeps = {
     env: config,
     db: database.db,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    logger,
     appSecret: 'test-secret-test-secret-test-secret-0123',
+    twitch: twitchFromEnv(config, logger),
+    media: resolveMediaBinaries(config),
     workerRunning: () => false,
   };
   return { deps, database, close: () => database.close() };

@@ -48,6 +48,97 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+export interface StreamersTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  display_name: string | null;
+  twitch_user_id: string | null;
+  clip_limit: number;
+  vertical: boolean;
+  language: string;
+  layout: 'blur' | 'crop';
+  schedule_interval: number | null;
+  schedule_unit: 'minutes' | 'hours' | 'days' | null;
+  auto_subtitle: boolean;
+  auto_publish: boolean;
+  next_run_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export type RunStatus = 'downloading' | 'stopping' | 'completed' | 'stopped' | 'error';
+
+/** What the progress column holds: the clips in flight. */
+export interface RunProgressItem {
+  clip_id: string;
+  title: string;
+  stage: 'queued' | 'downloading' | 'probing' | 'transcribing' | 'rendering' | 'thumbnail' | 'saving';
+  percent: number;
+}
+
+export interface DownloadRunsTable {
+  id: Generated<string>;
+  user_id: string;
+  streamer_id: string;
+  status: ColumnType<RunStatus, RunStatus | undefined, RunStatus>;
+  trigger: ColumnType<'manual' | 'schedule', 'manual' | 'schedule' | undefined, never>;
+  clip_limit: number;
+  vertical: boolean;
+  concurrency: ColumnType<number, number | undefined, number>;
+  clips_total: ColumnType<number, number | undefined, number>;
+  clips_downloaded: ColumnType<number, number | undefined, number>;
+  clips_failed: ColumnType<number, number | undefined, number>;
+  progress: ColumnType<RunProgressItem[], string | undefined, string>;
+  error: string | null;
+  started_at: CreatedAt;
+  completed_at: Timestamp | null;
+  owner_host: string | null;
+  owner_pid: number | null;
+  owner_instance: string | null;
+  heartbeat_at: Timestamp | null;
+}
+
+export interface DescriptionOption {
+  description: string;
+  rank: number;
+}
+
+export interface ClipsTable {
+  id: Generated<string>;
+  user_id: string;
+  streamer_id: string | null;
+  streamer_name: string;
+  clip_id: string;
+  title: string;
+  broadcaster_id: string | null;
+  broadcaster_name: string;
+  creator_name: string | null;
+  game_id: string | null;
+  game_name: string | null;
+  language: string | null;
+  view_count: number;
+  duration: number;
+  twitch_created_at: Timestamp;
+  thumbnail_url: string | null;
+  url: string | null;
+  format_type: 'vertical' | 'horizontal';
+  layout: string | null;
+  subtitled: ColumnType<boolean, boolean | undefined, boolean>;
+  width: number | null;
+  height: number | null;
+  /** bigint: pg returns it as a string. */
+  size_bytes: ColumnType<string | null, number | null | undefined, number | null>;
+  files_dir: string;
+  custom_description: string | null;
+  selected_description: ColumnType<number, number | undefined, number>;
+  descriptions: ColumnType<DescriptionOption[], string | undefined, string>;
+  transcript: string | null;
+  run_id: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** Every table of the app: the one declaration of database types. */
 export interface Database {
   users: UsersTable;
@@ -55,6 +146,9 @@ export interface Database {
   invite_codes: InviteCodesTable;
   logs: LogsTable;
   rate_limits: RateLimitsTable;
+  streamers: StreamersTable;
+  download_runs: DownloadRunsTable;
+  clips: ClipsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -61,6 +61,26 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'GET', path: '/guest/current-passkey', procedure: 'guests.currentPasskey', auth: true, tag: 'Guests', summary: "The signed-in user's 6-character guest passkey" },
   { method: 'POST', path: '/guest/verify-passkey', procedure: 'guests.verifyPasskey', auth: false, tag: 'Guests', summary: 'Check a guest passkey (rate-limited)', input: ({ body }) => bodyObject(body) },
 
+  { method: 'GET', path: '/streamers', procedure: 'streamers.list', auth: true, tag: 'Streamers', summary: 'Your streamers, sorted by name' },
+  { method: 'POST', path: '/streamers', procedure: 'streamers.create', status: 201, auth: true, tag: 'Streamers', summary: 'Add a streamer' },
+  {
+    method: 'PUT',
+    path: '/streamers/{name}',
+    procedure: 'streamers.update',
+    auth: true,
+    tag: 'Streamers',
+    summary: "Change a streamer's settings (the name is fixed)",
+    input: ({ params, body }) => {
+      const fields = bodyObject(body);
+      return { ...fields, name: params.name, body_name: typeof fields.name === 'string' ? fields.name : undefined };
+    },
+  },
+  { method: 'DELETE', path: '/streamers/{name}', procedure: 'streamers.delete', auth: true, tag: 'Streamers', summary: 'Delete a streamer (its clips stay in the library)' },
+
+  { method: 'GET', path: '/downloads/status', procedure: 'downloads.status', auth: true, tag: 'Downloads', summary: 'The latest run of every streamer, by name' },
+  { method: 'POST', path: '/downloads/start/{name}', procedure: 'downloads.start', status: 202, auth: true, tag: 'Downloads', summary: "Start downloading a streamer's most-viewed clips" },
+  { method: 'POST', path: '/downloads/stop/{name}', procedure: 'downloads.stop', auth: true, tag: 'Downloads', summary: 'Stop a running download' },
+
   { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first', input: optionalQuery },
   { method: 'GET', path: '/health', procedure: 'health.check', auth: false, tag: 'Health', summary: 'Database and worker health' },
 ];

@@ -42,8 +42,9 @@ const REST_CODE: Partial<Record<TRPCCode, ErrorCode>> = {
 
 export const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again.';
 
+/** The validation failure behind a 400; a ZodError behind any other code (e.g. output validation) is internal. */
 function zodCause(error: TRPCError): ZodError | undefined {
-  return error.cause instanceof ZodError ? error.cause : undefined;
+  return error.code === 'BAD_REQUEST' && error.cause instanceof ZodError ? error.cause : undefined;
 }
 
 /** The one mapping from an error to the HTTP status and JSON body every route answers with. */

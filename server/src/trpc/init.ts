@@ -1,4 +1,5 @@
-import { initTRPC } from '@trpc/server';
+import { initTRPC, TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
 import type { PublicUser } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { AppError, toErrorResponse, unauthorized, forbidden } from './errors.ts';
@@ -42,9 +43,24 @@ const t = initTRPC.context<Context>().create({
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+/**
+ * tRPC's input-validation error carries zod's JSON dump as its message. Replace it with the first
+ * rule's human message (the one the REST body and the tRPC error shape show), so that server-side
+ * callers (createCaller, jobs, tests) see the same text a client does. The ZodError stays the cause.
+ */
+const humanValidationMessages = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'BAD_REQUEST' && !(result.error instanceof AppError) && result.error.cause instanceof ZodError) {
+    const message = result.error.cause.issues[0]?.message ?? 'Invalid input';
+    return { ...result, error: new TRPCError({ code: 'BAD_REQUEST', message, cause: result.error.cause }) };
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(humanValidationMessages);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw unauthorized();
   return next({ ctx: { ...ctx, user: ctx.user } });
 });

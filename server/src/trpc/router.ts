@@ -1,4 +1,6 @@
 import { authRouter } from '../auth/router.ts';
+import { downloadsRouter } from '../downloads/router.ts';
+import { streamersRouter } from '../streamers/router.ts';
 import { guestsRouter } from '../guests/router.ts';
 import { healthRouter } from '../health/router.ts';
 import { invitesRouter } from '../invites/router.ts';
@@ -11,6 +13,8 @@ export const appRouter = router({
   invites: invitesRouter,
   guests: guestsRouter,
   logs: logsRouter,
+  streamers: streamersRouter,
+  downloads: downloadsRouter,
   health: healthRouter,
 });
 

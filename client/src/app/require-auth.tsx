@@ -1,0 +1,27 @@
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { DelayedNavigate } from '@/components/delayed-navigate';
+import { LoadingView } from '@/components/loading-view';
+import { useAuth } from '@/lib/auth';
+import { paths, type RememberedState } from '@/lib/paths';
+
+/** Guards every /app route: unknown → loading view; signed out → /login, remembering the page. */
+export function RequireAuth() {
+  const { status, recheckIfStale } = useAuth();
+  const location = useLocation();
+
+  useEffect(() => {
+    recheckIfStale();
+  }, [location.pathname, recheckIfStale]);
+
+  if (status === 'unknown') return <LoadingView label="Checking your session…" />;
+  if (status === 'anonymous') {
+    const state: RememberedState = { from: `${location.pathname}${location.search}${location.hash}` };
+    return <DelayedNavigate to={paths.login} state={state} label="Redirecting to login…" />;
+  }
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-8 px-4 py-8 sm:px-6 sm:py-10">
+      <Outlet />
+    </div>
+  );
+}

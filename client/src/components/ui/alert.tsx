@@ -1,0 +1,22 @@
+import type { ComponentProps } from 'react';
+import { cva, type VariantProps } from 'class-variance-authority';
+import { cn } from '@/lib/utils';
+
+const alertVariants = cva(
+  'relative flex w-full items-start gap-3 rounded-lg border px-4 py-3 text-sm [&>svg]:mt-0.5 [&>svg]:size-4 [&>svg]:shrink-0',
+  {
+    variants: {
+      variant: {
+        default: 'bg-card text-card-foreground',
+        info: 'border-brand/20 bg-brand-soft text-foreground [&>svg]:text-brand',
+        destructive: 'border-red-200 bg-red-50 text-red-800 [&>svg]:text-red-600',
+        success: 'border-emerald-200 bg-emerald-50 text-emerald-800 [&>svg]:text-emerald-600',
+      },
+    },
+    defaultVariants: { variant: 'default' },
+  },
+);
+
+export function Alert({ className, variant, ...props }: ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
+  return <div data-slot="alert" className={cn(alertVariants({ variant }), className)} {...props} />;
+}

@@ -1,0 +1,27 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+function parse(value: string | number | Date): Date | null {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** e.g. "May 1, 2025, 2:30 PM" in the visitor's locale; a dash for missing or bad values. */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  const date = parse(value);
+  return date ? dateTime.format(date) : '—';
+}
+
+export function formatTime(value: string | number | Date): string {
+  const date = parse(value);
+  return date ? timeOnly.format(date) : '—';
+}
+
+/** Log timestamps sort and scan best as YYYY-MM-DD HH:MM:SS in local time. */
+export function formatLogTimestamp(value: string): string {
+  const date = parse(value);
+  if (!date) return value;
+  const pad = (part: number) => String(part).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}

@@ -1,0 +1,51 @@
+/** Every route of the app (spec section 2), so links and the router name paths one way. */
+export const paths = {
+  home: '/',
+  login: '/login',
+  connect: '/connect',
+  tos: '/tos',
+  privacy: '/privacy-policy',
+  app: {
+    dashboard: '/app',
+    streamers: '/app/streamers',
+    clips: '/app/clips',
+    logs: '/app/logs',
+    settings: '/app/settings',
+  },
+} as const;
+
+type Values<T> = T extends string ? T : { [K in keyof T]: Values<T[K]> }[keyof T];
+export type AppPath = Values<typeof paths>;
+
+/** Sections of the landing page that other pages link to. */
+export const landingSections = {
+  requestAccess: 'request-access',
+  features: 'features',
+  howItWorks: 'how-it-works',
+  faq: 'faq',
+} as const;
+export type LandingSection = (typeof landingSections)[keyof typeof landingSections];
+
+export function landingSectionPath(section: LandingSection): string {
+  return `${paths.home}#${section}`;
+}
+
+/** The guest connect page, prefilled with a passkey when one is known. */
+export function connectPath(passkey?: string | null): string {
+  return passkey ? `${paths.connect}?passkey=${encodeURIComponent(passkey)}` : paths.connect;
+}
+
+/**
+ * The page a visitor asked for before being sent to log in. Only same-app paths count, so a
+ * crafted history state cannot send someone to another site.
+ */
+export function rememberedPath(state: unknown): string | null {
+  if (!state || typeof state !== 'object' || !('from' in state)) return null;
+  const from = state.from;
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//')) return null;
+  return from;
+}
+
+export interface RememberedState {
+  from: string;
+}

@@ -1,0 +1,54 @@
+import { createTRPCReact } from '@trpc/react-query';
+import { httpBatchLink, TRPCClientError, type TRPCClientErrorLike } from '@trpc/client';
+import type { AppRouter } from '../../../server/src/trpc/router';
+
+export const trpc = createTRPCReact<AppRouter>();
+
+export const TRPC_URL = '/api/trpc';
+
+/** Every call carries the session cookie (spec section 6). */
+export function createTrpcClient() {
+  return trpc.createClient({
+    links: [
+      httpBatchLink({
+        url: TRPC_URL,
+        fetch: (input, init) => fetch(input, { ...init, credentials: 'include' }),
+      }),
+    ],
+  });
+}
+
+export type ApiError = TRPCClientErrorLike<AppRouter>;
+
+export const NETWORK_ERROR = 'Network error. Please try again.';
+
+function asApiError(error: unknown): ApiError | null {
+  return error instanceof TRPCClientError ? (error as ApiError) : null;
+}
+
+/** No answer from the server at all (offline, refused, or not a tRPC reply). */
+export function isNetworkError(error: unknown): boolean {
+  const apiError = asApiError(error);
+  return apiError === null || apiError.data === undefined || apiError.data === null;
+}
+
+export function isUnauthorizedError(error: unknown): boolean {
+  return asApiError(error)?.data?.code === 'UNAUTHORIZED';
+}
+
+/** The server's human message when it answered; null when it did not. */
+export function serverMessage(error: unknown): string | null {
+  if (isNetworkError(error)) return null;
+  return asApiError(error)?.message || null;
+}
+
+/** The message a form shows: the server's, the network notice, or the form's own fallback. */
+export function formErrorMessage(error: unknown, fallback: string): string {
+  if (isNetworkError(error)) return NETWORK_ERROR;
+  return serverMessage(error) ?? fallback;
+}
+
+/** For "{what}: {message}" toasts: the server's message, else what the browser knows. */
+export function describeError(error: unknown): string {
+  return serverMessage(error) ?? (isNetworkError(error) ? NETWORK_ERROR : 'Unknown error');
+}

@@ -1,0 +1,18 @@
+import type { Env } from '../../env.ts';
+import type { Logger } from '../../logs/logger.ts';
+import { createTwitchClient, type TwitchClient } from './client.ts';
+
+/** The Twitch client the configuration asks for, or null when no credentials are set. */
+export function twitchFromEnv(env: Env, logger: Logger): TwitchClient | null {
+  if (!env.TWITCH_CLIENT_ID || !env.TWITCH_CLIENT_SECRET) return null;
+  return createTwitchClient({
+    clientId: env.TWITCH_CLIENT_ID,
+    clientSecret: env.TWITCH_CLIENT_SECRET,
+    authUrl: env.TWITCH_AUTH_URL,
+    apiUrl: env.TWITCH_API_URL,
+    gqlUrl: env.TWITCH_GQL_URL,
+    gqlClientId: env.TWITCH_GQL_CLIENT_ID,
+    clipHashes: env.TWITCH_GQL_CLIP_HASHES,
+    logger,
+  });
+}

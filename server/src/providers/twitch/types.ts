@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+/*
+ * Schemas of the Twitch responses we read (external-apis.md part A). Objects are not strict:
+ * Twitch adds fields over time (e.g. twitch-cli's mock adds refresh_token/scope to the token
+ * response) and unknown keys are simply dropped.
+ */
+
+export const tokenResponseSchema = z.object({
+  access_token: z.string().min(1),
+  expires_in: z.number().nonnegative(),
+  token_type: z.string().optional(),
+});
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/** Helix error body `{"error":"Unauthorized","status":401,"message":"Invalid OAuth token"}`; id.twitch.tv omits `error`. */
+export const errorBodySchema = z.object({
+  error: z.string().optional(),
+  status: z.number().optional(),
+  message: z.string().optional(),
+});
+
+/** `pagination` is `{}` on the last page in production and missing in twitch-cli's mock. */
+const paginationSchema = z
+  .object({ cursor: z.string().optional() })
+  .optional()
+  .transform((pagination) => pagination?.cursor || undefined);
+
+export const twitchUserSchema = z.object({
+  id: z.string(),
+  login: z.string(),
+  display_name: z.string(),
+  type: z.string().default(''),
+  broadcaster_type: z.string().default(''),
+  description: z.string().default(''),
+  profile_image_url: z.string().default(''),
+  offline_image_url: z.string().default(''),
+  created_at: z.string(),
+});
+export type TwitchUser = z.infer<typeof twitchUserSchema>;
+
+export const usersResponseSchema = z.object({ data: z.array(twitchUserSchema) });
+
+export const twitchClipSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  broadcaster_id: z.string(),
+  broadcaster_name: z.string(),
+  creator_name: z.string(),
+  game_id: z.string(),
+  language: z.string(),
+  title: z.string(),
+  view_count: z.number().int().nonnegative(),
+  created_at: z.string(),
+  thumbnail_url: z.string(),
+  duration: z.number(),
+  // null while Twitch has not computed it yet or when there is no VOD; tolerate a missing key too.
+  vod_offset: z
+    .number()
+    .nullable()
+    .optional()
+    .transform((offset) => offset ?? null),
+});
+export type TwitchClip = z.infer<typeof twitchClipSchema>;
+
+export const clipsResponseSchema = z.object({
+  data: z.array(twitchClipSchema),
+  pagination: paginationSchema,
+});
+
+export const gamesResponseSchema = z.object({
+  data: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+
+const videoQualitySchema = z.object({
+  quality: z.string(),
+  frameRate: z.number().nullable().optional(),
+  sourceURL: z.string().nullable().optional(),
+});
+
+export const gqlClipOperationSchema = z.object({
+  data: z
+    .object({
+      clip: z
+        .object({
+          playbackAccessToken: z.object({ signature: z.string(), value: z.string() }).nullable().optional(),
+          videoQualities: z.array(videoQualitySchema).nullable().optional(),
+        })
+        .nullable(),
+    })
+    .nullable()
+    .optional(),
+  errors: z.array(z.object({ message: z.string() })).optional(),
+});
+export type GqlClipOperation = z.infer<typeof gqlClipOperationSchema>;
+
+/** A downloadable rendition of a clip: the signed CDN URL (secret: never log it unredacted). */
+export interface ClipSource {
+  url: string;
+  /** Twitch's quality label, e.g. "1080". */
+  quality: string;
+  frameRate: number | null;
+}
+
+export interface TopClipsOptions {
+  /** How many clips at most (Twitch allows 100 per page; more are fetched page by page). */
+  limit: number;
+  signal?: AbortSignal;
+  /** Length of one started_at/ended_at window in days (default 7). */
+  windowDays?: number;
+  /** How many windows to walk back in time at most (default 12, about three months). */
+  maxWindows?: number;
+}
+
+export interface DownloadOptions {
+  signal?: AbortSignal;
+  /** Bytes written so far and the expected total (null when the server sent no Content-Length). */
+  onProgress?: (bytes: number, total: number | null) => void;
+  /** Attempts for a broken or short transfer (default 3). */
+  maxAttempts?: number;
+}
+
+export interface DownloadResult {
+  path: string;
+  bytes: number;
+}

@@ -1,0 +1,39 @@
+import { createStreamerInput, streamer, streamerNameInput, updateStreamerInput } from '@clipshift/shared';
+import { z } from 'zod';
+import { recordLog } from '../logs/service.ts';
+import { authedProcedure, router } from '../trpc/init.ts';
+import { createStreamer, deleteStreamer, listStreamerRows, toStreamer, updateStreamer } from './service.ts';
+
+export const streamersRouter = router({
+  list: authedProcedure.output(z.array(streamer)).query(async ({ ctx }) => {
+    const rows = await listStreamerRows(ctx.deps.db, ctx.user.id);
+    return rows.map((row) => toStreamer(row));
+  }),
+
+  create: authedProcedure
+    .input(createStreamerInput)
+    .output(streamer)
+    .mutation(async ({ ctx, input }) => {
+      const row = await createStreamer(ctx.deps.db, ctx.deps.twitch, ctx.user.id, input);
+      await recordLog(ctx.deps.db, ctx.deps.logger, { level: 'INFO', logger: 'streamers', message: `Added streamer ${row.name}`, userId: ctx.user.id });
+      return toStreamer(row);
+    }),
+
+  update: authedProcedure
+    .input(updateStreamerInput)
+    .output(streamer)
+    .mutation(async ({ ctx, input }) => {
+      const row = await updateStreamer(ctx.deps.db, ctx.user.id, input);
+      await recordLog(ctx.deps.db, ctx.deps.logger, { level: 'INFO', logger: 'streamers', message: `Updated streamer ${row.name}`, userId: ctx.user.id });
+      return toStreamer(row);
+    }),
+
+  delete: authedProcedure
+    .input(streamerNameInput)
+    .output(z.object({ message: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const name = await deleteStreamer(ctx.deps.db, ctx.user.id, input.name);
+      await recordLog(ctx.deps.db, ctx.deps.logger, { level: 'INFO', logger: 'streamers', message: `Deleted streamer ${name}`, userId: ctx.user.id });
+      return { message: `Streamer ${name} deleted successfully` };
+    }),
+});
