@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../../server/src/db/migrate.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
-import { migrateWorkerSchema } from '../../server/src/worker/worker.ts';
+import { migrateWorkerSchema } from '../../server/src/worker/migrate.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

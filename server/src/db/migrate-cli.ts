@@ -4,7 +4,7 @@ import { startEmbeddedPostgres } from './embedded.ts';
 import { loadEnv } from '../env.ts';
 import { createLogger } from '../logs/logger.ts';
 import { loadGeneratedSecrets } from '../secrets.ts';
-import { migrateWorkerSchema } from '../worker/worker.ts';
+import { migrateWorkerSchema } from '../worker/migrate.ts';
 
 /** `npm run db:migrate`: applies the app's and graphile-worker's migrations, then exits. */
 async function main() {
