@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import * as trpcExpress from '@trpc/server/adapters/express';
+import { clipFilesRouter } from './clips/http.ts';
 import type { AppDeps } from './deps.ts';
 import { createRestRouter } from './rest/adapter.ts';
 import { renderDocsPage } from './rest/docs.ts';
@@ -48,6 +49,7 @@ function apiRouter(deps: AppDeps): express.Router {
   api.get('/docs', (_req, res) => {
     res.type('html').send(docsPage);
   });
+  api.use(clipFilesRouter(deps));
   api.use(createRestRouter(deps));
   api.use((req, res) => {
     void sendError(deps, req, res, httpError('NOT_FOUND', `No route ${req.method} /api${req.path}`));

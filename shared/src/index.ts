@@ -6,3 +6,4 @@ export * from './logs.ts';
 export * from './errors.ts';
 export * from './streamers.ts';
 export * from './downloads.ts';
+export * from './clips.ts';

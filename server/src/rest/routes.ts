@@ -81,6 +81,11 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'POST', path: '/downloads/start/{name}', procedure: 'downloads.start', status: 202, auth: true, tag: 'Downloads', summary: "Start downloading a streamer's most-viewed clips" },
   { method: 'POST', path: '/downloads/stop/{name}', procedure: 'downloads.stop', auth: true, tag: 'Downloads', summary: 'Stop a running download' },
 
+  { method: 'GET', path: '/clips', procedure: 'clips.list', auth: true, tag: 'Clips', summary: 'A page of your clip library, newest first', input: optionalQuery },
+  { method: 'GET', path: '/clips/{id}', procedure: 'clips.details', auth: true, tag: 'Clips', summary: 'One clip with its transcript' },
+  { method: 'PUT', path: '/clips/{id}/descriptions', procedure: 'clips.updateDescriptions', auth: true, tag: 'Clips', summary: 'Edit, choose or add descriptions' },
+  { method: 'DELETE', path: '/clips/{id}', procedure: 'clips.delete', auth: true, tag: 'Clips', summary: 'Delete a clip and its files' },
+
   { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first', input: optionalQuery },
   { method: 'GET', path: '/health', procedure: 'health.check', auth: false, tag: 'Health', summary: 'Database and worker health' },
 ];

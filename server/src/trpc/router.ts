@@ -1,4 +1,5 @@
 import { authRouter } from '../auth/router.ts';
+import { clipsRouter } from '../clips/router.ts';
 import { downloadsRouter } from '../downloads/router.ts';
 import { streamersRouter } from '../streamers/router.ts';
 import { guestsRouter } from '../guests/router.ts';
@@ -15,6 +16,7 @@ export const appRouter = router({
   logs: logsRouter,
   streamers: streamersRouter,
   downloads: downloadsRouter,
+  clips: clipsRouter,
   health: healthRouter,
 });
 

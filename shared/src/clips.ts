@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
+
+export const DESCRIPTION_TOO_LONG = `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`;
+export const DESCRIPTION_REQUIRED = 'Description is required';
+export const CLIP_PAGE_MAX = 100;
+export const CLIP_PAGE_DEFAULT = 50;
+
+export const descriptionOption = z.object({
+  description: z.string(),
+  rank: z.number().min(0).max(1),
+});
+export type DescriptionOptionDto = z.infer<typeof descriptionOption>;
+
+export const clip = z.object({
+  clip_id: z.string(),
+  title: z.string(),
+  streamer: z.string(),
+  broadcaster_name: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  view_count: z.number(),
+  duration: z.number(),
+  game_name: z.string().nullable(),
+  language: z.string().nullable(),
+  thumbnail: z.string(),
+  thumbnail_url: z.string().nullable(),
+  video_url: z.string(),
+  video: z.string(),
+  format_type: z.enum(['vertical', 'horizontal']),
+  subtitled: z.boolean(),
+  custom_description: z.string().nullable(),
+  selected_description: z.number(),
+  metadata: z.object({ descriptions: z.array(descriptionOption) }),
+});
+export type Clip = z.infer<typeof clip>;
+
+export const clipDetails = clip.extend({ transcript: z.string().nullable() });
+export type ClipDetails = z.infer<typeof clipDetails>;
+
+const PAGING_RULE = `limit must be a whole number from 1 to ${CLIP_PAGE_MAX}`;
+
+export const listClipsInput = z
+  .object({
+    streamer: z.string().trim().max(64).optional(),
+    search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
+    page: z.coerce.number({ error: 'page must be a whole number of at least 1' }).int('page must be a whole number of at least 1').min(1, 'page must be a whole number of at least 1').default(1),
+    limit: z.coerce.number({ error: PAGING_RULE }).int(PAGING_RULE).min(1, PAGING_RULE).max(CLIP_PAGE_MAX, PAGING_RULE).default(CLIP_PAGE_DEFAULT),
+  })
+  .default({ page: 1, limit: CLIP_PAGE_DEFAULT });
+export type ListClipsInput = z.infer<typeof listClipsInput>;
+
+export const clipList = z.object({
+  clips: z.array(clip),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+export type ClipList = z.infer<typeof clipList>;
+
+export const clipIdInput = z.object({ id: z.string().trim().min(1).max(200) });
+
+export const updateDescriptionsInput = z.object({
+  id: z.string().trim().min(1).max(200),
+  descriptions: z.array(z.object({ description: z.string().max(DESCRIPTION_MAX_LENGTH, DESCRIPTION_TOO_LONG), rank: z.number().min(0).max(1) })).max(20).optional(),
+  custom_description: z.string().max(DESCRIPTION_MAX_LENGTH, DESCRIPTION_TOO_LONG).nullable().optional(),
+  selected_description: z.number().int().min(-1, 'selected_description must be -1 or an index of descriptions').optional(),
+});
+export type UpdateDescriptionsInput = z.infer<typeof updateDescriptionsInput>;
+
+/** Client-side sort options of the clips screen (spec section 5); down-date is the updated date. */
+export const CLIP_SORTS = ['default', 'views-desc', 'views-asc', 'date-desc', 'date-asc', 'down-date-desc', 'down-date-asc'] as const;
+export type ClipSort = (typeof CLIP_SORTS)[number];
+export const CLIP_SORT_LABELS: Record<ClipSort, string> = {
+  default: 'Default',
+  'views-desc': 'Most viewed',
+  'views-asc': 'Least viewed',
+  'date-desc': 'Newest clip',
+  'date-asc': 'Oldest clip',
+  'down-date-desc': 'Recently downloaded',
+  'down-date-asc': 'First downloaded',
+};
+
+type Sortable = Pick<Clip, 'view_count' | 'created_at' | 'updated_at'>;
+const time = (iso: string) => new Date(iso).getTime();
+
+/** Comparators by sort option; `default` keeps the server's order (newest first). */
+export const CLIP_COMPARATORS: Record<Exclude<ClipSort, 'default'>, (a: Sortable, b: Sortable) => number> = {
+  'views-desc': (a, b) => b.view_count - a.view_count,
+  'views-asc': (a, b) => a.view_count - b.view_count,
+  'date-desc': (a, b) => time(b.created_at) - time(a.created_at),
+  'date-asc': (a, b) => time(a.created_at) - time(b.created_at),
+  'down-date-desc': (a, b) => time(b.updated_at) - time(a.updated_at),
+  'down-date-asc': (a, b) => time(a.updated_at) - time(b.updated_at),
+};
+
+/** A sorted copy; ties keep their original order (Array.prototype.sort is stable). */
+export function sortClips<T extends Sortable>(clips: readonly T[], sort: ClipSort): T[] {
+  if (sort === 'default') return [...clips];
+  return [...clips].sort(CLIP_COMPARATORS[sort]);
+}
+
+/** Suggestions highest rank first (spec section 5). */
+export function sortByRank<T extends { rank: number }>(options: readonly T[]): T[] {
+  return [...options].sort((a, b) => b.rank - a.rank);
+}
+
+export function rankPercent(rank: number): string {
+  return `${Math.round(rank * 100)}%`;
+}
+
+export const HASHTAG_PATTERN = /(^|\s)#[\p{L}\p{N}_]+/gu;
+
+/** The review step's counts (spec section 5). */
+export function descriptionStats(text: string): { hashtags: number; words: number; characters: number } {
+  const trimmed = text.trim();
+  return {
+    hashtags: (text.match(HASHTAG_PATTERN) ?? []).length,
+    words: trimmed ? trimmed.split(/\s+/).length : 0,
+    characters: text.length,
+  };
+}
