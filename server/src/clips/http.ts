@@ -29,7 +29,10 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: C
     const row = await findClipRow(deps.db, ctx.user.id, clipId);
     const filePath = clipFilePath(deps.env.dataDir, row.files_dir, file);
     if (!existsSync(filePath)) throw notFound(`The ${file} of clip ${clipId} is missing`);
-    if (file === 'video' && req.query.download === '1') res.attachment(`${row.clip_id}.mp4`);
+    if (file === 'video' && req.query.download === '1') {
+      // The contract's exact form: a quoted filename, the clip id made header-safe.
+      res.setHeader('Content-Disposition', `attachment; filename="${row.clip_id.replace(/[^A-Za-z0-9_.-]/g, '_')}.mp4"`);
+    }
     // Files change when a clip is rendered again (e.g. with subtitles): revalidate each time.
     res.setHeader('Cache-Control', 'private, no-cache');
     res.sendFile(filePath, { headers: { 'Content-Type': file === 'video' ? 'video/mp4' : 'image/jpeg' }, acceptRanges: true, lastModified: true }, (error) => {

@@ -1,0 +1,81 @@
+// `npm run demo`: the whole product offline. Starts a fake Twitch (tests/fakes) with a few
+// broadcasters and clips, points the app at it, starts the app, and seeds a demo account with
+// streamers through the public REST API.
+import { startFakeTwitch, type FakeTwitch } from '../tests/fakes/twitch/index.ts';
+import { ensureClientBuilt } from './client-build.mjs';
+
+const DEMO_USER = { username: 'demo', password: 'demo-password' };
+const PORT = Number(process.env.PORT ?? 3000);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+const CATALOGUE = [
+  { login: 'shroud', display: 'shroud', game: 'VALORANT', titles: ['insane 1v5 clutch', 'the flick of the year', 'no scope across the map', 'he did NOT see that coming', 'calm under pressure', 'perfect spray transfer'] },
+  { login: 'pokimane', display: 'pokimane', game: 'Just Chatting', titles: ['chat made me laugh so hard', 'the cat walked in', 'reacting to my old clips', 'best moment of the stream', 'she could not stop laughing', 'surprise guest appears'] },
+  { login: 'xqc', display: 'xQc', game: 'Grand Theft Auto V', titles: ['speedrun gone wrong', 'the loudest reaction ever', 'chat is this real', 'juicers assemble', 'GTA police chase madness', 'he actually did it'] },
+];
+
+function seedTwitch(fake: FakeTwitch): void {
+  CATALOGUE.forEach((entry, streamerIndex) => {
+    fake.addBroadcaster({ login: entry.login, display_name: entry.display, broadcaster_type: 'partner' });
+    const game = fake.addGame({ name: entry.game });
+    entry.titles.forEach((title, index) => {
+      fake.addClip({
+        broadcaster: entry.login,
+        title,
+        view_count: 50_000 - index * 6_100 - streamerIndex * 900,
+        created_at: new Date(Date.now() - (index + 1) * 9 * 3_600_000),
+        game_id: game.id,
+        language: 'en',
+        duration: 6,
+      });
+    });
+  });
+}
+
+async function waitForHealth(): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt += 1) {
+    try {
+      if ((await fetch(`${BASE}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('The app did not become healthy in 2 minutes');
+}
+
+async function api(path: string, init: RequestInit & { cookie?: string } = {}): Promise<Response> {
+  return fetch(`${BASE}/api${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.cookie ? { cookie: init.cookie } : {}) },
+  });
+}
+
+async function seedAccount(): Promise<void> {
+  await api('/register', { method: 'POST', body: JSON.stringify(DEMO_USER) });
+  const login = await api('/login', { method: 'POST', body: JSON.stringify(DEMO_USER) });
+  if (!login.ok) {
+    console.log('Demo account exists with another password; skipping seeding.');
+    return;
+  }
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const streamers = [
+    { name: 'shroud', clip_limit: 3, vertical: true },
+    { name: 'pokimane', clip_limit: 3, vertical: true, layout: 'crop' },
+    { name: 'xqc', clip_limit: 2, vertical: false, schedule: { interval: 6, unit: 'hours' } },
+  ];
+  for (const streamer of streamers) await api('/streamers', { method: 'POST', body: JSON.stringify(streamer), cookie });
+}
+
+const fake = await startFakeTwitch({ media: { width: 1280, height: 720, fps: 30, seconds: 6 } });
+seedTwitch(fake);
+Object.assign(process.env, fake.env, {
+  PORT: String(PORT),
+  DATA_DIR: process.env.DATA_DIR ?? './data/demo',
+  REGISTRATION_MODE: process.env.REGISTRATION_MODE ?? 'open',
+});
+ensureClientBuilt();
+await import('../server/src/main.ts');
+await waitForHealth();
+await seedAccount();
+console.log(`\nClipshift demo is running at http://localhost:${PORT}\nSign in as ${DEMO_USER.username} / ${DEMO_USER.password}. Fake Twitch: ${fake.url}\n`);
