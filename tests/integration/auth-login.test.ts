@@ -132,8 +132,8 @@ describe('auth.login, logout and checkAuth', () => {
     await expectError(api.auth.login({ username: 'mallory', password: 'another secret' }), 'UNAUTHORIZED', 'Invalid username or password');
     expect(await storedLogs(app.deps)).toEqual([
       { level: 'INFO', logger: 'auth', message: 'alice signed in', exception: null, user_id: alice.id },
-      { level: 'WARNING', logger: 'auth', message: `Failed sign-in attempt for "alice" from ${ip}`, exception: null, user_id: alice.id },
-      { level: 'WARNING', logger: 'auth', message: `Failed sign-in attempt for "mallory" from ${ip}`, exception: null, user_id: null },
+      { level: 'WARNING', logger: 'auth', message: `Failed sign-in attempt for alice from ${ip}`, exception: null, user_id: alice.id },
+      { level: 'WARNING', logger: 'auth', message: `Failed sign-in attempt for an unknown username from ${ip}`, exception: null, user_id: null },
     ]);
   });
 

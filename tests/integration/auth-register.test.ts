@@ -178,7 +178,7 @@ describe('auth.register in invite mode (the default)', () => {
     const { api } = callerFor(app.deps, { ip: nextIp() });
     const error = await expectError(api.auth.register({ username: 'judy', password: 'short77' }), 'BAD_REQUEST', 'Password must be at least 8 characters');
     expect(error.cause).toBeDefined();
-    expect((error.cause as { issues: { path: unknown[]; message: string }[] }).issues.map(({ path, message }) => ({ path, message }))).toEqual([
+    expect((error.cause as unknown as { issues: { path: unknown[]; message: string }[] }).issues.map(({ path, message }) => ({ path, message }))).toEqual([
       { path: ['password'], message: 'Password must be at least 8 characters' },
     ]);
   });

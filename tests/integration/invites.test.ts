@@ -108,7 +108,7 @@ describe('invite codes', () => {
       expect(unused).toMatchObject({ is_used: false, used_by_user_id: null, used_by_username: null, used_at: null });
     });
 
-    it('lists codes generated within the same instant in the order they were made', async () => {
+    it('lists codes generated back to back in the order they were made', async () => {
       // Back-to-back calls often land in the same millisecond.
       const made: string[] = [];
       for (let index = 0; index < 20; index += 1) made.push((await adminApi().invites.generate()).code);

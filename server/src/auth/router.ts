@@ -18,10 +18,14 @@ export const authRouter = router({
       await consumeRateLimit(db, `login:${ctx.meta.ip}`, RATE_LIMITS.login);
       const result = await checkCredentials(db, input);
       if (!result.ok) {
+        // Name the account only when it exists: a password typed into the username field
+        // must never land in the log.
         await recordLog(db, logger, {
           level: 'WARNING',
           logger: 'auth',
-          message: `Failed sign-in attempt for "${input.username}" from ${ctx.meta.ip}`,
+          message: result.username
+            ? `Failed sign-in attempt for ${result.username} from ${ctx.meta.ip}`
+            : `Failed sign-in attempt for an unknown username from ${ctx.meta.ip}`,
           userId: result.userId,
         });
         throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);

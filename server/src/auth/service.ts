@@ -75,7 +75,7 @@ export async function registerUser(db: Db, mode: RegistrationMode, input: Regist
   }
 }
 
-export type LoginResult = { ok: true; user: PublicUser } | { ok: false; userId: string | null };
+export type LoginResult = { ok: true; user: PublicUser } | { ok: false; userId: string | null; username: string | null };
 
 /** Checks credentials; the time taken is the same whether or not the username exists. */
 export async function checkCredentials(db: DbOrTrx, input: LoginInput): Promise<LoginResult> {
@@ -85,7 +85,7 @@ export async function checkCredentials(db: DbOrTrx, input: LoginInput): Promise<
     .where(sql<string>`lower(username)`, '=', input.username.toLowerCase())
     .executeTakeFirst();
   const valid = await verifyPassword(row?.password_hash ?? (await decoyPasswordHash()), input.password);
-  if (!row || !valid) return { ok: false, userId: row?.id ?? null };
+  if (!row || !valid) return { ok: false, userId: row?.id ?? null, username: row?.username ?? null };
   return { ok: true, user: { id: row.id, username: row.username, is_admin: row.is_admin } };
 }
 

@@ -11,11 +11,12 @@ export const healthReport = z.object({
 
 export const healthRouter = router({
   check: publicProcedure.output(healthReport).query(async ({ ctx }) => {
+    const worker = ctx.deps.workerRunning() ? ('ok' as const) : ('disabled' as const);
     try {
       await sql`select 1`.execute(ctx.deps.db);
     } catch {
-      throw new AppError('SERVICE_UNAVAILABLE', 'Database is unreachable', { status: 'error', database: 'error' });
+      throw new AppError('SERVICE_UNAVAILABLE', 'Database is unreachable', { status: 'error', database: 'error', worker });
     }
-    return { status: 'ok' as const, database: 'ok' as const, worker: ctx.deps.workerRunning() ? ('ok' as const) : ('disabled' as const) };
+    return { status: 'ok' as const, database: 'ok' as const, worker };
   }),
 });

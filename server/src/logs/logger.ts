@@ -44,7 +44,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 /** Replaces the values of secret-looking query parameters (sig, token, code…) in a URL or text. */
 export function redactUrl(text: string): string {
   return text.replace(
-    /([?&](?:sig|token|code|access_token|refresh_token|client_secret|upload_token|state)=)[^&\s"]*/gi,
+    /([?&](?:sig|token|code|access_token|refresh_token|client_secret|upload_token|state|invite_code|passkey)=)[^&\s"]*/gi,
     '$1[redacted]',
   );
 }

@@ -88,26 +88,16 @@ export async function trimLogs(
     .deleteFrom('logs')
     .where('timestamp', '<', sql<Date>`now() - make_interval(days => ${limits.days})`)
     .executeTakeFirst();
-  const cutoff = await db
-    .selectFrom('logs')
-    .select(['timestamp', 'id'])
-    .orderBy('timestamp', 'desc')
-    .orderBy('id', 'desc')
-    .offset(limits.rows)
-    .limit(1)
+  // The cutoff is the newest row beyond the limit; it and everything older go. The comparison runs
+  // in SQL: timestamps have microseconds, which a JavaScript Date would round away (keeping the
+  // cutoff row and its neighbours of the same millisecond).
+  const byCount = await db
+    .deleteFrom('logs')
+    .where(
+      sql<boolean>`(timestamp, id) <= (
+        select l.timestamp, l.id from logs as l order by l.timestamp desc, l.id desc offset ${limits.rows} limit 1
+      )`,
+    )
     .executeTakeFirst();
-  let byCount = 0n;
-  if (cutoff) {
-    const result = await db
-      .deleteFrom('logs')
-      .where((eb) =>
-        eb.or([
-          eb('timestamp', '<', cutoff.timestamp),
-          eb.and([eb('timestamp', '=', cutoff.timestamp), eb('id', '<=', cutoff.id)]),
-        ]),
-      )
-      .executeTakeFirst();
-    byCount = result.numDeletedRows;
-  }
-  return Number(byAge.numDeletedRows + byCount);
+  return Number(byAge.numDeletedRows + byCount.numDeletedRows);
 }

@@ -61,9 +61,21 @@ const ERROR_STATUSES: Record<string, string> = {
   '403': 'Forbidden (cross-site request, or not allowed)',
   '404': 'Not found',
   '409': 'Conflict',
+  '413': 'Body is too large',
   '415': 'Body is not JSON',
   '429': 'Too many attempts',
 };
+
+/** Which error statuses a route can answer: 401 needs a session; 403 comes from the Origin check
+ * (state-changing methods) or from an administrator-only route; 413/415 need a body. */
+function answersStatus(route: RestRoute, status: string): boolean {
+  const changesState = route.method !== 'GET';
+  const hasBody = route.method === 'POST' || route.method === 'PUT';
+  if (status === '401') return route.auth;
+  if (status === '403') return changesState || route.path.startsWith('/admin/');
+  if (status === '413' || status === '415') return hasBody;
+  return true;
+}
 
 /** OpenAPI 3.1, generated from the route table and the procedures' own zod schemas. */
 export function buildOpenApiDocument(publicUrl: string): JsonSchema {
@@ -77,8 +89,7 @@ export function buildOpenApiDocument(publicUrl: string): JsonSchema {
       },
     };
     for (const [status, description] of Object.entries(ERROR_STATUSES)) {
-      if (status === '401' && !route.auth) continue;
-      if ((status === '403' || status === '415') && route.method === 'GET') continue;
+      if (!answersStatus(route, status)) continue;
       responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
     const operation: Record<string, unknown> = {

@@ -10,9 +10,23 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
-/** POST/PUT bodies must be JSON: anything else is refused with 415 before it is read. */
+/** A state-changing request naming an Origin other than the app's own. */
+function isCrossSite(deps: AppDeps, req: Request): boolean {
+  const origin = req.headers.origin;
+  return STATE_CHANGING.has(req.method) && origin !== undefined && origin !== deps.env.publicOrigin;
+}
+
+/**
+ * POST/PUT bodies must be JSON: anything else is refused with 415 before it is read. A cross-site
+ * request is answered with rejectCrossSite's 403 first, so that a forged form post gets the
+ * contract's 403 (not 415) whichever order the two are mounted in.
+ */
 export function requireJsonBodies(deps: AppDeps) {
   return (req: Request, res: Response, next: NextFunction) => {
+    if (isCrossSite(deps, req)) {
+      rejectCrossSite(deps)(req, res, next);
+      return;
+    }
     if (STATE_CHANGING.has(req.method) && hasBody(req) && !req.is('application/json')) {
       void sendError(deps, req, res, httpError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)'));
       return;
@@ -27,8 +41,7 @@ export function requireJsonBodies(deps: AppDeps) {
  */
 export function rejectCrossSite(deps: AppDeps) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const origin = req.headers.origin;
-    if (STATE_CHANGING.has(req.method) && origin !== undefined && origin !== deps.env.publicOrigin) {
+    if (isCrossSite(deps, req)) {
       void sendError(deps, req, res, httpError('FORBIDDEN', 'Cross-site request refused'));
       return;
     }

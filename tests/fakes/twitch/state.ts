@@ -202,6 +202,11 @@ export class FakeTwitchState {
     return clip;
   }
 
+  /** Absolute CDN URL of one rendition, %7C and all. */
+  sourceUrl(record: ClipRecord, quality: string): string {
+    return `${this.baseUrl()}${record.sourcePaths.get(quality) ?? ''}`;
+  }
+
   issueToken(lifetimeSeconds: number): string {
     const token = randomBytes(15).toString('hex').slice(0, 30);
     this.tokens.set(token, this.now() + lifetimeSeconds * 1000);
@@ -215,10 +220,10 @@ export class FakeTwitchState {
 
   /** Twitch's playback token: a JSON string plus a 40-hex signature over it (A6b). */
   playbackToken(record: ClipRecord, version: 2 | 3): { signature: string; value: string } {
-    const firstSource = [...record.sourcePaths.values()][0];
+    const firstQuality = [...record.sourcePaths.keys()][0];
     const value = JSON.stringify({
       authorization: { forbidden: false, reason: '' },
-      clip_uri: firstSource ? `${this.baseUrl()}${firstSource}` : '',
+      clip_uri: firstQuality ? this.sourceUrl(record, firstQuality) : '',
       clip_slug: record.clip.id,
       device_id: null,
       expires: Math.floor(this.now() / 1000) + 86_400,

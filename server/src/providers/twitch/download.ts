@@ -9,6 +9,7 @@ import type { DownloadOptions, DownloadResult } from './types.ts';
 
 const WHAT = 'Clip download';
 const DEFAULT_ATTEMPTS = 3;
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 /** Transfer errors that another attempt cannot fix (our own disk failing), as opposed to a broken connection. */
 const FINAL = new WeakSet<TwitchError>();
 
@@ -49,44 +50,71 @@ export async function downloadClip(
 
 /** One GET into the .part file; resolves with the byte count or throws a TwitchError. */
 async function transferOnce(url: string, partPath: string, options: DownloadOptions): Promise<number> {
-  const { signal, onProgress } = options;
+  const { signal } = options;
+  // A connection that stays open but sends nothing would hang the job forever: a watchdog aborts the
+  // attempt after idleTimeoutMs without data, and the attempt is retried like a broken one.
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const stall = new AbortController();
+  const watchdog = setTimeout(() => stall.abort(), idleMs);
+  const attemptSignal = signal ? AbortSignal.any([signal, stall.signal]) : stall.signal;
+  const progress = { bytes: 0, total: null as number | null };
+  try {
+    return await streamToFile(url, partPath, attemptSignal, progress, () => {
+      watchdog.refresh();
+      options.onProgress?.(progress.bytes, progress.total);
+    });
+  } catch (error) {
+    if (signal?.aborted) throw abortedError(WHAT, error);
+    if (stall.signal.aborted) {
+      throw new TwitchError('transfer', `Download stalled: no data for ${idleMs / 1000} s after ${describeProgress(progress)}`, { cause: error });
+    }
+    throw error;
+  } finally {
+    clearTimeout(watchdog);
+  }
+}
+
+interface Progress {
+  bytes: number;
+  total: number | null;
+}
+
+async function streamToFile(url: string, partPath: string, signal: AbortSignal, progress: Progress, onChunk: () => void): Promise<number> {
   // identity: with gzip, fetch would inflate the body and Content-Length would no longer match the bytes we count.
   const response = await fetch(url, { signal, headers: { 'Accept-Encoding': 'identity' } });
   if (!response.ok || !response.body) {
     await discardBody(response);
     throw cdnError(response.status);
   }
-  const total = contentLength(response);
-  let bytes = 0;
+  progress.total = contentLength(response);
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      bytes += chunk.length;
-      onProgress?.(bytes, total);
+      progress.bytes += chunk.length;
+      onChunk();
       callback(null, chunk);
     },
   });
   const file = createWriteStream(partPath);
-  let fileError: unknown;
-  file.once('error', (error) => {
-    fileError = error;
-  });
   try {
     const body = Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>);
-    await pipeline(body, counter, file, signal ? { signal } : {});
+    await pipeline(body, counter, file, { signal });
   } catch (error) {
     // Wait for the file to close so deleting the .part cannot race a late open/flush that recreates it.
     await closed(file);
-    if (signal?.aborted) throw abortedError(WHAT, error);
-    if (fileError !== undefined) throw localFileError(partPath, fileError);
-    throw new TwitchError('transfer', `Download broke after ${bytes} of ${total ?? 'an unknown number of'} bytes (${describeNetworkError(error)})`, {
-      cause: error,
-    });
+    if (signal.aborted) throw error;
+    if (isFileSystemError(error)) throw localFileError(partPath, error);
+    throw new TwitchError('transfer', `Download broke after ${describeProgress(progress)} (${describeNetworkError(error)})`, { cause: error });
   }
+  const { bytes, total } = progress;
   if (total !== null && bytes !== total) {
     throw new TwitchError('transfer', `Download came up short: ${bytes} of ${total} bytes announced by Content-Length`);
   }
   if (bytes === 0) throw new TwitchError('transfer', 'Download delivered an empty file');
   return bytes;
+}
+
+function describeProgress({ bytes, total }: Progress): string {
+  return `${bytes} of ${total ?? 'an unknown number of'} bytes`;
 }
 
 function contentLength(response: Response): number | null {
@@ -110,6 +138,11 @@ function asTransferError(error: unknown): TwitchError {
   if (error instanceof TwitchError) return error;
   // fetch itself failed (connection refused, reset before headers): worth another attempt.
   return new TwitchError('transfer', `Download failed (${describeNetworkError(error)})`, { cause: error });
+}
+
+/** Our disk failing (open/write: ENOSPC, EACCES…) carries a syscall; a dropped connection surfaces as fetch's "terminated" TypeError. */
+function isFileSystemError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
 function localFileError(path: string, error: unknown): TwitchError {

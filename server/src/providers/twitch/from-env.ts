@@ -2,8 +2,11 @@ import type { Env } from '../../env.ts';
 import type { Logger } from '../../logs/logger.ts';
 import { createTwitchClient, type TwitchClient } from './client.ts';
 
-/** The Twitch client the configuration asks for, or null when no credentials are set. */
-export function twitchFromEnv(env: Env, logger: Logger): TwitchClient | null {
+/** The client from configuration, or null when TWITCH_CLIENT_ID/TWITCH_CLIENT_SECRET are not set (the app still starts). */
+export function twitchFromEnv(
+  env: Pick<Env, 'TWITCH_CLIENT_ID' | 'TWITCH_CLIENT_SECRET' | 'TWITCH_AUTH_URL' | 'TWITCH_API_URL' | 'TWITCH_GQL_URL' | 'TWITCH_GQL_CLIENT_ID' | 'TWITCH_GQL_CLIP_HASHES'>,
+  logger: Logger,
+): TwitchClient | null {
   if (!env.TWITCH_CLIENT_ID || !env.TWITCH_CLIENT_SECRET) return null;
   return createTwitchClient({
     clientId: env.TWITCH_CLIENT_ID,

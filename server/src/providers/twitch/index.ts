@@ -4,3 +4,4 @@ export { pickSource, signedUrl } from './gql.ts';
 export { MAX_RATE_LIMIT_WAIT_MS } from './helix.ts';
 export { defaultSleep, type Sleep } from './runtime.ts';
 export type { ClipSource, DownloadOptions, DownloadResult, TopClipsOptions, TwitchClip, TwitchUser } from './types.ts';
+export { twitchFromEnv } from './from-env.ts';

@@ -116,8 +116,10 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   /** Bytes written so far and the expected total (null when the server sent no Content-Length). */
   onProgress?: (bytes: number, total: number | null) => void;
-  /** Attempts for a broken or short transfer (default 3). */
+  /** Attempts for a broken, short or stalled transfer (default 3). */
   maxAttempts?: number;
+  /** An attempt that receives no data for this long counts as broken (default 30 s). */
+  idleTimeoutMs?: number;
 }
 
 export interface DownloadResult {

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublicUser } from '@clipshift/shared';
+import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
+import { expectError, nextIp, register, storedLogs } from './support.ts';
+
+const PASSKEY = /^[A-Z0-9]{6}$/;
+
+/** A well-formed passkey that differs from every given one. */
+function otherPasskey(...taken: string[]): string {
+  for (const candidate of ['ZZZZZZ', 'YYYYYY', '000000', '111111']) if (!taken.includes(candidate)) return candidate;
+  throw new Error('unreachable');
+}
+
+describe('guest passkeys', () => {
+  let app: TestApp;
+  let owner: PublicUser;
+  let other: PublicUser;
+  let passkey: string;
+  beforeAll(async () => {
+    app = await createTestApp({ REGISTRATION_MODE: 'open' });
+    owner = await register(app.deps, 'owner');
+    other = await register(app.deps, 'other');
+  });
+  afterAll(() => app.close());
+
+  describe('currentPasskey', () => {
+    it('creates a 6-character uppercase code on first use and stores it', async () => {
+      const stored = await app.deps.db.selectFrom('users').select('passkey').where('id', '=', owner.id).executeTakeFirstOrThrow();
+      expect(stored.passkey).toBeNull();
+      const result = await callerFor(app.deps, { user: owner, sessionId: 's1' }).api.guests.currentPasskey();
+      expect(Object.keys(result)).toEqual(['passkey']);
+      expect(result.passkey).toMatch(PASSKEY);
+      passkey = result.passkey;
+      const after = await app.deps.db.selectFrom('users').select('passkey').where('id', '=', owner.id).executeTakeFirstOrThrow();
+      expect(after.passkey).toBe(passkey);
+    });
+
+    it('returns the same code afterwards', async () => {
+      for (let call = 0; call < 3; call += 1) {
+        expect(await callerFor(app.deps, { user: owner, sessionId: 's1' }).api.guests.currentPasskey()).toEqual({ passkey });
+      }
+    });
+
+    it('returns one code for simultaneous first calls', async () => {
+      const api = callerFor(app.deps, { user: other, sessionId: 's2' }).api;
+      const results = await Promise.all(Array.from({ length: 5 }, () => api.guests.currentPasskey()));
+      expect(new Set(results.map((result) => result.passkey)).size).toBe(1);
+      const stored = await app.deps.db.selectFrom('users').select('passkey').where('id', '=', other.id).executeTakeFirstOrThrow();
+      expect(results[0]).toEqual({ passkey: stored.passkey });
+    });
+
+    it('gives different users different codes', async () => {
+      const mine = await callerFor(app.deps, { user: owner, sessionId: 's1' }).api.guests.currentPasskey();
+      const theirs = await callerFor(app.deps, { user: other, sessionId: 's2' }).api.guests.currentPasskey();
+      expect(mine.passkey).not.toBe(theirs.passkey);
+    });
+
+    it('needs a signed-in user', async () => {
+      await expectError(callerFor(app.deps).api.guests.currentPasskey(), 'UNAUTHORIZED', 'Authentication required');
+    });
+  });
+
+  describe('verifyPasskey', () => {
+    it('accepts the code as shown, in lowercase, and with spaces or dashes', async () => {
+      const { api } = callerFor(app.deps, { ip: nextIp() });
+      const expected = { valid: true, message: 'Passkey verified' };
+      expect(await api.guests.verifyPasskey({ passkey })).toEqual(expected);
+      expect(await api.guests.verifyPasskey({ passkey: passkey.toLowerCase() })).toEqual(expected);
+      expect(await api.guests.verifyPasskey({ passkey: ` ${passkey.slice(0, 3)} ${passkey.slice(3)} ` })).toEqual(expected);
+      expect(await api.guests.verifyPasskey({ passkey: `${passkey.slice(0, 3)}-${passkey.slice(3)}` })).toEqual(expected);
+    });
+
+    it('answers 404 for a code nobody has', async () => {
+      const theirs = (await app.deps.db.selectFrom('users').select('passkey').where('id', '=', other.id).executeTakeFirstOrThrow()).passkey!;
+      const { api } = callerFor(app.deps, { ip: nextIp() });
+      await expectError(api.guests.verifyPasskey({ passkey: otherPasskey(passkey, theirs) }), 'NOT_FOUND', 'Invalid passkey');
+    });
+
+    it('answers 400 for fewer or more than 6 characters', async () => {
+      const { api } = callerFor(app.deps, { ip: nextIp() });
+      const message = 'Please enter a 6-character passkey';
+      await expectError(api.guests.verifyPasskey({ passkey: passkey.slice(0, 5) }), 'BAD_REQUEST', message);
+      await expectError(api.guests.verifyPasskey({ passkey: `${passkey}A` }), 'BAD_REQUEST', message);
+      await expectError(api.guests.verifyPasskey({ passkey: '' }), 'BAD_REQUEST', message);
+      await expectError(api.guests.verifyPasskey({ passkey: '!!!!!!' }), 'BAD_REQUEST', message);
+      // @ts-expect-error a script may send anything
+      await expectError(api.guests.verifyPasskey({}), 'BAD_REQUEST', message);
+    });
+
+    it('logs a verification for the owner, without the passkey', async () => {
+      await app.deps.db.deleteFrom('logs').execute();
+      const ip = nextIp();
+      await callerFor(app.deps, { ip }).api.guests.verifyPasskey({ passkey });
+      expect(await storedLogs(app.deps)).toEqual([
+        { level: 'INFO', logger: 'guests', message: `A guest verified owner's passkey from ${ip}`, exception: null, user_id: owner.id },
+      ]);
+    });
+
+    it('throttles an address after 10 attempts, even for the right code', async () => {
+      const theirs = (await app.deps.db.selectFrom('users').select('passkey').where('id', '=', other.id).executeTakeFirstOrThrow()).passkey!;
+      const wrong = otherPasskey(passkey, theirs);
+      const { api } = callerFor(app.deps, { ip: nextIp() });
+      for (let attempt = 0; attempt < 9; attempt += 1) {
+        await expectError(api.guests.verifyPasskey({ passkey: wrong }), 'NOT_FOUND', 'Invalid passkey');
+      }
+      expect(await api.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
+      await expectError(api.guests.verifyPasskey({ passkey }), 'TOO_MANY_REQUESTS', 'Too many attempts. Please wait a moment and try again.');
+      await expectError(api.guests.verifyPasskey({ passkey: wrong }), 'TOO_MANY_REQUESTS', 'Too many attempts. Please wait a moment and try again.');
+      // Other addresses are not affected.
+      expect(await callerFor(app.deps, { ip: nextIp() }).api.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
+    });
+  });
+});

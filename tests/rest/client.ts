@@ -1,0 +1,134 @@
+import { sql } from 'kysely';
+import { expect } from 'vitest';
+import type { AppDeps } from '../../server/src/deps.ts';
+
+export const SESSION_COOKIE = 'clipshift_session';
+/** The app's own origin in the test configuration (PUBLIC_URL of createTestApp). */
+export const APP_ORIGIN = 'http://localhost:3000';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  contentType: string;
+  text: string;
+  /** Parsed JSON, or undefined when the body is not JSON. */
+  body: any;
+  setCookies: string[];
+}
+
+export interface RequestOptions {
+  /** Sent as JSON with Content-Type: application/json. */
+  json?: unknown;
+  /** Sent as is (with the headers given). */
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Send the cookie jar's session (default true). */
+  withCookie?: boolean;
+}
+
+/**
+ * Plain fetch with a one-cookie jar: the Set-Cookie of the session is carried by hand, as a
+ * script would. Every body seen is kept, so a test can check none of them leaks a secret.
+ */
+export class RestClient {
+  cookie: string | undefined;
+  readonly seen: string[];
+
+  constructor(
+    readonly baseUrl: string,
+    seen: string[] = [],
+  ) {
+    this.seen = seen;
+  }
+
+  /** A second browser talking to the same server, sharing the record of bodies seen. */
+  fresh(): RestClient {
+    return new RestClient(this.baseUrl, this.seen);
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    } else if (options.raw !== undefined) {
+      body = options.raw;
+    }
+    if (options.withCookie !== false && this.cookie) headers.cookie = this.cookie;
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+    const text = await response.text();
+    this.seen.push(text);
+    const setCookies = response.headers.getSetCookie();
+    for (const line of setCookies) {
+      const [pair] = line.split(';');
+      if (!pair?.startsWith(`${SESSION_COOKIE}=`)) continue;
+      const cleared = pair === `${SESSION_COOKIE}=` || /expires=Thu, 01 Jan 1970/i.test(line);
+      this.cookie = cleared ? undefined : pair;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type') ?? '', text, body: parsed, setCookies };
+  }
+
+  get(path: string, options?: RequestOptions) {
+    return this.request('GET', path, options);
+  }
+
+  post(path: string, json?: unknown, options: RequestOptions = {}) {
+    return this.request('POST', path, json === undefined ? options : { ...options, json });
+  }
+
+  async login(username: string, password: string): Promise<Reply> {
+    const reply = await this.post('/api/login', { username, password });
+    expect(reply.status, reply.text).toBe(200);
+    expect(this.cookie).toBeDefined();
+    return reply;
+  }
+}
+
+/** The contract's error body: the same human text in error and message, and a machine code. */
+export function errorBody(code: string, message: string, extra: Record<string, unknown> = {}) {
+  return { error: message, message, code, ...extra };
+}
+
+/** Forgets every throttle window, so that tests of one file do not spend each other's attempts. */
+export async function resetThrottles(deps: AppDeps): Promise<void> {
+  await sql`delete from rate_limits`.execute(deps.db);
+}
+
+/** No body ever shows a stack trace, a password hash or any of the given secrets. */
+export function expectNoSecrets(bodies: string[], secrets: string[]): void {
+  expect(bodies.length).toBeGreaterThan(0);
+  for (const text of bodies) {
+    expect(text).not.toMatch(/\n\s+at /);
+    expect(text).not.toMatch(/\.ts:\d+/);
+    expect(text).not.toContain('$argon2');
+    expect(text).not.toContain('password_hash');
+    expect(text).not.toContain('secret_hash');
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  }
+}
+
+export const ADMIN = { username: 'admin', password: 'admin password 123' };
+export const MEMBER = { username: 'member', password: 'member password 456' };
+
+/**
+ * Over HTTP only: the first account (administrator) registers, makes an invite code, a second
+ * account registers with it, and both sign in. Returns a signed-in client for each.
+ */
+export async function adminAndMember(baseUrl: string, seen: string[] = []): Promise<{ admin: RestClient; member: RestClient }> {
+  const admin = new RestClient(baseUrl, seen);
+  expect((await admin.post('/api/register', ADMIN)).status).toBe(201);
+  await admin.login(ADMIN.username, ADMIN.password);
+  const invite = await admin.post('/api/admin/invite-codes/generate', { days_valid: 1 });
+  expect(invite.status).toBe(201);
+  const member = admin.fresh();
+  expect((await member.post('/api/register', { ...MEMBER, invite_code: invite.body.code })).status).toBe(201);
+  await member.login(MEMBER.username, MEMBER.password);
+  return { admin, member };
+}
