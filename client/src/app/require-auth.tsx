@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { DelayedNavigate } from '@/components/delayed-navigate';
 import { LoadingView } from '@/components/loading-view';
 import { useAuth } from '@/lib/auth';
-import { paths, type RememberedState } from '@/lib/paths';
+import { paths } from '@/lib/paths';
 
 /** Guards every /app route: unknown → loading view; signed out → /login, remembering the page. */
 export function RequireAuth() {
@@ -16,8 +16,8 @@ export function RequireAuth() {
 
   if (status === 'unknown') return <LoadingView label="Checking your session…" />;
   if (status === 'anonymous') {
-    const state: RememberedState = { from: `${location.pathname}${location.search}${location.hash}` };
-    return <DelayedNavigate to={paths.login} state={state} label="Redirecting to login…" />;
+    const from = `${location.pathname}${location.search}${location.hash}`;
+    return <DelayedNavigate to={paths.login} from={from} label="Redirecting to login…" />;
   }
   return (
     <div className="mx-auto w-full max-w-6xl space-y-8 px-4 py-8 sm:px-6 sm:py-10">

@@ -60,9 +60,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useSignOutOnUnauthorized(expire);
 
   const markAuthenticated = useCallback(() => {
+    // Answers cached while signed out (checkAuth said "not authenticated") or from an expired
+    // session must not be shown to the user who just signed in.
+    queryClient.removeQueries({ type: 'inactive' });
     writeAuthCache(true);
     setStatus('authenticated');
-  }, []);
+  }, [queryClient]);
 
   const recheckIfStale = useCallback(() => {
     if (!isAuthCacheFresh(readAuthCache())) void verify();

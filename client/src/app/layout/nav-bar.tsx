@@ -41,7 +41,7 @@ function DesktopNav({ status, onSignOut }: { status: AuthStatus; onSignOut: () =
           {item.label}
         </NavLink>
       ))}
-      <Button variant="ghost" size="sm" className="ml-2 text-muted-foreground" onClick={onSignOut}>
+      <Button variant="ghost" size="sm" className="ml-2 text-sm text-muted-foreground" onClick={onSignOut}>
         <LogOut /> Logout
       </Button>
     </nav>

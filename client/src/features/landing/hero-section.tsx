@@ -6,7 +6,7 @@ import { landingSections } from '@/lib/paths';
 function ConversionIllustration() {
   return (
     <div aria-hidden="true" className="relative mx-auto flex w-full max-w-md items-center justify-center gap-4 sm:gap-6">
-      <div className="relative aspect-video w-44 overflow-hidden rounded-lg border bg-gradient-to-br from-slate-800 to-slate-950 shadow-lg sm:w-52">
+      <div className="relative aspect-video w-40 overflow-hidden rounded-lg border bg-gradient-to-br from-slate-800 to-slate-950 shadow-lg sm:w-64">
         <div className="absolute inset-0 flex items-center justify-center">
           <div className="flex size-10 items-center justify-center rounded-full bg-white/15 backdrop-blur">
             <Play className="size-5 fill-white text-white" />
@@ -15,7 +15,7 @@ function ConversionIllustration() {
         <span className="absolute top-2 left-2 rounded bg-black/50 px-1.5 py-0.5 text-[10px] font-medium text-white">Twitch clip · 16:9</span>
       </div>
       <ArrowRight className="size-6 shrink-0 text-brand" />
-      <div className="relative aspect-[9/16] w-28 overflow-hidden rounded-2xl border-4 border-slate-900 bg-slate-900 shadow-xl sm:w-32">
+      <div className="relative aspect-[9/16] w-28 overflow-hidden rounded-2xl border-4 border-slate-900 bg-slate-900 shadow-xl sm:w-40">
         <div className="absolute inset-0 bg-gradient-to-br from-violet-500/60 to-fuchsia-500/40 blur-md" />
         <div className="absolute inset-x-0 top-1/2 aspect-video -translate-y-1/2 bg-gradient-to-br from-slate-700 to-slate-900" />
         <div className="absolute inset-x-2 bottom-10 rounded bg-black/60 px-1 py-0.5 text-center text-[9px] font-bold text-yellow-300">
@@ -44,7 +44,10 @@ export function HeroSection() {
             Limited beta · early access by request
           </span>
           <h1 className="text-4xl font-semibold tracking-tight text-balance sm:text-5xl">
-            Turn Twitch clips into <span className="text-brand">TikTok-ready shorts</span>
+            Turn Twitch clips into{' '}
+            <span className="text-brand">
+              <span className="whitespace-nowrap">TikTok-ready</span> shorts
+            </span>
           </h1>
           <p className="mx-auto max-w-xl text-lg text-pretty text-muted-foreground lg:mx-0">
             Clipshift downloads the best clips of the streamers you follow, converts them to vertical video with

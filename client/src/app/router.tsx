@@ -1,0 +1,50 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { LoadingView } from '@/components/loading-view';
+import { paths } from '@/lib/paths';
+import { RootLayout } from './layout/root-layout';
+import { RequireAuth } from './require-auth';
+
+/*
+ * Each screen is its own chunk: a visitor of the landing page does not download the signed-in
+ * app, and the reverse.
+ */
+const landing = () => import('@/features/landing/landing-page').then((m) => ({ Component: m.LandingPage }));
+const login = () => import('@/features/auth/login-page').then((m) => ({ Component: m.LoginPage }));
+const connect = () => import('@/features/connect/connect-page').then((m) => ({ Component: m.ConnectPage }));
+const terms = () => import('@/features/legal/terms-page').then((m) => ({ Component: m.TermsPage }));
+const privacy = () => import('@/features/legal/privacy-page').then((m) => ({ Component: m.PrivacyPage }));
+const dashboard = () => import('@/features/dashboard/dashboard-page').then((m) => ({ Component: m.DashboardPage }));
+const streamers = () => import('@/features/streamers/streamers-page').then((m) => ({ Component: m.StreamersPage }));
+const clips = () => import('@/features/clips/clips-page').then((m) => ({ Component: m.ClipsPage }));
+const logs = () => import('@/features/logs/logs-page').then((m) => ({ Component: m.LogsPage }));
+const settings = () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage }));
+
+/** The route table of spec section 2; /app routes sit behind the auth guard. */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    hydrateFallbackElement: <LoadingView />,
+    children: [
+      { path: paths.home, lazy: landing },
+      { path: paths.login, lazy: login },
+      { path: paths.connect, lazy: connect },
+      { path: paths.tos, lazy: terms },
+      { path: paths.privacy, lazy: privacy },
+      {
+        element: <RequireAuth />,
+        children: [
+          { path: paths.app.dashboard, lazy: dashboard },
+          { path: paths.app.streamers, lazy: streamers },
+          { path: paths.app.clips, lazy: clips },
+          { path: paths.app.logs, lazy: logs },
+          { path: paths.app.settings, lazy: settings },
+        ],
+      },
+      { path: '*', element: <Navigate to={paths.home} replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,65 @@
+import { Copy } from 'lucide-react';
+import { formatInviteCode, inviteDisplayStatus, type InviteCode, type InviteDisplayStatus } from '@clipshift/shared';
+import { Badge, type BadgeProps } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { formatDateTime } from '@/lib/format';
+import { useCopyWithToast } from './use-copy';
+
+export const INVITE_COPIED = 'Invite code copied to clipboard!';
+export const INVITE_COPY_FAILED = 'Failed to copy invite code';
+
+const STATUS_VARIANT: Record<InviteDisplayStatus, NonNullable<BadgeProps['variant']>> = {
+  Active: 'success',
+  Used: 'muted',
+  Expired: 'warning',
+};
+
+function InviteRow({ invite, now, onCopy }: { invite: InviteCode; now: Date; onCopy: (code: string) => void }) {
+  const code = formatInviteCode(invite.code);
+  const status = inviteDisplayStatus(invite, now);
+  return (
+    <TableRow data-testid="invite-row">
+      <TableCell className="font-mono text-xs sm:text-sm" data-testid="invite-code">
+        {code}
+      </TableCell>
+      <TableCell>
+        <Badge variant={STATUS_VARIANT[status]}>{status}</Badge>
+      </TableCell>
+      <TableCell className="text-muted-foreground">{formatDateTime(invite.created_at)}</TableCell>
+      <TableCell className="text-muted-foreground">{formatDateTime(invite.expires_at)}</TableCell>
+      <TableCell>{invite.used_by_username ?? <span className="text-muted-foreground">—</span>}</TableCell>
+      <TableCell className="text-right">
+        <Button variant="ghost" size="sm" aria-label={`Copy invite code ${code}`} onClick={() => onCopy(code)}>
+          <Copy /> Copy
+        </Button>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+export function InviteCodesTable({ invites }: { invites: readonly InviteCode[] }) {
+  const copy = useCopyWithToast(INVITE_COPIED, INVITE_COPY_FAILED);
+  const now = new Date();
+  return (
+    <div className="rounded-lg border">
+      <Table>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Code</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead>Created</TableHead>
+            <TableHead>Expires</TableHead>
+            <TableHead>Used By</TableHead>
+            <TableHead className="text-right">Actions</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {invites.map((invite) => (
+            <InviteRow key={invite.id} invite={invite} now={now} onCopy={(code) => void copy(code)} />
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}

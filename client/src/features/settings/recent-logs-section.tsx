@@ -1,0 +1,57 @@
+import { Link } from 'react-router-dom';
+import { ArrowRight, ScrollText } from 'lucide-react';
+import { RECENT_LOGS_COUNT } from '@clipshift/shared';
+import { EmptyState } from '@/components/empty-state';
+import { LogLevelBadge } from '@/components/log-level-badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatDateTime } from '@/lib/format';
+import { paths } from '@/lib/paths';
+import { trpc } from '@/lib/trpc';
+import { useErrorToast } from '@/lib/use-error-toast';
+
+function RecentLogsBody() {
+  const logs = trpc.logs.list.useQuery({ limit: RECENT_LOGS_COUNT });
+  useErrorToast(logs, 'Failed to load logs');
+  if (logs.isPending) return <Skeleton className="h-32 w-full" />;
+  if (logs.isError || logs.data.length === 0) {
+    return <EmptyState icon={ScrollText} title="No Logs Found" description="Activity of your account will show up here." />;
+  }
+  return (
+    <ul className="divide-y rounded-lg border" aria-label="Recent logs">
+      {logs.data.map((entry) => (
+        <li key={entry.id} className="flex flex-col gap-1.5 px-4 py-3 text-sm sm:flex-row sm:items-center sm:gap-4">
+          <LogLevelBadge level={entry.level} />
+          <span className="min-w-0 flex-1 break-words sm:truncate">{entry.message}</span>
+          <time dateTime={entry.timestamp} className="shrink-0 text-xs text-muted-foreground">
+            {formatDateTime(entry.timestamp)}
+          </time>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function RecentLogsSection() {
+  return (
+    <Card role="region" aria-labelledby="settings-logs-title">
+      <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+        <div className="space-y-1.5">
+          <CardTitle id="settings-logs-title">Recent Logs</CardTitle>
+          <CardDescription>The {RECENT_LOGS_COUNT} newest entries.</CardDescription>
+        </div>
+        <CardAction>
+          <Button asChild variant="outline" size="sm">
+            <Link to={paths.app.logs}>
+              View all logs <ArrowRight />
+            </Link>
+          </Button>
+        </CardAction>
+      </CardHeader>
+      <CardContent>
+        <RecentLogsBody />
+      </CardContent>
+    </Card>
+  );
+}

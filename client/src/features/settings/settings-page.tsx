@@ -1,0 +1,19 @@
+import { PageHeader } from '@/components/page-header';
+import { InviteCodesSection } from './invite-codes-section';
+import { ProcessingSection } from './processing-section';
+import { RecentLogsSection } from './recent-logs-section';
+import { TikTokAccountsSection } from './tiktok-accounts-section';
+
+export function SettingsPage() {
+  return (
+    <>
+      <PageHeader title="Settings" description="Accounts, invitations, processing and recent activity." />
+      <div className="space-y-6">
+        <TikTokAccountsSection />
+        <InviteCodesSection />
+        <ProcessingSection />
+        <RecentLogsSection />
+      </div>
+    </>
+  );
+}

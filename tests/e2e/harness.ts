@@ -1,0 +1,190 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createApp } from '../../server/src/app.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CLIENT_DIR = path.join(ROOT, 'client');
+export const CLIENT_DIST = path.join(CLIENT_DIR, 'dist');
+const BUILT_INDEX = path.join(CLIENT_DIST, 'index.html');
+// Inside node_modules so it is never committed; shared by every test process of this checkout.
+const BUILD_LOCK = path.join(ROOT, 'node_modules/.cache/clipshift-e2e-build.lock');
+/** A lock older than this belongs to a build that died; two minutes is far beyond a real build. */
+const STALE_LOCK_MS = 2 * 60 * 1000;
+const LOCK_POLL_MS = 200;
+export const SCREENSHOT_DIR = path.join(ROOT, 'tests/e2e/screenshots');
+
+/** What the client build depends on: when any of it is newer than the build, the build is stale. */
+const BUILD_INPUTS = [
+  path.join(CLIENT_DIR, 'src'),
+  path.join(CLIENT_DIR, 'public'),
+  path.join(CLIENT_DIR, 'index.html'),
+  path.join(CLIENT_DIR, 'vite.config.ts'),
+  path.join(ROOT, 'shared/src'),
+];
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+function clientIsStale(): boolean {
+  if (!existsSync(BUILT_INDEX)) return true;
+  const built = statSync(BUILT_INDEX).mtimeMs;
+  return BUILD_INPUTS.some((input) => newestMtime(input) > built);
+}
+
+function tryTakeLock(): boolean {
+  try {
+    const fd = openSync(BUILD_LOCK, 'wx');
+    writeSync(fd, String(process.pid));
+    closeSync(fd);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    try {
+      if (Date.now() - statSync(BUILD_LOCK).mtimeMs > STALE_LOCK_MS) rmSync(BUILD_LOCK, { force: true });
+    } catch {
+      // The holder released it between our two looks: the next attempt takes it.
+    }
+    return false;
+  }
+}
+
+/**
+ * Builds client/dist when missing or older than its sources. Test files start in parallel, so the
+ * check and the build happen under a lock file: the first file builds, the others wait and then
+ * find the build fresh.
+ */
+export async function ensureClientBuilt(): Promise<void> {
+  mkdirSync(path.dirname(BUILD_LOCK), { recursive: true });
+  while (!tryTakeLock()) await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  try {
+    if (clientIsStale()) {
+      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+        cwd: CLIENT_DIR,
+        stdio: 'inherit',
+      });
+    }
+  } finally {
+    rmSync(BUILD_LOCK, { force: true });
+  }
+}
+
+export interface E2eApp {
+  baseUrl: string;
+  app: TestApp;
+  close(): Promise<void>;
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/**
+ * The real Express app with the built client over a fresh database. The server listens first, so
+ * PUBLIC_URL can be its own origin: the browser's Origin header then passes the cross-site check.
+ */
+export async function startE2eApp(env: Record<string, string> = {}): Promise<E2eApp> {
+  await ensureClientBuilt();
+  const server = createServer();
+  const port = await listen(server);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const app = await createTestApp({ REGISTRATION_MODE: 'invite', PUBLIC_URL: baseUrl, ...env });
+  server.on('request', createApp(app.deps, { clientDist: CLIENT_DIST }));
+  return {
+    baseUrl,
+    app,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+    },
+  };
+}
+
+export interface E2eBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions of the pages: a test ends by asserting there were none. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--headless',
+];
+const ACTION_TIMEOUT_MS = 10_000;
+
+/** Debian's chromium with a profile of its own, so no state leaks between test files or runs. */
+export async function launchBrowser(baseUrl: string, viewport = { width: 1280, height: 800 }): Promise<E2eBrowser> {
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'clipshift-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport,
+    baseURL: baseUrl,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  const pageErrors: string[] = [];
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return {
+    context,
+    page,
+    pageErrors,
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a full-page screenshot under tests/e2e/screenshots/ (git-ignored) for people to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({
+    path: path.join(SCREENSHOT_DIR, `${name}.png`),
+    fullPage: true,
+    animations: 'disabled',
+    // Toasts are fixed to the viewport and would float over the middle of a full-page image.
+    style: '[data-sonner-toaster] { display: none !important; }',
+  });
+}
+
+export function pathnameOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/** The visible viewport only, toasts included. */
+export async function screenshotViewport(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // Animations run as they are (disabling them would fast-forward the toasts' fade to invisible);
+  // the picture is taken once entrance transitions such as a toast sliding in have finished.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
+  );
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
