@@ -1,0 +1,11 @@
+/** What a clip offers for describing it (the pipeline has these after download and transcription). */
+export interface DescriptionInput {
+  title: string;
+  /** The streamer's name as shown (display name or login). */
+  streamer: string;
+  gameName: string | null;
+  /** Speech in the clip, when subtitles were generated. */
+  transcript: string | null;
+  /** The clip's language code from Twitch ("en", "de", "zh-hk", "other"…), or null to guess from the text. */
+  language: string | null;
+}

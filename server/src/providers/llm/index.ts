@@ -1,0 +1,2 @@
+export { chatCompletionsUrl, createChatCompletion, DEFAULT_TIMEOUT_MS, LlmError } from './client.ts';
+export type { ChatClientConfig, ChatMessage, ChatRequest, ChatResult, LlmErrorKind, Sleep } from './client.ts';
