@@ -4,6 +4,7 @@ import { createApp } from '../../server/src/app.ts';
 import type { AppDeps } from '../../server/src/deps.ts';
 import { loadEnv, type Env } from '../../server/src/env.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
+import { resolveMediaBinaries } from '../../server/src/media/index.ts';
 import { twitchFromEnv } from '../../server/src/providers/twitch/from-env.ts';
 import type { Context } from '../../server/src/trpc/init.ts';
 import { createCaller } from '../../server/src/trpc/router.ts';
@@ -34,7 +35,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     logger,
     appSecret: 'test-secret-test-secret-test-secret-0123',
     twitch: twitchFromEnv(config, logger),
-    media: { ffmpeg: '', ffprobe: '' }, // TEMP until server/src/media lands
+    media: resolveMediaBinaries(config),
     workerRunning: () => false,
   };
   return { deps, database, close: () => database.close() };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ClipStage } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import type { DescriptionOption } from '../db/schema.ts';
-import { makeThumbnail, probe, remuxHorizontal, renderVertical, type ProbeResult } from '../media/index.ts';
+import { makeThumbnail, probe, renderHorizontal, renderVertical, type ProbeResult } from '../media/index.ts';
 import type { TwitchClient, TwitchClip } from '../providers/twitch/index.ts';
 import type { StreamerRow } from '../streamers/service.ts';
 import { CLIP_FILES, clipFilesDir, mediaRoot, workRoot } from './files.ts';
@@ -91,7 +91,16 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
       timeoutMs: RENDER_TIMEOUT_MS,
     });
   } else {
-    await remuxHorizontal({ ffmpeg: media.ffmpeg, source: sourcePath, output: videoPath, signal: job.signal });
+    await renderHorizontal({
+      ffmpeg: media.ffmpeg,
+      source: sourcePath,
+      output: videoPath,
+      sourceInfo: info,
+      subtitles: subtitles ? { assPath: subtitles.assPath, fontsDir: subtitles.fontsDir } : undefined,
+      signal: job.signal,
+      onProgress: onRenderProgress,
+      timeoutMs: RENDER_TIMEOUT_MS,
+    });
   }
   job.onStage('thumbnail', 0);
   await makeThumbnail({ ffmpeg: media.ffmpeg, source: videoPath, output: thumbPath, atSec: Math.min(THUMBNAIL_AT_SEC, info.durationSec / 2), width: 480, signal: job.signal });

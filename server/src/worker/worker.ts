@@ -1,5 +1,6 @@
 import { parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
 import type pg from 'pg';
+import { createClipHooks } from '../clips/hooks.ts';
 import type { AppDeps } from '../deps.ts';
 import { RECOVER_TASK, recoverTask } from '../downloads/recover-task.ts';
 import { downloadRunTask } from '../downloads/run-task.ts';
@@ -14,7 +15,7 @@ import { workerLogger } from './logger.ts';
 export function buildTaskList(deps: AppDeps, identity: WorkerIdentity = PROCESS_IDENTITY): TaskList {
   return {
     [LOGS_TRIM_TASK]: logsTrimTask(deps),
-    [RUN_TASK]: downloadRunTask(deps, { identity }),
+    [RUN_TASK]: downloadRunTask(deps, { identity, hooks: createClipHooks(deps) }),
     [SCHEDULE_TASK]: scheduleTask(deps),
     [RECOVER_TASK]: recoverTask(deps, identity),
   };

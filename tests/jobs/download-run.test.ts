@@ -1,0 +1,196 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Runner } from 'graphile-worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublicUser, StatusEntry } from '@clipshift/shared';
+import { clipFilePath, workRoot } from '../../server/src/clips/files.ts';
+import { INTERRUPTED_MESSAGE, recoverInterruptedRuns } from '../../server/src/downloads/recovery.ts';
+import { startWorker } from '../../server/src/worker/worker.ts';
+import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
+import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
+
+const execFileAsync = promisify(execFile);
+
+interface StreamInfo {
+  codec_type: string;
+  codec_name: string;
+  width?: number;
+  height?: number;
+  profile?: string;
+  pix_fmt?: string;
+}
+
+async function probeStreams(ffprobe: string, file: string): Promise<StreamInfo[]> {
+  const { stdout } = await execFileAsync(ffprobe, ['-v', 'error', '-print_format', 'json', '-show_streams', file]);
+  return (JSON.parse(stdout) as { streams: StreamInfo[] }).streams;
+}
+
+/** MD5 of the video stream's packets: equal only if the stream was copied, not re-encoded. */
+async function videoStreamHash(ffmpeg: string, file: string): Promise<string> {
+  const { stdout } = await execFileAsync(ffmpeg, ['-v', 'error', '-i', file, '-map', '0:v:0', '-c', 'copy', '-f', 'md5', '-']);
+  return stdout.trim();
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+describe('download runs against a fake Twitch, with real ffmpeg', () => {
+  let fake: FakeTwitch;
+  let app: TestApp;
+  let worker: Runner;
+  let user: PublicUser;
+
+  beforeAll(async () => {
+    fake = await startFakeTwitch();
+    fake.addBroadcaster({ login: 'shroud', display_name: 'shroud' });
+    const game = fake.addGame({ name: 'VALORANT' });
+    for (const [index, title] of ['ace clutch', 'flick', 'spray', 'no scope'].entries()) {
+      fake.addClip({ broadcaster: 'shroud', title, view_count: 1000 - index * 100, game_id: game.id, duration: 3 });
+    }
+    fake.addBroadcaster({ login: 'poki' });
+    for (const title of ['laugh', 'cat']) fake.addClip({ broadcaster: 'poki', title, view_count: 50 });
+    fake.addBroadcaster({ login: 'crashy' });
+    for (const title of ['one', 'two', 'three']) fake.addClip({ broadcaster: 'crashy', title, view_count: 10 });
+    fake.addBroadcaster({ login: 'broken' });
+    fake.addClip({ broadcaster: 'broken', title: 'never', view_count: 1 });
+    fake.addBroadcaster({ login: 'slow' });
+    fake.addClip({ broadcaster: 'slow', title: 'stalls', view_count: 1 });
+
+    app = await createTestApp({ ...fake.env, WORKER_CONCURRENCY: '3' });
+    worker = await startWorker(app.deps, app.database.pool, 3);
+    user = await app.deps.db.insertInto('users').values({ username: 'runner', password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await app?.close();
+    await fake?.close();
+  });
+
+  const api = () => callerFor(app.deps, { user }).api;
+  const statusOf = async (name: string): Promise<StatusEntry | undefined> => (await api().downloads.status())[name];
+  const finished = (entry: StatusEntry | undefined) => entry !== undefined && !['downloading', 'stopping'].includes(entry.status);
+
+  it('refuses a streamer whose Twitch login does not exist', async () => {
+    await expect(api().streamers.create({ name: 'nobody_here' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Twitch user nobody_here does not exist' });
+  });
+
+  it('downloads the most viewed clips and renders them 1080x1920 H.264 + AAC', async () => {
+    await api().streamers.create({ name: 'shroud', clip_limit: 2 });
+    await api().downloads.start({ name: 'shroud' });
+    const entry = await waitFor(() => statusOf('shroud'), finished, 'the shroud run');
+    expect(entry).toMatchObject({ status: 'completed', clips_downloaded: 2, clips_total: 2, clips_failed: 0, error: null, progress: [] });
+
+    const rows = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'shroud').orderBy('view_count', 'desc').execute();
+    expect(rows.map((row) => row.title)).toEqual(['ace clutch', 'flick']);
+    for (const row of rows) {
+      expect(row).toMatchObject({ format_type: 'vertical', layout: 'blur', width: 1080, height: 1920, game_name: 'VALORANT', broadcaster_name: 'shroud' });
+      const streams = await probeStreams(app.deps.media.ffprobe, clipFilePath(app.deps.env.dataDir, row.files_dir, 'video'));
+      expect(streams.find((stream) => stream.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 1080, height: 1920, profile: 'High', pix_fmt: 'yuv420p' });
+      expect(streams.find((stream) => stream.codec_type === 'audio')).toMatchObject({ codec_name: 'aac' });
+      expect(existsSync(clipFilePath(app.deps.env.dataDir, row.files_dir, 'thumbnail'))).toBe(true);
+      expect(existsSync(clipFilePath(app.deps.env.dataDir, row.files_dir, 'source'))).toBe(true);
+    }
+
+    // A second run skips what the library has and takes the next most viewed.
+    await api().downloads.start({ name: 'shroud', limit: 1 });
+    await waitFor(() => statusOf('shroud'), finished, 'the second shroud run');
+    const titles = (await app.deps.db.selectFrom('clips').select('title').where('streamer_name', '=', 'shroud').execute()).map((row) => row.title);
+    expect(titles.sort()).toEqual(['ace clutch', 'flick', 'spray']);
+    const logs = (await app.deps.db.selectFrom('logs').select('message').where('logger', '=', 'downloads').execute()).map((row) => row.message);
+    expect(logs).toContain('Downloaded 2 clips for shroud');
+  });
+
+  it('keeps horizontal clips as the untouched source streams', async () => {
+    await api().streamers.create({ name: 'poki', vertical: false });
+    await api().downloads.start({ name: 'poki', limit: 1 });
+    await waitFor(() => statusOf('poki'), finished, 'the poki run');
+    const row = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'poki').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ format_type: 'horizontal', width: 640, height: 360 });
+    const video = clipFilePath(app.deps.env.dataDir, row.files_dir, 'video');
+    const source = clipFilePath(app.deps.env.dataDir, row.files_dir, 'source');
+    expect(await videoStreamHash(app.deps.media.ffmpeg, video)).toBe(await videoStreamHash(app.deps.media.ffmpeg, source));
+    expect((await probeStreams(app.deps.media.ffprobe, video)).map((stream) => stream.codec_name)).toEqual(
+      (await probeStreams(app.deps.media.ffprobe, source)).map((stream) => stream.codec_name),
+    );
+  });
+
+  it('ends in error with the reason when every clip fails', async () => {
+    await api().streamers.create({ name: 'broken' });
+    fake.setAcceptedHashes([]);
+    try {
+      await api().downloads.start({ name: 'broken' });
+      const entry = await waitFor(() => statusOf('broken'), finished, 'the broken run');
+      expect(entry.status).toBe('error');
+      expect(entry.error).toMatch(/^Every clip failed\. First reason: .*PersistedQueryNotFound/);
+      expect(entry.clips_failed).toBe(1);
+    } finally {
+      fake.setAcceptedHashes([fake.hashes.current, fake.hashes.legacy]);
+    }
+  });
+
+  it('stops mid-transfer: status stopped, no half-written file, nothing saved', async () => {
+    await api().streamers.create({ name: 'slow' });
+    fake.failures.next('cdn', 'stalled_transfer', { times: 5 });
+    await api().downloads.start({ name: 'slow' });
+    const running = await waitFor(() => statusOf('slow'), (entry) => entry?.progress[0]?.stage === 'downloading', 'the slow transfer');
+    expect(running.status).toBe('downloading');
+    await api().downloads.stop({ name: 'slow' });
+    expect((await statusOf('slow'))?.status).toBe('stopping');
+    const entry = await waitFor(() => statusOf('slow'), finished, 'the stop', 20_000);
+    expect(entry).toMatchObject({ status: 'stopped', clips_downloaded: 0 });
+    expect(await app.deps.db.selectFrom('clips').select('id').where('streamer_name', '=', 'slow').execute()).toEqual([]);
+    expect(existsSync(path.join(workRoot(app.deps.env.dataDir)))).toBe(true);
+    expect(await readdir(workRoot(app.deps.env.dataDir))).toEqual([]);
+    fake.failures.clear();
+  });
+
+  it('recovers a run whose worker was SIGKILLed, without duplicates or partial files', async () => {
+    await api().streamers.create({ name: 'crashy', clip_limit: 3 });
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/worker-child.ts')], {
+      env: { ...process.env, ...fake.env, DATABASE_URL: app.database.url, DATA_DIR: app.deps.env.dataDir, WORKER_CONCURRENCY: '1', LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('worker-ready') && resolve());
+        child.once('exit', (code) => reject(new Error(`worker child exited early (${code})`)));
+      });
+      // Our in-process worker must not take this run: stop it until the child has claimed it.
+      await worker.stop();
+      await api().downloads.start({ name: 'crashy', concurrency: 1 });
+      await waitFor(() => statusOf('crashy'), (entry) => (entry?.clips_downloaded ?? 0) >= 1 && entry?.status === 'downloading', 'a first crashy clip');
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      worker = await startWorker(app.deps, app.database.pool, 3);
+    }
+
+    // The restarted app (a new instance on the same host) recovers the run at start-up.
+    const recovered = await recoverInterruptedRuns(app.deps, { host: (await import('node:os')).hostname(), pid: child.pid!, instance: 'restarted' });
+    expect(recovered).toBe(1);
+    const entry = await statusOf('crashy');
+    expect(entry).toMatchObject({ status: 'error', error: INTERRUPTED_MESSAGE, progress: [] });
+    const saved = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'crashy').execute();
+    expect(saved.length).toBe(entry!.clips_downloaded);
+    for (const row of saved) expect(existsSync(clipFilePath(app.deps.env.dataDir, row.files_dir, 'video'))).toBe(true);
+    expect(await readdir(workRoot(app.deps.env.dataDir))).toEqual([]);
+
+    // Starting again fetches the rest; no clip exists twice.
+    await api().downloads.start({ name: 'crashy' });
+    const again = await waitFor(() => statusOf('crashy'), finished, 'the crashy rerun');
+    expect(again.status).toBe('completed');
+    const titles = (await app.deps.db.selectFrom('clips').select('title').where('streamer_name', '=', 'crashy').execute()).map((row) => row.title).sort();
+    expect(titles).toEqual(['one', 'three', 'two']);
+  });
+});
