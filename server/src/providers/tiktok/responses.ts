@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import { errorFromCode, explainTikTokError, TikTokError } from './errors.ts';
+import { isRecord, readJson } from './runtime.ts';
+
+/*
+ * Reading TikTok's two answer shapes (external-apis.md B2, B4):
+ * - OAuth endpoints: flat JSON; an error is `{"error":"invalid_grant","error_description":…,"log_id":…}`
+ * - v2 endpoints: `{"data":{…},"error":{"code":"ok"|<code>,"message":…,"log_id":…}}`
+ * An error is recognised by its body, whatever the HTTP status: TikTok's HTTP status for OAuth errors
+ * is unconfirmed, and creator_info sends spam_risk_* with HTTP 200 on purpose.
+ */
+
+export interface TikTokErrorBody {
+  code: string;
+  message: string;
+  logId: string | null;
+}
+
+const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
+
+/** The error a body carries in either shape, or null for a success (v2 `code: "ok"`, or no error at all). */
+export function extractError(body: unknown): TikTokErrorBody | null {
+  if (!isRecord(body)) return null;
+  const { error } = body;
+  if (typeof error === 'string' && error) {
+    return { code: error, message: stringOr(body.error_description, ''), logId: stringOrNull(body.log_id) };
+  }
+  if (isRecord(error) && typeof error.code === 'string' && error.code && error.code !== 'ok') {
+    return { code: error.code, message: stringOr(error.message, ''), logId: stringOrNull(error.log_id) };
+  }
+  return null;
+}
+
+export function logIdOf(body: unknown): string | null {
+  if (!isRecord(body)) return null;
+  if (isRecord(body.error)) return stringOrNull(body.error.log_id);
+  return stringOrNull(body.log_id);
+}
+
+/** A typed error from a body's error, or from the bare status when the body says nothing usable. */
+export function errorFromBody(what: string, status: number, body: unknown): TikTokError {
+  const error = extractError(body);
+  if (error) {
+    const said = error.message ? `: ${error.message}` : '';
+    return errorFromCode(error.code, { httpStatus: status, logId: error.logId, detail: `${what} → HTTP ${status} ${error.code}${said}` });
+  }
+  return errorFromStatus(what, status, logIdOf(body));
+}
+
+function errorFromStatus(what: string, status: number, logId: string | null): TikTokError {
+  const detail = `${what} → HTTP ${status} without a TikTok error code`;
+  if (status === 401) return errorFromCode('access_token_invalid', { httpStatus: status, logId, detail });
+  if (status === 429) return errorFromCode('rate_limit_exceeded', { httpStatus: status, logId, detail });
+  if (status >= 500) return errorFromCode('internal_error', { httpStatus: status, logId, detail });
+  return new TikTokError('upstream', explainTikTokError('bad_response'), { code: 'bad_response', httpStatus: status, logId, detail });
+}
+
+/** Reads a final error response (for sendRateLimited's readError). */
+export function errorReader(what: string): (response: Response) => Promise<TikTokError> {
+  return async (response) => errorFromBody(what, response.status, await readJson(response));
+}
+
+/**
+ * The body of a response after every error check: TikTok's error (any status), then a non-2xx
+ * status, then the schema. `what` names the call for logs.
+ */
+export async function readChecked<S extends z.ZodType>(what: string, response: Response, schema: S): Promise<z.output<S>> {
+  const body = await readJson(response);
+  if (extractError(body) || !response.ok) throw errorFromBody(what, response.status, body);
+  return parseWith(what, response.status, body, schema);
+}
+
+export function parseWith<S extends z.ZodType>(what: string, status: number, body: unknown, schema: S): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : '';
+    throw new TikTokError('upstream', explainTikTokError('bad_response'), {
+      code: 'bad_response',
+      httpStatus: status,
+      logId: logIdOf(body),
+      detail: `${what} returned a response we do not understand${where}`,
+    });
+  }
+  return parsed.data;
+}

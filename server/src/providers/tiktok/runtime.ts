@@ -1,0 +1,168 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { redactUrl, type Logger } from '../../logs/logger.ts';
+import { abortedError, errorFromCode, explainTikTokError, TikTokError } from './errors.ts';
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** What every part of the client shares; sleep and now are injectable so tests never really wait. */
+export interface TikTokRuntime {
+  logger: Logger;
+  sleep: Sleep;
+  now: () => number;
+}
+
+export const defaultSleep: Sleep = async (ms, signal) => {
+  await delay(ms, undefined, { signal });
+};
+
+/** Attempts for transient failures (5xx, network): the first try plus two retries. */
+export const TRANSIENT_ATTEMPTS = 3;
+/** API calls are small JSON documents; a call hanging longer than this is treated as a network failure. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * TikTok documents no rate-limit headers (B4), so a 429 is waited out blindly: 10 s, 20 s, 40 s.
+ * Its windows are one minute long; after ~70 s of waiting the limit is not a passing burst.
+ */
+export const RATE_LIMIT_WAITS_MS: readonly number[] = [10_000, 20_000, 40_000];
+
+/** 1 s, 2 s, 4 s… capped at 10 s: long enough for a hiccup to pass, short enough for a job. */
+export function backoffMs(attempt: number): number {
+  return Math.min(1000 * 2 ** (attempt - 1), 10_000);
+}
+
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}${path}`;
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
+  if (signal?.aborted) throw abortedError(what, signal.reason);
+}
+
+/** Sleeps through the injected sleep, turning the caller's abort into a typed error. */
+export async function pause(runtime: TikTokRuntime, ms: number, signal: AbortSignal | undefined, what: string): Promise<void> {
+  throwIfAborted(signal, what);
+  try {
+    await runtime.sleep(ms, signal);
+  } catch (error) {
+    if (signal?.aborted) throw abortedError(what, error);
+    throw error;
+  }
+  throwIfAborted(signal, what);
+}
+
+/** The caller's signal plus a per-request timeout, so a hung connection cannot stall a job forever. */
+export function requestSignal(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+/** Lets the connection go back to the pool when we do not read a body. */
+export async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
+
+/** A one-line reason for logs and errors; redacted because some messages quote the URL. */
+export function describeNetworkError(error: unknown): string {
+  if (isAbortError(error)) return 'timed out';
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return redactUrl(`${error.message}${cause}`);
+  }
+  return redactUrl(String(error));
+}
+
+export interface TransientRequest {
+  /** Names the call in logs and errors, e.g. "TikTok POST /v2/oauth/token/"; never includes secrets. */
+  what: string;
+  send: (signal: AbortSignal) => Promise<Response>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /**
+   * Whether a network failure may be retried. Not for token grants: a code is single-use and a
+   * refresh rotates the refresh token, so if TikTok handled the first request and only the answer
+   * was lost, a retry would fail with invalid_grant and hide what really happened.
+   */
+  retryNetworkErrors?: boolean;
+}
+
+/**
+ * Sends a request, retrying 5xx answers (and network errors when allowed) with exponential backoff.
+ * Any other status is returned to the caller, which knows what 401/429/4xx mean for its endpoint.
+ */
+export async function sendWithRetries(runtime: TikTokRuntime, request: TransientRequest): Promise<Response> {
+  const { what, signal } = request;
+  for (let attempt = 1; ; attempt++) {
+    throwIfAborted(signal, what);
+    let failure: string;
+    try {
+      const response = await request.send(requestSignal(signal, request.timeoutMs ?? REQUEST_TIMEOUT_MS));
+      if (response.status < 500 || attempt >= TRANSIENT_ATTEMPTS) return response;
+      failure = `HTTP ${response.status}`;
+      await discardBody(response);
+    } catch (error) {
+      if (signal?.aborted) throw abortedError(what, error);
+      failure = describeNetworkError(error);
+      if (request.retryNetworkErrors === false || attempt >= TRANSIENT_ATTEMPTS) throw networkError(what, attempt, failure, error);
+    }
+    const waitMs = backoffMs(attempt);
+    runtime.logger.warn({ what, attempt, waitMs, failure }, 'TikTok request failed; retrying');
+    await pause(runtime, waitMs, signal, what);
+  }
+}
+
+function networkError(what: string, attempts: number, failure: string, cause: unknown): TikTokError {
+  return new TikTokError('upstream', explainTikTokError('network_error'), {
+    code: 'network_error',
+    detail: `${what} failed after ${attempts} attempt(s) (${failure})`,
+    cause,
+  });
+}
+
+export interface RateLimitedRequest extends TransientRequest {
+  /** How to read TikTok's error out of a final 429 (its shape differs between OAuth and v2 endpoints). */
+  readError?: (response: Response) => Promise<TikTokError>;
+}
+
+/**
+ * sendWithRetries, plus waiting out 429 rate_limit_exceeded: 10 s, 20 s, 40 s, then a typed
+ * rate_limited error. Never hammers: every retry after a 429 follows a wait.
+ */
+export async function sendRateLimited(runtime: TikTokRuntime, request: RateLimitedRequest): Promise<Response> {
+  for (let waits = 0; ; waits++) {
+    const response = await sendWithRetries(runtime, request);
+    if (response.status !== 429) return response;
+    const waitMs = RATE_LIMIT_WAITS_MS[waits];
+    if (waitMs === undefined) {
+      if (request.readError) throw await request.readError(response);
+      await discardBody(response);
+      throw errorFromCode('rate_limit_exceeded', { httpStatus: 429, detail: `${request.what} still rate limited after ${waits} waits` });
+    }
+    await discardBody(response);
+    runtime.logger.warn({ what: request.what, waitMs, wait: waits + 1 }, 'TikTok rate limit reached; waiting before retrying');
+    await pause(runtime, waitMs, request.signal, request.what);
+  }
+}
+
+/** JSON body of a response, or undefined when it is empty or not JSON (a proxy's HTML page). */
+export async function readJson(response: Response): Promise<unknown> {
+  return (await readJsonAndText(response)).json;
+}
+
+/** The body as text and as JSON: the text is kept where JSON numbers would lose int64 precision. */
+export async function readJsonAndText(response: Response): Promise<{ json: unknown; text: string }> {
+  const text = await response.text().catch(() => '');
+  if (!text.trim()) return { json: undefined, text };
+  try {
+    return { json: JSON.parse(text) as unknown, text };
+  } catch {
+    return { json: undefined, text };
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
