@@ -50,16 +50,29 @@ function bareFfmpeg(args: string[]): Promise<void> {
   });
 }
 
-async function measure(name: string, output: string, work: () => Promise<void>): Promise<Result> {
-  const seconds: number[] = [];
+interface Path {
+  name: string;
+  output: string;
+  work: () => Promise<void>;
+}
+
+/**
+ * Runs every path once per round, round after round, so that load from elsewhere on the machine
+ * falls on all paths alike instead of on whichever happened to run during it.
+ */
+async function measureInterleaved(paths: Path[]): Promise<Result[]> {
+  const seconds = new Map<string, number[]>(paths.map((path) => [path.name, []]));
   for (let run = 0; run < RUNS; run += 1) {
-    await rm(output, { force: true });
-    const started = process.hrtime.bigint();
-    await work();
-    seconds.push(Number(process.hrtime.bigint() - started) / 1e9);
-    process.stdout.write(`  ${name}: run ${run + 1}/${RUNS} ${seconds.at(-1)!.toFixed(2)} s\n`);
+    for (const path of paths) {
+      await rm(path.output, { force: true });
+      const started = process.hrtime.bigint();
+      await path.work();
+      const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+      seconds.get(path.name)!.push(elapsed);
+      process.stdout.write(`  round ${run + 1}/${RUNS} ${path.name}: ${elapsed.toFixed(2)} s\n`);
+    }
   }
-  return { name, seconds, sizeBytes: (await stat(output)).size };
+  return Promise.all(paths.map(async (path) => ({ name: path.name, seconds: seconds.get(path.name)!, sizeBytes: (await stat(path.output)).size })));
 }
 
 async function main() {
@@ -69,25 +82,28 @@ async function main() {
   const intermediate = path.join(OUT, 'c-intermediate.mp4');
   const encode = [...ENCODE_ARGS];
 
-  const results: Result[] = [];
-  results.push(await measure('(a) app renderVertical (blur)', out('a-app'), () => renderVertical({ ffmpeg, source: SOURCE, output: out('a-app'), layout: 'blur', sourceInfo: info })));
-  results.push(
-    await measure('(b) bare ffmpeg, same graph', out('b-bare'), () =>
-      bareFfmpeg(['-i', SOURCE, '-filter_complex', buildVerticalFilter('blur', info), '-map', '[v]', '-map', '0:a:0?', ...encode, out('b-bare')]),
-    ),
-  );
-  results.push(
-    await measure('(c) naive two encodes', out('c-naive'), async () => {
-      await bareFfmpeg(['-i', SOURCE, '-filter_complex', buildVerticalFilter('blur', info), '-map', '[v]', '-map', '0:a:0?', ...encode, intermediate]);
-      await bareFfmpeg(['-i', intermediate, '-map', '0:v:0', '-map', '0:a:0?', ...encode, out('c-naive')]);
-    }),
-  );
-  results.push(
-    await measure('(e) full-size blur graph', out('e-fullblur'), () =>
-      bareFfmpeg(['-i', SOURCE, '-filter_complex', buildNaiveBlurFilter(info), '-map', '[v]', '-map', '0:a:0?', ...encode, out('e-fullblur')]),
-    ),
-  );
-  results.push(await measure('(d) horizontal remux', out('d-remux'), () => renderHorizontal({ ffmpeg, source: SOURCE, output: out('d-remux'), sourceInfo: info })));
+  const results = await measureInterleaved([
+    { name: '(a) app renderVertical (blur)', output: out('a-app'), work: () => renderVertical({ ffmpeg, source: SOURCE, output: out('a-app'), layout: 'blur', sourceInfo: info }) },
+    {
+      name: '(b) bare ffmpeg, same graph',
+      output: out('b-bare'),
+      work: () => bareFfmpeg(['-i', SOURCE, '-filter_complex', buildVerticalFilter('blur', info), '-map', '[v]', '-map', '0:a:0?', ...encode, out('b-bare')]),
+    },
+    {
+      name: '(c) naive two encodes',
+      output: out('c-naive'),
+      work: async () => {
+        await bareFfmpeg(['-i', SOURCE, '-filter_complex', buildVerticalFilter('blur', info), '-map', '[v]', '-map', '0:a:0?', ...encode, intermediate]);
+        await bareFfmpeg(['-i', intermediate, '-map', '0:v:0', '-map', '0:a:0?', ...encode, out('c-naive')]);
+      },
+    },
+    {
+      name: '(e) full-size blur graph',
+      output: out('e-fullblur'),
+      work: () => bareFfmpeg(['-i', SOURCE, '-filter_complex', buildNaiveBlurFilter(info), '-map', '[v]', '-map', '0:a:0?', ...encode, out('e-fullblur')]),
+    },
+    { name: '(d) horizontal remux', output: out('d-remux'), work: () => renderHorizontal({ ffmpeg, source: SOURCE, output: out('d-remux'), sourceInfo: info }) },
+  ]);
 
   const byName = (prefix: string) => median(results.find((result) => result.name.startsWith(prefix))!.seconds);
   const a = byName('(a)');

@@ -2,6 +2,7 @@ import type { Db } from './db/database.ts';
 import type { Env } from './env.ts';
 import type { Logger } from './logs/logger.ts';
 import type { MediaBinaries } from './media/index.ts';
+import type { Transcriber } from './providers/transcription/index.ts';
 import type { TwitchClient } from './providers/twitch/index.ts';
 
 /**
@@ -18,6 +19,9 @@ export interface AppDeps {
   twitch: TwitchClient | null;
   /** ffmpeg and ffprobe (from npm, or FFMPEG_PATH/FFPROBE_PATH). */
   media: MediaBinaries;
+  /** Speech-to-text for subtitles, or null with the reason when the configuration cannot make one. */
+  transcriber: Transcriber | null;
+  transcriberProblem?: string;
   /** Whether this process runs the job worker (reported by /api/health). */
   workerRunning: () => boolean;
 }

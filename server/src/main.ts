@@ -11,8 +11,10 @@ import { loadGeneratedSecrets } from './secrets.ts';
 import { startWorker } from './worker/worker.ts';
 import { migrateWorkerSchema } from './worker/migrate.ts';
 import { recoverInterruptedRuns } from './downloads/recovery.ts';
+import { recoverInterruptedSubtitles } from './subtitles/recovery.ts';
 import { resolveMediaBinaries } from './media/index.ts';
 import { twitchFromEnv } from './providers/twitch/from-env.ts';
+import { transcriberFromEnv } from './providers/transcription/from-env.ts';
 import { PROCESS_IDENTITY } from './worker/identity.ts';
 
 type Stopper = { name: string; stop: () => Promise<void> };
@@ -81,20 +83,26 @@ async function main() {
     await migrateWorkerSchema(database.pool, logger);
 
     let workerRunning = false;
+    const media = resolveMediaBinaries(env);
+    const transcription = transcriberFromEnv(env, media.ffmpeg, logger);
     const deps: AppDeps = {
       env,
       db: database.db,
       logger,
       appSecret: env.APP_SECRET ?? secrets.app_secret,
       twitch: twitchFromEnv(env, logger),
-      media: resolveMediaBinaries(env),
+      media,
+      transcriber: transcription.transcriber,
+      transcriberProblem: transcription.problem,
       workerRunning: () => workerRunning,
     };
+    if (transcription.transcriber) shutdown.add('transcriber', () => transcription.transcriber!.close());
+    else logger.warn({ reason: transcription.problem }, 'subtitles are unavailable');
     if (!deps.twitch) logger.warn('TWITCH_CLIENT_ID/TWITCH_CLIENT_SECRET are not set: downloads will fail until they are');
 
     if (env.RUN_WORKER) {
-      const recovered = await recoverInterruptedRuns(deps, PROCESS_IDENTITY);
-      if (recovered) logger.warn({ recovered }, 'recovered downloads interrupted by an earlier stop');
+      const recovered = (await recoverInterruptedRuns(deps, PROCESS_IDENTITY)) + (await recoverInterruptedSubtitles(deps, PROCESS_IDENTITY));
+      if (recovered) logger.warn({ recovered }, 'recovered work interrupted by an earlier stop');
       const runner = await startWorker(deps, database.pool, env.WORKER_CONCURRENCY);
       workerRunning = true;
       shutdown.add('job worker', async () => {

@@ -6,6 +6,7 @@ import { loadEnv, type Env } from '../../server/src/env.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
 import { resolveMediaBinaries } from '../../server/src/media/index.ts';
 import { twitchFromEnv } from '../../server/src/providers/twitch/from-env.ts';
+import { transcriberFromEnv } from '../../server/src/providers/transcription/from-env.ts';
 import type { Context } from '../../server/src/trpc/init.ts';
 import { createCaller } from '../../server/src/trpc/router.ts';
 import type { PublicUser } from '@clipshift/shared';
@@ -29,16 +30,27 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const media = resolveMediaBinaries(config);
+  const transcription = transcriberFromEnv(config, media.ffmpeg, logger);
   const deps: AppDeps = {
     env: config,
     db: database.db,
     logger,
     appSecret: 'test-secret-test-secret-test-secret-0123',
     twitch: twitchFromEnv(config, logger),
-    media: resolveMediaBinaries(config),
+    media,
+    transcriber: transcription.transcriber,
+    transcriberProblem: transcription.problem,
     workerRunning: () => false,
   };
-  return { deps, database, close: () => database.close() };
+  return {
+    deps,
+    database,
+    close: async () => {
+      await transcription.transcriber?.close();
+      await database.close();
+    },
+  };
 }
 
 export interface CallerOptions {

@@ -34,11 +34,11 @@ async function videoStreamHash(ffmpeg: string, file: string): Promise<string> {
   return stdout.trim();
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 90_000): Promise<T> {
+async function waitFor<T, U extends T = T>(read: () => Promise<T>, done: ((value: T) => value is U) | ((value: T) => boolean), what: string, timeoutMs = 90_000): Promise<U> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
-    if (done(value)) return value;
+    if (done(value)) return value as U;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
@@ -78,7 +78,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
 
   const api = () => callerFor(app.deps, { user }).api;
   const statusOf = async (name: string): Promise<StatusEntry | undefined> => (await api().downloads.status())[name];
-  const finished = (entry: StatusEntry | undefined) => entry !== undefined && !['downloading', 'stopping'].includes(entry.status);
+  const finished = (entry: StatusEntry | undefined): entry is StatusEntry => entry !== undefined && !['downloading', 'stopping'].includes(entry.status);
 
   it('refuses a streamer whose Twitch login does not exist', async () => {
     await expect(api().streamers.create({ name: 'nobody_here' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Twitch user nobody_here does not exist' });
@@ -143,7 +143,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     fake.failures.next('cdn', 'stalled_transfer', { times: 5 });
     await api().downloads.start({ name: 'slow' });
     const running = await waitFor(() => statusOf('slow'), (entry) => entry?.progress[0]?.stage === 'downloading', 'the slow transfer');
-    expect(running.status).toBe('downloading');
+    expect(running?.status).toBe('downloading');
     await api().downloads.stop({ name: 'slow' });
     expect((await statusOf('slow'))?.status).toBe('stopping');
     const entry = await waitFor(() => statusOf('slow'), finished, 'the stop', 20_000);

@@ -1,12 +1,36 @@
+import path from 'node:path';
 import type { AppDeps } from '../deps.ts';
 import { llmConfigFromEnv, suggestDescriptions } from '../descriptions/index.ts';
 import { recordLog } from '../logs/service.ts';
+import { captionClip } from '../subtitles/captions.ts';
 import type { ClipProcessingHooks } from './pipeline.ts';
 
 /** The steps later capabilities add to clip processing, wired to this app's services. */
 export function createClipHooks(deps: AppDeps): ClipProcessingHooks {
   const llm = llmConfigFromEnv(deps.env);
   return {
+    // auto_subtitle: transcribe before the single render, so captions join that one encode.
+    prepareSubtitles: async (job, sourcePath, info) => {
+      if (!deps.transcriber) throw new Error(deps.transcriberProblem ?? 'Transcription is not configured');
+      const { transcript, overlay } = await captionClip({
+        transcriber: deps.transcriber,
+        sourcePath,
+        assPath: path.join(job.workDir, 'captions.ass'),
+        target: job.vertical ? { width: 1080, height: 1920, vertical: true } : { width: info.width, height: info.height, vertical: false },
+        language: job.streamer.language || undefined,
+        signal: job.signal,
+      });
+      if (!overlay) {
+        await recordLog(deps.db, deps.logger, {
+          level: 'INFO',
+          logger: 'subtitles',
+          message: `No speech found in "${job.clip.title}": rendered without captions`,
+          userId: job.userId,
+        });
+        return null;
+      }
+      return { ...overlay, transcript: transcript.text };
+    },
     describe: async (job, transcript) => {
       const result = await suggestDescriptions(
         {

@@ -139,6 +139,23 @@ export interface ClipsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export type SubtitleRequestStatus = 'queued' | 'running' | 'done' | 'no_speech' | 'failed';
+
+export interface SubtitleRequestsTable {
+  id: Generated<string>;
+  user_id: string;
+  clip_row_id: string;
+  model: string | null;
+  status: ColumnType<SubtitleRequestStatus, SubtitleRequestStatus | undefined, SubtitleRequestStatus>;
+  message: string | null;
+  owner_host: string | null;
+  owner_pid: number | null;
+  owner_instance: string | null;
+  heartbeat_at: Timestamp | null;
+  created_at: CreatedAt;
+  finished_at: Timestamp | null;
+}
+
 /** Every table of the app: the one declaration of database types. */
 export interface Database {
   users: UsersTable;
@@ -149,6 +166,7 @@ export interface Database {
   streamers: StreamersTable;
   download_runs: DownloadRunsTable;
   clips: ClipsTable;
+  subtitle_requests: SubtitleRequestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

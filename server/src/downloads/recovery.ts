@@ -3,29 +3,16 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../deps.ts';
 import { recordLog } from '../logs/service.ts';
-import type { WorkerIdentity } from '../worker/identity.ts';
+import { ownerIsGone, type WorkerIdentity } from '../worker/identity.ts';
 import { removeJob } from '../worker/jobs.ts';
 import { mediaRoot, workRoot } from '../clips/files.ts';
-import { HEARTBEAT_STALE_MS, runJobKey, type RunRow } from './service.ts';
+import { runJobKey, type RunRow } from './service.ts';
 
 export const INTERRUPTED_MESSAGE = 'Interrupted: the app stopped while this download was running. Start it again to fetch the remaining clips.';
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive but not ours to signal.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** A run is dead if its process on this host is gone (or is us after a restart), or it went silent. */
+/** A run is dead if its process is gone (see ownerIsGone). */
 export function isDeadRun(run: RunRow, self: WorkerIdentity, now: number): boolean {
-  if (run.owner_host === self.host && run.owner_pid !== null && run.owner_instance !== self.instance) {
-    if (run.owner_pid === self.pid || !processAlive(run.owner_pid)) return true;
-  }
-  return run.heartbeat_at !== null && now - run.heartbeat_at.getTime() > HEARTBEAT_STALE_MS;
+  return ownerIsGone(run, self, now);
 }
 
 /**

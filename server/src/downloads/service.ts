@@ -4,14 +4,13 @@ import type { Db, DbOrTrx } from '../db/database.ts';
 import type { DownloadRunsTable } from '../db/schema.ts';
 import { findStreamer, hasActiveRun, type StreamerRow } from '../streamers/service.ts';
 import { conflict } from '../trpc/errors.ts';
+import { HEARTBEAT_STALE_MS } from '../worker/identity.ts';
 import { addJob, removeJob } from '../worker/jobs.ts';
 
 export type RunRow = Selectable<DownloadRunsTable>;
 
 export const RUN_TASK = 'downloads/run';
 export const runJobKey = (runId: string) => `run:${runId}`;
-/** A run whose worker has not reported for this long is taken as dead. */
-export const HEARTBEAT_STALE_MS = 60_000;
 
 export function toStatusEntry(run: RunRow): StatusEntry {
   return {

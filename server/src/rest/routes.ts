@@ -86,6 +86,8 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'PUT', path: '/clips/{id}/descriptions', procedure: 'clips.updateDescriptions', auth: true, tag: 'Clips', summary: 'Edit, choose or add descriptions' },
   { method: 'DELETE', path: '/clips/{id}', procedure: 'clips.delete', auth: true, tag: 'Clips', summary: 'Delete a clip and its files' },
 
+  { method: 'POST', path: '/subtitle/{id}', procedure: 'subtitles.generate', auth: true, tag: 'Clips', summary: 'Transcribe a clip and burn in captions; answers when the subtitled video exists' },
+
   { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first', input: optionalQuery },
   { method: 'GET', path: '/health', procedure: 'health.check', auth: false, tag: 'Health', summary: 'Database and worker health' },
 ];

@@ -2,6 +2,7 @@ import { authRouter } from '../auth/router.ts';
 import { clipsRouter } from '../clips/router.ts';
 import { downloadsRouter } from '../downloads/router.ts';
 import { streamersRouter } from '../streamers/router.ts';
+import { subtitlesRouter } from '../subtitles/router.ts';
 import { guestsRouter } from '../guests/router.ts';
 import { healthRouter } from '../health/router.ts';
 import { invitesRouter } from '../invites/router.ts';
@@ -17,6 +18,7 @@ export const appRouter = router({
   streamers: streamersRouter,
   downloads: downloadsRouter,
   clips: clipsRouter,
+  subtitles: subtitlesRouter,
   health: healthRouter,
 });
 

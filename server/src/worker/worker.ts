@@ -8,6 +8,8 @@ import { scheduleTask } from '../downloads/schedule-task.ts';
 import { RUN_TASK } from '../downloads/service.ts';
 import { LOGS_TRIM_TASK, logsTrimTask } from '../logs/trim-task.ts';
 import { SCHEDULE_TASK } from '../streamers/service.ts';
+import { SUBTITLE_TASK } from '../subtitles/service.ts';
+import { subtitleTask } from '../subtitles/task.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from './identity.ts';
 import { workerLogger } from './logger.ts';
 
@@ -18,6 +20,7 @@ export function buildTaskList(deps: AppDeps, identity: WorkerIdentity = PROCESS_
     [RUN_TASK]: downloadRunTask(deps, { identity, hooks: createClipHooks(deps) }),
     [SCHEDULE_TASK]: scheduleTask(deps),
     [RECOVER_TASK]: recoverTask(deps, identity),
+    [SUBTITLE_TASK]: subtitleTask(deps, identity),
   };
 }
 

@@ -1,0 +1,57 @@
+import type { Transcriber, Transcript } from '../providers/transcription/index.ts';
+import { writeAssFile, type AssOptions } from './ass.ts';
+import { fontsDir } from './fonts.ts';
+
+export interface CaptionTarget {
+  width: number;
+  height: number;
+  vertical: boolean;
+}
+
+/**
+ * Caption geometry for the output picture. Vertical output keeps the defaults (above TikTok's
+ * bottom interface); horizontal output gets proportionally sized captions near the bottom edge.
+ */
+export function assOptionsFor(target: CaptionTarget): Partial<AssOptions> {
+  if (target.vertical) return { playResX: target.width, playResY: target.height };
+  const scale = target.height / 1080;
+  return {
+    playResX: target.width,
+    playResY: target.height,
+    fontSize: Math.round(58 * scale),
+    marginV: Math.round(70 * scale),
+    marginH: Math.round(120 * scale),
+    outline: Math.max(2, Math.round(4 * scale)),
+    shadow: Math.max(1, Math.round(2 * scale)),
+    maxLineWidth: 40,
+  };
+}
+
+export interface CaptionRequest {
+  transcriber: Transcriber;
+  sourcePath: string;
+  assPath: string;
+  target: CaptionTarget;
+  language?: string;
+  model?: string;
+  signal?: AbortSignal;
+}
+
+export interface CaptionResult {
+  transcript: Transcript;
+  /** The ASS file and the fonts it needs, or null when no speech was found. */
+  overlay: { assPath: string; fontsDir: string } | null;
+}
+
+/** Transcribes a clip and writes its captions; a clip with no speech gets no captions at all. */
+export async function captionClip(request: CaptionRequest): Promise<CaptionResult> {
+  const transcript = await request.transcriber.transcribe({
+    audioPath: request.sourcePath,
+    language: request.language || undefined,
+    model: request.model,
+    signal: request.signal,
+  });
+  if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };
+  await writeAssFile(request.assPath, transcript.words, assOptionsFor(request.target));
+  return { transcript, overlay: { assPath: request.assPath, fontsDir } };
+}
