@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Runner } from 'graphile-worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublicUser } from '@clipshift/shared';
+import { clipFilePath } from '../../server/src/clips/files.ts';
+import { probe, renderVertical } from '../../server/src/media/index.ts';
+import { startWorker } from '../../server/src/worker/worker.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
+import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
+import { seedClip } from '../helpers/clips.ts';
+
+const execFileAsync = promisify(execFile);
+
+/** One frame as 8-bit gray rows, to compare pictures pixel by pixel. */
+async function grayFrame(ffmpeg: string, file: string, atSec: number): Promise<Buffer> {
+  const { stdout } = await execFileAsync(ffmpeg, ['-v', 'error', '-ss', String(atSec), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], {
+    encoding: 'buffer',
+    maxBuffer: 1080 * 1920 * 2,
+  });
+  return stdout;
+}
+
+/** Mean absolute difference of two gray frames over rows [from, to). */
+function meanDifference(a: Buffer, b: Buffer, width: number, from: number, to: number): number {
+  let sum = 0;
+  for (let index = from * width; index < to * width; index += 1) sum += Math.abs(a[index]! - b[index]!);
+  return sum / ((to - from) * width);
+}
+
+describe('subtitles through an OpenAI-compatible transcription server', () => {
+  let openai: FakeOpenAi;
+  let app: TestApp;
+  let worker: Runner;
+  let user: PublicUser;
+  let sourceBytes: Buffer;
+  let work: string;
+
+  /** A library clip whose source is a real 3 s clip with audio and whose video is its vertical render. */
+  async function seedRealClip(clipId: string): Promise<string> {
+    const { readFile } = await import('node:fs/promises');
+    sourceBytes ??= await readFile(path.join(work, 'source.mp4'));
+    const { dir } = await seedClip(app.deps, user.id, { clip_id: clipId, title: `Clip ${clipId}`, video: sourceBytes });
+    const source = path.join(dir, 'source.mp4');
+    await renderVertical({ ffmpeg: app.deps.media.ffmpeg, source, output: path.join(dir, 'video.mp4'), layout: 'blur', sourceInfo: await probe(app.deps.media.ffprobe, source) });
+    return dir;
+  }
+
+  beforeAll(async () => {
+    openai = await startFakeOpenAi({ apiKey: 'sk-test-key' });
+    app = await createTestApp({ TRANSCRIBE_ENGINE: 'openai', TRANSCRIBE_API_URL: openai.url, TRANSCRIBE_API_KEY: 'sk-test-key', WHISPER_MODEL: 'whisper-1' });
+    worker = await startWorker(app.deps, app.database.pool, 3);
+    user = await app.deps.db.insertInto('users').values({ username: 'subber', password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
+    work = await mkdtemp(path.join(os.tmpdir(), 'clipshift-subtitles-'));
+    await execFileAsync(app.deps.media.ffmpeg, [
+      '-y', '-v', 'error',
+      '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=3',
+      '-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=48000:duration=3',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path.join(work, 'source.mp4'),
+    ]);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await app?.close();
+    await openai?.close();
+  });
+
+  const api = () => callerFor(app.deps, { user }).api;
+
+  it('burns captions into a new render from the source and stores the transcript', async () => {
+    openai.setScenario('speech');
+    const dir = await seedRealClip('Speechy');
+    const before = path.join(work, 'before.mp4');
+    await copyFile(path.join(dir, 'video.mp4'), before);
+
+    const result = await api().subtitles.generate({ id: 'Speechy' });
+    expect(result).toEqual({ ok: true, message: 'Subtitles generated successfully for clip!' });
+
+    const details = await api().clips.details({ id: 'Speechy' });
+    expect(details.subtitled).toBe(true);
+    expect(details.transcript).toMatch(/no way/i);
+    expect(details.metadata.descriptions.length).toBeGreaterThanOrEqual(3);
+    expect(openai.uploads.at(-1)).toMatchObject({ model: 'whisper-1', responseFormat: 'verbose_json', authorization: 'Bearer sk-test-key' });
+
+    const after = clipFilePath(app.deps.env.dataDir, `${user.id}/${path.basename(dir)}`, 'video');
+    expect(await probe(app.deps.media.ffprobe, after)).toMatchObject({ width: 1080, height: 1920, videoCodec: 'h264' });
+    // At 0.8 s a word is on screen: the caption band differs from the render without subtitles,
+    // while the top of the picture (no captions there) stays the same.
+    const plain = await grayFrame(app.deps.media.ffmpeg, before, 0.8);
+    const captioned = await grayFrame(app.deps.media.ffmpeg, after, 0.8);
+    expect(meanDifference(plain, captioned, 1080, 1100, 1420)).toBeGreaterThan(6);
+    expect(meanDifference(plain, captioned, 1080, 0, 300)).toBeLessThan(3);
+  });
+
+  it('refuses a second request for the same clip while one runs', async () => {
+    openai.setScenario('speech');
+    await seedRealClip('Twice');
+    const first = api().subtitles.generate({ id: 'Twice' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(api().subtitles.generate({ id: 'Twice' })).rejects.toMatchObject({ code: 'CONFLICT', message: 'Already generating subtitles for clip' });
+    await expect(first).resolves.toMatchObject({ ok: true });
+  });
+
+  it('finishes a clip without speech as "no speech found" and leaves it unchanged', async () => {
+    openai.setScenario('silence');
+    await seedRealClip('Quiet');
+    const result = await api().subtitles.generate({ id: 'Quiet' });
+    expect(result).toMatchObject({ ok: false, no_speech: true, message: 'No speech found in this clip: there is nothing to subtitle' });
+    expect((await api().clips.details({ id: 'Quiet' })).subtitled).toBe(false);
+  });
+
+  it('answers BAD_GATEWAY naming the failure when transcription fails', async () => {
+    openai.setScenario('speech');
+    await seedRealClip('Failing');
+    openai.failNext({ status: 500, times: 10 });
+    await expect(api().subtitles.generate({ id: 'Failing' })).rejects.toMatchObject({ code: 'BAD_GATEWAY', message: expect.stringMatching(/^Subtitle generation failed: /) });
+    expect((await api().clips.details({ id: 'Failing' })).subtitled).toBe(false);
+  });
+
+  it('answers 404 for a clip that is not the caller’s', async () => {
+    await expect(api().subtitles.generate({ id: 'NoSuchClip' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
