@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import * as trpcExpress from '@trpc/server/adapters/express';
 import { clipFilesRouter } from './clips/http.ts';
 import type { AppDeps } from './deps.ts';
+import { tiktokCallbackRouter } from './tiktok/http.ts';
 import { createRestRouter } from './rest/adapter.ts';
 import { renderDocsPage } from './rest/docs.ts';
 import { httpError, sendError } from './rest/errors.ts';
@@ -50,6 +51,7 @@ function apiRouter(deps: AppDeps): express.Router {
     res.type('html').send(docsPage);
   });
   api.use(clipFilesRouter(deps));
+  api.use(tiktokCallbackRouter(deps));
   api.use(createRestRouter(deps));
   api.use((req, res) => {
     void sendError(deps, req, res, httpError('NOT_FOUND', `No route ${req.method} /api${req.path}`));

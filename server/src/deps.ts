@@ -3,6 +3,7 @@ import type { Env } from './env.ts';
 import type { Logger } from './logs/logger.ts';
 import type { MediaBinaries } from './media/index.ts';
 import type { Transcriber } from './providers/transcription/index.ts';
+import type { TikTokClient } from './providers/tiktok/index.ts';
 import type { TwitchClient } from './providers/twitch/index.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface AppDeps {
   appSecret: string;
   /** The Twitch client, or null when TWITCH_CLIENT_ID/SECRET are not configured. */
   twitch: TwitchClient | null;
+  /** The TikTok client, or null when TIKTOK_CLIENT_KEY/SECRET are not configured. */
+  tiktok: TikTokClient | null;
   /** ffmpeg and ffprobe (from npm, or FFMPEG_PATH/FFPROBE_PATH). */
   media: MediaBinaries;
   /** Speech-to-text for subtitles, or null with the reason when the configuration cannot make one. */

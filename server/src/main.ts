@@ -14,6 +14,7 @@ import { recoverInterruptedRuns } from './downloads/recovery.ts';
 import { recoverInterruptedSubtitles } from './subtitles/recovery.ts';
 import { resolveMediaBinaries } from './media/index.ts';
 import { twitchFromEnv } from './providers/twitch/from-env.ts';
+import { tiktokFromEnv } from './providers/tiktok/index.ts';
 import { transcriberFromEnv } from './providers/transcription/from-env.ts';
 import { PROCESS_IDENTITY } from './worker/identity.ts';
 
@@ -91,6 +92,7 @@ async function main() {
       logger,
       appSecret: env.APP_SECRET ?? secrets.app_secret,
       twitch: twitchFromEnv(env, logger),
+      tiktok: tiktokFromEnv(env, logger),
       media,
       transcriber: transcription.transcriber,
       transcriberProblem: transcription.problem,

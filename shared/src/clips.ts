@@ -32,6 +32,8 @@ export const clip = z.object({
   custom_description: z.string().nullable(),
   selected_description: z.number(),
   metadata: z.object({ descriptions: z.array(descriptionOption) }),
+  /** Where this clip has gone to TikTok: one entry per account, with the upload's status. */
+  posted_to: z.array(z.object({ account: z.string(), status: z.string() })),
 });
 export type Clip = z.infer<typeof clip>;
 

@@ -7,3 +7,4 @@ export * from './errors.ts';
 export * from './streamers.ts';
 export * from './downloads.ts';
 export * from './clips.ts';
+export * from './tiktok.ts';

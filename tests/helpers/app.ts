@@ -6,6 +6,7 @@ import { loadEnv, type Env } from '../../server/src/env.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
 import { resolveMediaBinaries } from '../../server/src/media/index.ts';
 import { twitchFromEnv } from '../../server/src/providers/twitch/from-env.ts';
+import { tiktokFromEnv } from '../../server/src/providers/tiktok/index.ts';
 import { transcriberFromEnv } from '../../server/src/providers/transcription/from-env.ts';
 import type { Context } from '../../server/src/trpc/init.ts';
 import { createCaller } from '../../server/src/trpc/router.ts';
@@ -38,6 +39,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     logger,
     appSecret: 'test-secret-test-secret-test-secret-0123',
     twitch: twitchFromEnv(config, logger),
+    tiktok: tiktokFromEnv(config, logger),
     media,
     transcriber: transcription.transcriber,
     transcriberProblem: transcription.problem,

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.ts';
 import { llmConfigFromEnv, suggestDescriptions } from '../descriptions/index.ts';
 import { recordLog } from '../logs/service.ts';
 import { captionClip } from '../subtitles/captions.ts';
+import { autoPublish } from '../tiktok/auto-publish.ts';
 import type { ClipProcessingHooks } from './pipeline.ts';
 
 /** The steps later capabilities add to clip processing, wired to this app's services. */
@@ -30,6 +31,12 @@ export function createClipHooks(deps: AppDeps): ClipProcessingHooks {
         return null;
       }
       return { ...overlay, transcript: transcript.text };
+    },
+    // auto_publish: after subtitles (they ran before the render), post to every linked account
+    // with the best-ranked description; the upload jobs run on their own.
+    afterSaved: async (clipRowId, job) => {
+      if (!job.streamer.auto_publish) return;
+      await autoPublish(deps, clipRowId, job.userId, job.streamer.id);
     },
     describe: async (job, transcript) => {
       const result = await suggestDescriptions(

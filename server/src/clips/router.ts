@@ -13,12 +13,12 @@ export const clipsRouter = router({
   details: authedProcedure
     .input(clipIdInput)
     .output(clipDetails)
-    .query(async ({ ctx, input }) => toClipDetails(await findClipRow(ctx.deps.db, ctx.user.id, input.id))),
+    .query(async ({ ctx, input }) => toClipDetails(ctx.deps.db, await findClipRow(ctx.deps.db, ctx.user.id, input.id))),
 
   updateDescriptions: authedProcedure
     .input(updateDescriptionsInput)
     .output(clipDetails)
-    .mutation(async ({ ctx, input }) => toClipDetails(await updateDescriptions(ctx.deps.db, ctx.user.id, input))),
+    .mutation(async ({ ctx, input }) => toClipDetails(ctx.deps.db, await updateDescriptions(ctx.deps.db, ctx.user.id, input))),
 
   delete: authedProcedure
     .input(clipIdInput)

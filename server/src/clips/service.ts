@@ -13,6 +13,7 @@ export const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);
 
 /** The columns the API shows (never files_dir or internal ids). */
 const LIST_COLUMNS = [
+  'id',
   'clip_id',
   'title',
   'streamer_name',
@@ -33,7 +34,28 @@ const LIST_COLUMNS = [
 
 type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;
 
-export function toClip(row: ClipListRow): Clip {
+export type PostedTo = Clip['posted_to'];
+
+/** Upload states of each clip, keyed by clip row id. */
+async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Promise<Map<string, PostedTo>> {
+  const map = new Map<string, PostedTo>();
+  if (!clipRowIds.length) return map;
+  const rows = await db
+    .selectFrom('uploads as u')
+    .innerJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
+    .select(['u.clip_row_id', 'u.status', 'a.username', 'a.display_name'])
+    .where('u.clip_row_id', 'in', clipRowIds)
+    .orderBy('u.created_at')
+    .execute();
+  for (const row of rows) {
+    const list = map.get(row.clip_row_id) ?? [];
+    list.push({ account: row.username ? `@${row.username}` : row.display_name, status: row.status });
+    map.set(row.clip_row_id, list);
+  }
+  return map;
+}
+
+export function toClip(row: ClipListRow, posted: PostedTo = []): Clip {
   const base = `/api/clips/${encodeURIComponent(row.clip_id)}`;
   return {
     clip_id: row.clip_id,
@@ -55,6 +77,7 @@ export function toClip(row: ClipListRow): Clip {
     custom_description: row.custom_description,
     selected_description: row.selected_description,
     metadata: { descriptions: sortByRank(row.descriptions) },
+    posted_to: posted,
   };
 }
 
@@ -77,7 +100,8 @@ export async function listClips(db: DbOrTrx, userId: string, input: ListClipsInp
       .execute(),
     filtered.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { clips: rows.map(toClip), total: count.total, page: input.page, limit: input.limit };
+  const posted = await postedTo(db, rows.map((row) => row.id));
+  return { clips: rows.map((row) => toClip(row, posted.get(row.id))), total: count.total, page: input.page, limit: input.limit };
 }
 
 export async function findClipRow(db: DbOrTrx, userId: string, clipId: string): Promise<ClipRow> {
@@ -86,8 +110,9 @@ export async function findClipRow(db: DbOrTrx, userId: string, clipId: string): 
   return row;
 }
 
-export function toClipDetails(row: ClipRow): ClipDetails {
-  return { ...toClip(row), transcript: row.transcript };
+export async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {
+  const posted = await postedTo(db, [row.id]);
+  return { ...toClip(row, posted.get(row.id)), transcript: row.transcript };
 }
 
 /**

@@ -156,6 +156,61 @@ export interface SubtitleRequestsTable {
   finished_at: Timestamp | null;
 }
 
+export interface TikTokAccountsTable {
+  id: Generated<string>;
+  user_id: string;
+  open_id: string;
+  union_id: string | null;
+  display_name: string;
+  username: string | null;
+  avatar_url: string | null;
+  access_token_enc: string;
+  refresh_token_enc: string;
+  access_expires_at: Timestamp;
+  refresh_expires_at: Timestamp | null;
+  scope: ColumnType<string, string | undefined, string>;
+  needs_reconnect: ColumnType<boolean, boolean | undefined, boolean>;
+  connected_via: ColumnType<'owner' | 'guest', 'owner' | 'guest' | undefined, 'owner' | 'guest'>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface StreamerTikTokAccountsTable {
+  streamer_id: string;
+  tiktok_account_id: string;
+  created_at: CreatedAt;
+}
+
+export interface OAuthStatesTable {
+  state_hash: string;
+  user_id: string;
+  via: 'owner' | 'guest';
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export type UploadStatus = 'queued' | 'uploading' | 'processing' | 'sent_to_inbox' | 'published' | 'failed';
+
+export interface UploadsTable {
+  id: Generated<string>;
+  user_id: string;
+  clip_row_id: string;
+  tiktok_account_id: string;
+  status: ColumnType<UploadStatus, UploadStatus | undefined, UploadStatus>;
+  mode: 'direct' | 'inbox';
+  description: string;
+  privacy_level: string | null;
+  disable_comment: ColumnType<boolean, boolean | undefined, boolean>;
+  disable_duet: ColumnType<boolean, boolean | undefined, boolean>;
+  disable_stitch: ColumnType<boolean, boolean | undefined, boolean>;
+  publish_id: string | null;
+  upload_url_enc: string | null;
+  error: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** Every table of the app: the one declaration of database types. */
 export interface Database {
   users: UsersTable;
@@ -167,6 +222,10 @@ export interface Database {
   download_runs: DownloadRunsTable;
   clips: ClipsTable;
   subtitle_requests: SubtitleRequestsTable;
+  tiktok_accounts: TikTokAccountsTable;
+  streamer_tiktok_accounts: StreamerTikTokAccountsTable;
+  oauth_states: OAuthStatesTable;
+  uploads: UploadsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -88,6 +88,17 @@ export const REST_ROUTES: RestRoute[] = [
 
   { method: 'POST', path: '/subtitle/{id}', procedure: 'subtitles.generate', auth: true, tag: 'Clips', summary: 'Transcribe a clip and burn in captions; answers when the subtitled video exists' },
 
+  { method: 'POST', path: '/clips/{id}/post', procedure: 'tiktok.post', auth: true, tag: 'Clips', summary: "Post a clip to TikTok (no account: every account linked to the clip's streamer); answers once TikTok accepted or refused it" },
+  { method: 'GET', path: '/upload-status/{id}', procedure: 'tiktok.uploadStatus', auth: true, tag: 'Clips', summary: 'Where an upload to TikTok stands' },
+
+  { method: 'GET', path: '/tiktok/auth-url', procedure: 'tiktok.authUrl', auth: true, tag: 'TikTok', summary: "TikTok's authorization URL with a single-use state bound to you (10 minutes)" },
+  { method: 'GET', path: '/tiktok/accounts', procedure: 'tiktok.accounts', auth: true, tag: 'TikTok', summary: 'Your TikTok accounts with their linked streamers' },
+  { method: 'DELETE', path: '/tiktok/accounts/{id}', procedure: 'tiktok.deleteAccount', auth: true, tag: 'TikTok', summary: 'Remove a TikTok account (its token is revoked at TikTok, best effort)' },
+  { method: 'GET', path: '/tiktok/accounts/{id}/linked-streamers', procedure: 'tiktok.linkedStreamers', auth: true, tag: 'TikTok', summary: 'Streamers linked to a TikTok account' },
+  { method: 'POST', path: '/streamers/{name}/link-tiktok', procedure: 'tiktok.link', auth: true, tag: 'Streamers', summary: 'Link a TikTok account to a streamer' },
+  { method: 'POST', path: '/streamers/{name}/unlink-tiktok', procedure: 'tiktok.unlink', auth: true, tag: 'Streamers', summary: 'Unlink a TikTok account from a streamer' },
+  { method: 'POST', path: '/guest/tiktok/auth-url', procedure: 'tiktok.guestAuthUrl', auth: false, tag: 'Guests', summary: "Start connecting a guest's TikTok account to the passkey's owner", input: ({ body }) => bodyObject(body) },
+
   { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first', input: optionalQuery },
   { method: 'GET', path: '/health', procedure: 'health.check', auth: false, tag: 'Health', summary: 'Database and worker health' },
 ];

@@ -2,12 +2,11 @@ import { createStreamerInput, streamer, streamerNameInput, updateStreamerInput }
 import { z } from 'zod';
 import { recordLog } from '../logs/service.ts';
 import { authedProcedure, router } from '../trpc/init.ts';
-import { createStreamer, deleteStreamer, listStreamerRows, toStreamer, updateStreamer } from './service.ts';
+import { createStreamer, deleteStreamer, listStreamerRows, streamerView, streamerViews, toStreamer, updateStreamer } from './service.ts';
 
 export const streamersRouter = router({
   list: authedProcedure.output(z.array(streamer)).query(async ({ ctx }) => {
-    const rows = await listStreamerRows(ctx.deps.db, ctx.user.id);
-    return rows.map((row) => toStreamer(row));
+    return streamerViews(ctx.deps.db, await listStreamerRows(ctx.deps.db, ctx.user.id));
   }),
 
   create: authedProcedure
@@ -25,7 +24,7 @@ export const streamersRouter = router({
     .mutation(async ({ ctx, input }) => {
       const row = await updateStreamer(ctx.deps.db, ctx.user.id, input);
       await recordLog(ctx.deps.db, ctx.deps.logger, { level: 'INFO', logger: 'streamers', message: `Updated streamer ${row.name}`, userId: ctx.user.id });
-      return toStreamer(row);
+      return streamerView(ctx.deps.db, row);
     }),
 
   delete: authedProcedure

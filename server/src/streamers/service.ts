@@ -10,6 +10,7 @@ import {
 import type { Db, DbOrTrx } from '../db/database.ts';
 import type { StreamersTable } from '../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../trpc/errors.ts';
+import { linkedAccountsByStreamer } from '../tiktok/accounts.ts';
 import { addJob, removeJob } from '../worker/jobs.ts';
 
 export type StreamerRow = Selectable<StreamersTable>;
@@ -44,6 +45,16 @@ export function toStreamer(row: StreamerRow, accounts: Streamer['tiktok_accounts
     updated_at: row.updated_at.toISOString(),
     next_run_at: row.next_run_at ? row.next_run_at.toISOString() : null,
   };
+}
+
+/** Streamer objects with their linked TikTok accounts (one query for all of them). */
+export async function streamerViews(db: DbOrTrx, rows: readonly StreamerRow[]): Promise<Streamer[]> {
+  const accounts = await linkedAccountsByStreamer(db, rows.map((row) => row.id));
+  return rows.map((row) => toStreamer(row, accounts.get(row.id) ?? []));
+}
+
+export async function streamerView(db: DbOrTrx, row: StreamerRow): Promise<Streamer> {
+  return (await streamerViews(db, [row]))[0]!;
 }
 
 export async function listStreamerRows(db: DbOrTrx, userId: string): Promise<StreamerRow[]> {

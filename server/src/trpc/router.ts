@@ -3,6 +3,7 @@ import { clipsRouter } from '../clips/router.ts';
 import { downloadsRouter } from '../downloads/router.ts';
 import { streamersRouter } from '../streamers/router.ts';
 import { subtitlesRouter } from '../subtitles/router.ts';
+import { tiktokRouter } from '../tiktok/router.ts';
 import { guestsRouter } from '../guests/router.ts';
 import { healthRouter } from '../health/router.ts';
 import { invitesRouter } from '../invites/router.ts';
@@ -19,6 +20,7 @@ export const appRouter = router({
   downloads: downloadsRouter,
   clips: clipsRouter,
   subtitles: subtitlesRouter,
+  tiktok: tiktokRouter,
   health: healthRouter,
 });
 

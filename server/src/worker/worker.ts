@@ -10,6 +10,8 @@ import { LOGS_TRIM_TASK, logsTrimTask } from '../logs/trim-task.ts';
 import { SCHEDULE_TASK } from '../streamers/service.ts';
 import { SUBTITLE_TASK } from '../subtitles/service.ts';
 import { subtitleTask } from '../subtitles/task.ts';
+import { postTask } from '../tiktok/post-task.ts';
+import { POST_TASK } from '../tiktok/uploads.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from './identity.ts';
 import { workerLogger } from './logger.ts';
 
@@ -21,6 +23,7 @@ export function buildTaskList(deps: AppDeps, identity: WorkerIdentity = PROCESS_
     [SCHEDULE_TASK]: scheduleTask(deps),
     [RECOVER_TASK]: recoverTask(deps, identity),
     [SUBTITLE_TASK]: subtitleTask(deps, identity),
+    [POST_TASK]: postTask(deps),
   };
 }
 

@@ -1,0 +1,27 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/**
+ * AES-256-GCM for third-party tokens at rest. The key is derived from APP_SECRET (which lives
+ * outside the database); each value gets its own 96-bit IV, and the tag authenticates it.
+ * Format: "v1:<iv>:<tag>:<ciphertext>", base64url parts.
+ */
+const VERSION = 'v1';
+
+function keyFrom(secret: string): Buffer {
+  return createHash('sha256').update(`clipshift token key\0${secret}`).digest();
+}
+
+export function encryptSecret(plaintext: string, appSecret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyFrom(appSecret), iv);
+  const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join(':');
+}
+
+export function decryptSecret(stored: string, appSecret: string): string {
+  const [version, iv, tag, data] = stored.split(':');
+  if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('Unreadable encrypted value');
+  const decipher = createDecipheriv('aes-256-gcm', keyFrom(appSecret), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,19 @@
+import { Router } from 'express';
+import type { AppDeps } from '../deps.ts';
+import { createRequestContext } from '../trpc/context.ts';
+import { callbackPage, completeAuthorization } from './oauth.ts';
+
+/** GET /api/tiktok/callback: where TikTok sends the popup back; answers the page that tells the opener. */
+export function tiktokCallbackRouter(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/tiktok/callback', async (req, res) => {
+    const ctx = await createRequestContext(deps, req, res);
+    const result = await completeAuthorization(deps, req.query as Record<string, unknown>, ctx.user?.id ?? null);
+    const page = callbackPage(result, deps.env.publicOrigin);
+    res.status(result.success ? 200 : 400);
+    res.setHeader('Content-Security-Policy', page.csp);
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('html').send(page.html);
+  });
+  return router;
+}

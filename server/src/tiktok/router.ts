@@ -1,0 +1,104 @@
+import { accountIdInput, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
+import { z } from 'zod';
+import { findPasskeyOwner } from '../guests/service.ts';
+import { recordLog } from '../logs/service.ts';
+import { consumeRateLimit, RATE_LIMITS } from '../security/rate-limit.ts';
+import { decryptSecret } from '../security/crypto.ts';
+import { findStreamer, streamerView } from '../streamers/service.ts';
+import { AppError } from '../trpc/errors.ts';
+import { authedProcedure, publicProcedure, router } from '../trpc/init.ts';
+import { findAccount, linkAccount, listAccounts, unlinkAccount } from './accounts.ts';
+import { authorizeUrlFor } from './oauth.ts';
+import { awaitAccepted, findUpload, postClip, toUpload } from './uploads.ts';
+
+const authUrlOutput = z.object({ auth_url: z.string() });
+
+export const tiktokRouter = router({
+  authUrl: authedProcedure.output(authUrlOutput).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner') })),
+
+  guestAuthUrl: publicProcedure
+    .input(passkeyInput)
+    .output(authUrlOutput)
+    .mutation(async ({ ctx, input }) => {
+      await consumeRateLimit(ctx.deps.db, `passkey:${ctx.meta.ip}`, RATE_LIMITS.passkey);
+      const owner = await findPasskeyOwner(ctx.deps.db, input.passkey);
+      return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest') };
+    }),
+
+  accounts: authedProcedure.output(z.array(tiktokAccount)).query(({ ctx }) => listAccounts(ctx.deps.db, ctx.user.id)),
+
+  deleteAccount: authedProcedure
+    .input(accountIdInput)
+    .output(z.object({ message: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const account = await findAccount(ctx.deps.db, ctx.user.id, input.id);
+      // Revoking is a courtesy to the user's TikTok security page: the account goes either way.
+      if (ctx.deps.tiktok) {
+        await ctx.deps.tiktok.revokeToken(decryptSecret(account.access_token_enc, ctx.deps.appSecret)).catch((error: unknown) => {
+          ctx.deps.logger.warn({ err: error }, 'TikTok token revocation failed');
+        });
+      }
+      await ctx.deps.db.deleteFrom('tiktok_accounts').where('id', '=', account.id).execute();
+      await recordLog(ctx.deps.db, ctx.deps.logger, {
+        level: 'INFO',
+        logger: 'tiktok',
+        message: `Removed TikTok account ${account.username ? `@${account.username}` : account.display_name}`,
+        userId: ctx.user.id,
+      });
+      return { message: 'TikTok account deleted successfully' };
+    }),
+
+  linkedStreamers: authedProcedure
+    .input(accountIdInput)
+    .output(z.array(z.object({ name: z.string() })))
+    .query(async ({ ctx, input }) => {
+      const account = await findAccount(ctx.deps.db, ctx.user.id, input.id);
+      const rows = await ctx.deps.db
+        .selectFrom('streamer_tiktok_accounts as l')
+        .innerJoin('streamers as s', 's.id', 'l.streamer_id')
+        .select('s.name')
+        .where('l.tiktok_account_id', '=', account.id)
+        .orderBy('s.name')
+        .execute();
+      return rows.map((row) => ({ name: row.name }));
+    }),
+
+  link: authedProcedure
+    .input(linkAccountInput)
+    .output(streamer)
+    .mutation(async ({ ctx, input }) => {
+      const row = await findStreamer(ctx.deps.db, ctx.user.id, input.name);
+      const account = await findAccount(ctx.deps.db, ctx.user.id, input.tiktok_account_id);
+      await linkAccount(ctx.deps.db, row.id, account.id);
+      return streamerView(ctx.deps.db, row);
+    }),
+
+  unlink: authedProcedure
+    .input(linkAccountInput)
+    .output(streamer)
+    .mutation(async ({ ctx, input }) => {
+      const row = await findStreamer(ctx.deps.db, ctx.user.id, input.name);
+      const account = await findAccount(ctx.deps.db, ctx.user.id, input.tiktok_account_id);
+      await unlinkAccount(ctx.deps.db, row.id, account.id);
+      return streamerView(ctx.deps.db, row);
+    }),
+
+  post: authedProcedure
+    .input(postClipInput)
+    .output(z.object({ message: z.string(), uploads: z.array(upload) }))
+    .mutation(async ({ ctx, input, signal }) => {
+      const queued = await postClip(ctx.deps.db, ctx.user.id, ctx.deps.env.TIKTOK_POST_MODE, input);
+      const rows = await awaitAccepted(ctx.deps.db, queued.map((row) => row.id), signal);
+      const uploads = await Promise.all(rows.map((row) => toUpload(ctx.deps.db, row)));
+      const failed = uploads.filter((item) => item.status === 'failed');
+      if (failed.length === uploads.length) {
+        throw new AppError('BAD_GATEWAY', failed[0]?.error ?? 'TikTok refused the video', { uploads });
+      }
+      return { message: 'Posted to TikTok successfully!', uploads };
+    }),
+
+  uploadStatus: authedProcedure
+    .input(accountIdInput)
+    .output(upload)
+    .query(async ({ ctx, input }) => toUpload(ctx.deps.db, await findUpload(ctx.deps.db, ctx.user.id, input.id))),
+});

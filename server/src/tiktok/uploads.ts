@@ -1,0 +1,135 @@
+import type { Selectable } from 'kysely';
+import type { PostClipInput, Upload } from '@clipshift/shared';
+import type { Db, DbOrTrx } from '../db/database.ts';
+import type { UploadsTable } from '../db/schema.ts';
+import { findClipRow } from '../clips/service.ts';
+import { AppError, badRequest, conflict, notFound } from '../trpc/errors.ts';
+import { addJob } from '../worker/jobs.ts';
+import { findAccount } from './accounts.ts';
+
+export type UploadRow = Selectable<UploadsTable>;
+export const POST_TASK = 'tiktok/post';
+/** Statuses after which TikTok has accepted (or refused) the video. */
+export const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed'] as const;
+const WAIT_LIMIT_MS = 20 * 60_000;
+const POLL_MS = 500;
+
+export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
+  const [clip, account] = await Promise.all([
+    db.selectFrom('clips').select('clip_id').where('id', '=', row.clip_row_id).executeTakeFirst(),
+    db.selectFrom('tiktok_accounts').select(['display_name', 'username']).where('id', '=', row.tiktok_account_id).executeTakeFirst(),
+  ]);
+  return {
+    id: row.id,
+    clip_id: clip?.clip_id ?? '',
+    tiktok_account_id: row.tiktok_account_id,
+    account: account?.username ? `@${account.username}` : (account?.display_name ?? ''),
+    status: row.status,
+    publish_id: row.publish_id,
+    error: row.error,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export async function findUpload(db: DbOrTrx, userId: string, uploadId: string): Promise<UploadRow> {
+  if (!/^[0-9a-f-]{36}$/i.test(uploadId)) throw notFound('Upload not found');
+  const row = await db.selectFrom('uploads').selectAll().where('user_id', '=', userId).where('id', '=', uploadId).executeTakeFirst();
+  if (!row) throw notFound('Upload not found');
+  return row;
+}
+
+interface QueueInput {
+  userId: string;
+  clipRowId: string;
+  accountIds: string[];
+  description: string;
+  mode: 'direct' | 'inbox';
+  privacyLevel?: string;
+  disableComment?: boolean;
+  disableDuet?: boolean;
+  disableStitch?: boolean;
+}
+
+/**
+ * One upload row per (clip, account) and its job, in one transaction. A clip already posted or
+ * posting to an account is refused; a failed attempt may be tried again.
+ */
+export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { skipExisting?: boolean } = {}): Promise<UploadRow[]> {
+  const rows: UploadRow[] = [];
+  for (const accountId of input.accountIds) {
+    const values = {
+      user_id: input.userId,
+      clip_row_id: input.clipRowId,
+      tiktok_account_id: accountId,
+      mode: input.mode,
+      description: input.description,
+      privacy_level: input.privacyLevel ?? null,
+      disable_comment: input.disableComment ?? false,
+      disable_duet: input.disableDuet ?? false,
+      disable_stitch: input.disableStitch ?? false,
+    };
+    const row = await db
+      .insertInto('uploads')
+      .values(values)
+      .onConflict((onConflict) =>
+        onConflict
+          .columns(['clip_row_id', 'tiktok_account_id'])
+          .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, error: null, updated_at: new Date() })
+          .where('uploads.status', '=', 'failed'),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) {
+      if (options.skipExisting) continue;
+      const account = await db.selectFrom('tiktok_accounts').select(['display_name', 'username']).where('id', '=', accountId).executeTakeFirstOrThrow();
+      throw conflict(`This clip is already posted or being posted to ${account.username ? `@${account.username}` : account.display_name}`);
+    }
+    await addJob(db, POST_TASK, { uploadId: row.id }, { jobKey: `upload:${row.id}`, maxAttempts: 3 });
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** Which accounts a post goes to: the ones asked for, else every account linked to the clip's streamer. */
+async function targetAccounts(db: DbOrTrx, userId: string, input: PostClipInput, streamerId: string | null, streamerName: string): Promise<string[]> {
+  const asked = [...(input.tiktok_account_ids ?? []), ...(input.tiktok_account_id ? [input.tiktok_account_id] : [])];
+  if (asked.length) {
+    for (const id of asked) await findAccount(db, userId, id);
+    return [...new Set(asked)];
+  }
+  const linked = streamerId
+    ? await db.selectFrom('streamer_tiktok_accounts').select('tiktok_account_id').where('streamer_id', '=', streamerId).execute()
+    : [];
+  if (!linked.length) throw badRequest(`No TikTok account to post to: link one to ${streamerName} or choose one`);
+  return linked.map((row) => row.tiktok_account_id);
+}
+
+export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox', input: PostClipInput): Promise<UploadRow[]> {
+  const clip = await findClipRow(db, userId, input.id);
+  return db.transaction().execute(async (trx) => {
+    const accountIds = await targetAccounts(trx, userId, input, clip.streamer_id, clip.streamer_name);
+    return queueUploads(trx, {
+      userId,
+      clipRowId: clip.id,
+      accountIds,
+      description: input.description.trim(),
+      mode,
+      privacyLevel: input.privacy_level,
+      disableComment: input.disable_comment,
+      disableDuet: input.disable_duet,
+      disableStitch: input.disable_stitch,
+    });
+  });
+}
+
+/** Waits until TikTok has accepted or refused every upload (another process may be running them). */
+export async function awaitAccepted(db: Db, uploadIds: string[], signal?: AbortSignal): Promise<UploadRow[]> {
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  for (;;) {
+    const rows = await db.selectFrom('uploads').selectAll().where('id', 'in', uploadIds).execute();
+    if (rows.every((row) => (ACCEPTED_OR_DONE as readonly string[]).includes(row.status))) return rows;
+    if (Date.now() > deadline || signal?.aborted) throw new AppError('BAD_GATEWAY', 'TikTok is taking long to accept the video; the upload goes on in the background');
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
+import { DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG } from './clips.ts';
+
+export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'] as const;
+export const TIKTOK_AUTH_MESSAGE_TYPE = 'tiktok-auth';
+export const DELETE_ACCOUNT_CONFIRM = 'Are you sure you want to delete this TikTok account?';
+
+export const PRIVACY_LEVEL_LABELS: Record<string, string> = {
+  PUBLIC_TO_EVERYONE: 'Everyone',
+  MUTUAL_FOLLOW_FRIENDS: 'Friends (followers you follow back)',
+  FOLLOWER_OF_CREATOR: 'Followers',
+  SELF_ONLY: 'Only me',
+};
+
+export const tiktokAccount = z.object({
+  id: z.string(),
+  display_name: z.string(),
+  username: z.string().nullable(),
+  avatar_url: z.string().nullable(),
+  created_at: z.string(),
+  linked_streamers: z.array(z.string()),
+  needs_reconnect: z.boolean(),
+});
+export type TikTokAccount = z.infer<typeof tiktokAccount>;
+
+export const accountIdInput = z.object({ id: z.string().trim().min(1).max(64) });
+
+export const linkAccountInput = z.object({
+  name: z.string().trim().min(1),
+  tiktok_account_id: z.string({ error: 'tiktok_account_id is required' }).trim().min(1, 'tiktok_account_id is required'),
+});
+
+export const UPLOAD_STATUSES = ['queued', 'uploading', 'processing', 'sent_to_inbox', 'published', 'failed'] as const;
+
+export const upload = z.object({
+  id: z.string(),
+  clip_id: z.string(),
+  tiktok_account_id: z.string(),
+  account: z.string(),
+  status: z.enum(UPLOAD_STATUSES),
+  publish_id: z.string().nullable(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Upload = z.infer<typeof upload>;
+
+export const postClipInput = z.object({
+  id: z.string().trim().min(1),
+  description: z
+    .string({ error: DESCRIPTION_REQUIRED })
+    .refine((text) => text.trim().length > 0, DESCRIPTION_REQUIRED)
+    .pipe(z.string().max(DESCRIPTION_MAX_LENGTH, DESCRIPTION_TOO_LONG)),
+  tiktok_account_id: z.string().trim().min(1).optional(),
+  tiktok_account_ids: z.array(z.string().trim().min(1)).max(20).optional(),
+  /** One of the creator's privacy_level_options; no default is chosen for the user. */
+  privacy_level: z.enum(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']).optional(),
+  disable_comment: z.boolean().optional(),
+  disable_duet: z.boolean().optional(),
+  disable_stitch: z.boolean().optional(),
+});
+export type PostClipInput = z.infer<typeof postClipInput>;
+
+export const creatorOptions = z.object({
+  tiktok_account_id: z.string(),
+  privacy_level_options: z.array(z.string()),
+  comment_disabled: z.boolean(),
+  duet_disabled: z.boolean(),
+  stitch_disabled: z.boolean(),
+  max_video_post_duration_sec: z.number(),
+  nickname: z.string().nullable(),
+});
+export type CreatorOptions = z.infer<typeof creatorOptions>;

@@ -1,0 +1,313 @@
+import type { Runner } from 'graphile-worker';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PublicUser } from '@clipshift/shared';
+import { postTask } from '../../server/src/tiktok/post-task.ts';
+import { freshAccessToken } from '../../server/src/tiktok/accounts.ts';
+import { decryptSecret } from '../../server/src/security/crypto.ts';
+import { startWorker } from '../../server/src/worker/worker.ts';
+import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
+import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
+import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
+import { seedClip } from '../helpers/clips.ts';
+
+describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
+  let tiktok: FakeTikTok;
+  let twitch: FakeTwitch;
+  let app: TestApp;
+  let server: TestServer;
+  let worker: Runner;
+  let alice: PublicUser;
+  let bob: PublicUser;
+
+  /** Follows the authorize URL like the popup would: TikTok redirects back to our callback. */
+  async function completeOAuth(authUrl: string, cookie?: string): Promise<{ status: number; html: string }> {
+    const authorize = await fetch(authUrl, { redirect: 'manual' });
+    expect(authorize.status).toBe(302);
+    const callback = new URL(authorize.headers.get('location')!);
+    const ours = new URL(`${server.baseUrl}${callback.pathname}${callback.search}`);
+    const response = await fetch(ours, { headers: cookie ? { cookie } : {} });
+    return { status: response.status, html: await response.text() };
+  }
+
+  async function sessionCookie(user: PublicUser): Promise<string> {
+    const { createSession } = await import('../../server/src/auth/sessions.ts');
+    const session = await createSession(app.deps.db, user.id);
+    return `clipshift_session=${session.token}`;
+  }
+
+  async function connect(user: PublicUser, openId: string): Promise<string> {
+    tiktok.setAuthorizingUser(openId);
+    const { auth_url } = await callerFor(app.deps, { user }).api.tiktok.authUrl();
+    const result = await completeOAuth(auth_url);
+    expect(result.html).toContain('"success":true');
+    const account = await app.deps.db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', user.id).where('open_id', '=', openId).executeTakeFirstOrThrow();
+    return account.id;
+  }
+
+  beforeAll(async () => {
+    tiktok = await startFakeTikTok();
+    twitch = await startFakeTwitch();
+    tiktok.addUser({ openId: 'open-alice', displayName: 'Alice Clips', username: 'aliceclips' });
+    tiktok.addUser({ openId: 'open-private', displayName: 'Private One', username: 'private1', isPrivate: true });
+    tiktok.addUser({ openId: 'open-guest', displayName: 'Guest', username: 'guestacct' });
+    tiktok.setPollsUntilDone(0);
+    app = await createTestApp({ ...tiktok.env, ...twitch.env });
+    server = await startTestServer(app.deps);
+    const make = (username: string) => app.deps.db.insertInto('users').values({ username, password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
+    alice = await make('alice');
+    bob = await make('bob');
+    worker = await startWorker(app.deps, app.database.pool, 3);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await server?.close();
+    await app?.close();
+    await tiktok?.close();
+    await twitch?.close();
+  });
+  beforeEach(() => {
+    tiktok.clearFailures();
+    tiktok.setUnaudited(false);
+  });
+
+  it('builds the authorize URL with the scopes and a state, and connects the account', async () => {
+    const { auth_url } = await callerFor(app.deps, { user: alice }).api.tiktok.authUrl();
+    const url = new URL(auth_url);
+    expect(url.searchParams.get('client_key')).toBe(tiktok.clientKey);
+    expect(url.searchParams.get('scope')).toBe('user.info.basic,user.info.profile,video.publish,video.upload');
+    expect(url.searchParams.get('response_type')).toBe('code');
+    expect(url.searchParams.get('redirect_uri')).toBe('http://localhost:3000/api/tiktok/callback');
+    expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+
+    tiktok.setAuthorizingUser('open-alice');
+    const result = await completeOAuth(auth_url);
+    expect(result.status).toBe(200);
+    expect(result.html).toContain('"type":"tiktok-auth","success":true');
+    expect(result.html).toContain('window.opener.postMessage(message, "http://localhost:3000")');
+
+    const accounts = await callerFor(app.deps, { user: alice }).api.tiktok.accounts();
+    expect(accounts).toEqual([expect.objectContaining({ display_name: 'Alice Clips', username: 'aliceclips', linked_streamers: [], needs_reconnect: false })]);
+
+    // Connecting again updates the same row.
+    await connect(alice, 'open-alice');
+    expect(await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).toHaveLength(1);
+  });
+
+  it('stores tokens only encrypted', async () => {
+    const row = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('open_id', '=', 'open-alice').executeTakeFirstOrThrow();
+    const access = decryptSecret(row.access_token_enc, app.deps.appSecret);
+    expect(access).toMatch(/^act\./);
+    const { rows } = await sql<{ dump: string }>`select row_to_json(t)::text as dump from tiktok_accounts t`.execute(app.deps.db);
+    for (const { dump } of rows) {
+      expect(dump).not.toContain(access);
+      expect(dump).not.toMatch(/"(act|rft)\./);
+    }
+    const logs = await app.deps.db.selectFrom('logs').select(['message', 'exception']).execute();
+    expect(JSON.stringify(logs)).not.toContain(access);
+  });
+
+  it('refuses unknown, reused, expired and other users’ states', async () => {
+    const unknown = await fetch(`${server.baseUrl}/api/tiktok/callback?code=abc&state=forged`);
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain('"success":false');
+
+    tiktok.setAuthorizingUser('open-alice');
+    const { auth_url } = await callerFor(app.deps, { user: alice }).api.tiktok.authUrl();
+    const authorize = await fetch(auth_url, { redirect: 'manual' });
+    const callback = new URL(authorize.headers.get('location')!);
+    const target = `${server.baseUrl}${callback.pathname}${callback.search}`;
+    expect((await fetch(target)).status).toBe(200);
+    const reused = await fetch(target);
+    expect(reused.status).toBe(400);
+    expect(await reused.text()).toContain('already used or expired');
+
+    const expired = await callerFor(app.deps, { user: alice }).api.tiktok.authUrl();
+    await app.deps.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 1000) }).where('used_at', 'is', null).execute();
+    expect((await completeOAuth(expired.auth_url)).status).toBe(400);
+
+    const aliceFlow = await callerFor(app.deps, { user: alice }).api.tiktok.authUrl();
+    const asBob = await completeOAuth(aliceFlow.auth_url, await sessionCookie(bob));
+    expect(asBob.status).toBe(400);
+    expect(asBob.html).toContain('started by another Clipshift account');
+    expect(await callerFor(app.deps, { user: bob }).api.tiktok.accounts()).toEqual([]);
+  });
+
+  it('passes a refusal on TikTok’s page to the opener as an error', async () => {
+    tiktok.refuseAuthorization({ error: 'access_denied', description: 'The user denied the request' });
+    try {
+      const { auth_url } = await callerFor(app.deps, { user: alice }).api.tiktok.authUrl();
+      const result = await completeOAuth(auth_url);
+      expect(result.status).toBe(400);
+      expect(result.html).toContain('"success":false');
+    } finally {
+      tiktok.refuseAuthorization(false);
+    }
+  });
+
+  it('connects a guest’s account to the passkey owner', async () => {
+    const { passkey } = await callerFor(app.deps, { user: bob }).api.guests.currentPasskey();
+    tiktok.setAuthorizingUser('open-guest');
+    const { auth_url } = await callerFor(app.deps, { ip: '10.9.9.9' }).api.tiktok.guestAuthUrl({ passkey: passkey.toLowerCase() });
+    expect((await completeOAuth(auth_url)).html).toContain('"success":true');
+    expect((await callerFor(app.deps, { user: bob }).api.tiktok.accounts()).map((account) => account.username)).toEqual(['guestacct']);
+    await expect(callerFor(app.deps, { ip: '10.9.9.10' }).api.tiktok.guestAuthUrl({ passkey: 'ZZZZZZ' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Invalid passkey' });
+  });
+
+  it('refreshes ahead of expiry, storing the rotated refresh token; a refused refresh asks for reconnection', async () => {
+    const accountId = await connect(alice, 'open-alice');
+    const before = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    const oldRefresh = decryptSecret(before.refresh_token_enc, app.deps.appSecret);
+    await app.deps.db.updateTable('tiktok_accounts').set({ access_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', accountId).execute();
+    const token = await freshAccessToken(app.deps.db, app.deps.tiktok!, app.deps.appSecret, accountId);
+    const after = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    expect(decryptSecret(after.access_token_enc, app.deps.appSecret)).toBe(token);
+    expect(decryptSecret(after.refresh_token_enc, app.deps.appSecret)).not.toBe(oldRefresh);
+    await expect(app.deps.tiktok!.refreshToken(oldRefresh)).rejects.toMatchObject({ kind: 'reconnect_required' });
+
+    // Put the dead refresh token back: the next refresh fails and the account needs reconnecting.
+    const { encryptSecret } = await import('../../server/src/security/crypto.ts');
+    await app.deps.db.updateTable('tiktok_accounts').set({ refresh_token_enc: encryptSecret(oldRefresh, app.deps.appSecret), access_expires_at: new Date() }).where('id', '=', accountId).execute();
+    await expect(freshAccessToken(app.deps.db, app.deps.tiktok!, app.deps.appSecret, accountId)).rejects.toThrow(/reconnect the account/);
+    expect((await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).find((account) => account.id === accountId)?.needs_reconnect).toBe(true);
+    await connect(alice, 'open-alice');
+    expect((await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).find((account) => account.id === accountId)?.needs_reconnect).toBe(false);
+  });
+
+  it('links and unlinks accounts to streamers', async () => {
+    const api = callerFor(app.deps, { user: alice }).api;
+    const accountId = await connect(alice, 'open-alice');
+    twitch.addBroadcaster({ login: 'linked' });
+    await api.streamers.create({ name: 'linked' });
+    const linked = await api.tiktok.link({ name: 'linked', tiktok_account_id: accountId });
+    expect(linked.tiktok_accounts).toEqual([{ id: accountId, display_name: 'Alice Clips', username: 'aliceclips', avatar_url: expect.any(String) }]);
+    expect(await api.tiktok.linkedStreamers({ id: accountId })).toEqual([{ name: 'linked' }]);
+    expect((await api.streamers.list()).find((streamer) => streamer.name === 'linked')?.tiktok_accounts).toHaveLength(1);
+    await expect(callerFor(app.deps, { user: bob }).api.tiktok.link({ name: 'linked', tiktok_account_id: accountId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await api.tiktok.unlink({ name: 'linked', tiktok_account_id: accountId })).tiktok_accounts).toEqual([]);
+  });
+
+  it('posts a clip by Direct Post and refuses a second post to the same account (409)', async () => {
+    const api = callerFor(app.deps, { user: alice }).api;
+    const accountId = await connect(alice, 'open-alice');
+    await seedClip(app.deps, alice.id, { clip_id: 'PostMe', title: 'post me' });
+    const result = await api.tiktok.post({ id: 'PostMe', description: 'what a play #valorant #clips #fyp', tiktok_account_ids: [accountId], privacy_level: 'PUBLIC_TO_EVERYONE' });
+    expect(result.message).toBe('Posted to TikTok successfully!');
+    expect(result.uploads).toHaveLength(1);
+    expect(['processing', 'published']).toContain(result.uploads[0]!.status);
+    const publishId = result.uploads[0]!.publish_id!;
+    const post = tiktok.posts.get(publishId);
+    expect(post?.postInfo).toMatchObject({ title: 'what a play #valorant #clips #fyp', privacy_level: 'PUBLIC_TO_EVERYONE' });
+    expect(tiktok.uploads.get(publishId)?.complete).toBe(true);
+
+    const final = await waitForStatus(result.uploads[0]!.id, ['published']);
+    expect(final.status).toBe('published');
+    expect((await api.clips.details({ id: 'PostMe' })).posted_to).toEqual([{ account: '@aliceclips', status: 'published' }]);
+    await expect(api.tiktok.post({ id: 'PostMe', description: 'again', tiktok_account_ids: [accountId] })).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('lets only one of two simultaneous posts of a clip to one account through', async () => {
+    const api = callerFor(app.deps, { user: alice }).api;
+    const accountId = await connect(alice, 'open-alice');
+    await seedClip(app.deps, alice.id, { clip_id: 'RaceMe' });
+    const inits = tiktok.requestsTo('video_init').length;
+    const results = await Promise.allSettled([
+      api.tiktok.post({ id: 'RaceMe', description: 'one #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }),
+      api.tiktok.post({ id: 'RaceMe', description: 'two #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }),
+    ]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' });
+    expect(tiktok.requestsTo('video_init').length).toBe(inits + 1);
+  });
+
+  it('a retried job with a saved publish_id polls instead of posting again', async () => {
+    const accountId = await connect(alice, 'open-alice');
+    const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Retried' });
+    await worker.stop();
+    try {
+      const { queueUploads } = await import('../../server/src/tiktok/uploads.ts');
+      const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'retry #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
+      const task = postTask(app.deps);
+      const helpers = { job: { attempts: 1, max_attempts: 3 } } as never;
+      await task({ uploadId: row!.id }, helpers);
+      const inits = tiktok.requestsTo('video_init').length;
+      // Pretend the first run died after TikTok accepted the upload but before the status was saved.
+      await app.deps.db.updateTable('uploads').set({ status: 'processing' }).where('id', '=', row!.id).execute();
+      await task({ uploadId: row!.id }, { job: { attempts: 2, max_attempts: 3 } } as never);
+      expect(tiktok.requestsTo('video_init').length).toBe(inits);
+      expect((await app.deps.db.selectFrom('uploads').select('status').where('id', '=', row!.id).executeTakeFirstOrThrow()).status).toBe('published');
+    } finally {
+      await app.deps.db.deleteFrom('graphile_worker._private_jobs' as never).execute().catch(() => undefined);
+      worker = await startWorker(app.deps, app.database.pool, 3);
+    }
+  });
+
+  const documentedErrors: { name: string; arrange: () => void; message: RegExp; privacy?: 'SELF_ONLY' | 'PUBLIC_TO_EVERYONE' }[] = [
+    { name: 'unaudited app posting publicly', arrange: () => tiktok.setUnaudited(true), message: /unaudited|private/i, privacy: 'PUBLIC_TO_EVERYONE' },
+    { name: 'too many posts today', arrange: () => tiktok.failNext('video_init', 'spam_risk_too_many_posts'), message: /daily posting limit/i },
+    { name: 'five posting users a day for an unaudited app', arrange: () => tiktok.failNext('creator_info', 'reached_active_user_cap'), message: /.+/ },
+    { name: 'too many drafts waiting', arrange: () => tiktok.failNext('video_init', 'spam_risk_too_many_pending_share'), message: /.+/ },
+  ];
+  for (const [index, scenario] of documentedErrors.entries()) {
+    it(`explains "${scenario.name}" in plain words (502, upload status, system log)`, async () => {
+      const api = callerFor(app.deps, { user: alice }).api;
+      const accountId = await connect(alice, 'open-alice');
+      await seedClip(app.deps, alice.id, { clip_id: `Err${index}` });
+      scenario.arrange();
+      const error = await api.tiktok.post({ id: `Err${index}`, description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: scenario.privacy ?? 'SELF_ONLY' }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'BAD_GATEWAY', message: expect.stringMatching(scenario.message) });
+      const upload = await app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.id', 'uploads.error', 'uploads.status']).where('clips.clip_id', '=', `Err${index}`).executeTakeFirstOrThrow();
+      expect(upload.status).toBe('failed');
+      const status = await api.tiktok.uploadStatus({ id: upload.id });
+      expect(status).toMatchObject({ status: 'failed', clip_id: `Err${index}`, error: upload.error });
+      const logged = await app.deps.db.selectFrom('logs').select('message').where('logger', '=', 'tiktok').where('level', '=', 'ERROR').execute();
+      expect(logged.some((entry) => entry.message.includes(upload.error!))).toBe(true);
+      // A failed post may be tried again.
+      tiktok.setUnaudited(false);
+      tiktok.clearFailures();
+      await expect(api.tiktok.post({ id: `Err${index}`, description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' })).resolves.toMatchObject({ message: 'Posted to TikTok successfully!' });
+    });
+  }
+
+  it('explains an expired connection and marks the account for reconnection', async () => {
+    const api = callerFor(app.deps, { user: alice }).api;
+    const accountId = await connect(alice, 'open-alice');
+    await seedClip(app.deps, alice.id, { clip_id: 'Expired' });
+    await app.deps.db.updateTable('tiktok_accounts').set({ access_expires_at: new Date() }).where('id', '=', accountId).execute();
+    tiktok.failNext('token', 'invalid_grant');
+    const error = await api.tiktok.post({ id: 'Expired', description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'BAD_GATEWAY', message: expect.stringMatching(/expired: reconnect the account/) });
+    expect((await api.tiktok.accounts()).find((account) => account.id === accountId)?.needs_reconnect).toBe(true);
+    await connect(alice, 'open-alice');
+  });
+
+  it('auto-publishes each new clip of an auto_publish streamer to its linked accounts', async () => {
+    const api = callerFor(app.deps, { user: alice }).api;
+    const accountId = await connect(alice, 'open-alice');
+    twitch.addBroadcaster({ login: 'autopub' });
+    twitch.addClip({ broadcaster: 'autopub', title: 'auto clip', view_count: 99 });
+    await api.streamers.create({ name: 'autopub', auto_publish: true, clip_limit: 1 });
+    await api.tiktok.link({ name: 'autopub', tiktok_account_id: accountId });
+    await api.downloads.start({ name: 'autopub' });
+    const deadline = Date.now() + 90_000;
+    let posted: { status: string }[] = [];
+    while (Date.now() < deadline) {
+      posted = await app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.status', 'uploads.description']).where('clips.streamer_name', '=', 'autopub').execute();
+      if (posted.some((row) => row.status === 'published')) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(posted).toEqual([expect.objectContaining({ status: 'published' })]);
+    const clip = await app.deps.db.selectFrom('clips').select('descriptions').where('streamer_name', '=', 'autopub').executeTakeFirstOrThrow();
+    expect((posted[0] as unknown as { description: string }).description).toBe(clip.descriptions[0]!.description);
+  });
+
+  async function waitForStatus(uploadId: string, statuses: string[]) {
+    const api = callerFor(app.deps, { user: alice }).api;
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const upload = await api.tiktok.uploadStatus({ id: uploadId });
+      if (statuses.includes(upload.status)) return upload;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error('upload did not reach the status');
+  }
+});
