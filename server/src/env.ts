@@ -86,7 +86,8 @@ const rawEnv = z.object({
   TIKTOK_REDIRECT_URI: optionalUrl(),
   TIKTOK_POST_MODE: z.enum(['direct', 'inbox']).default('direct'),
   TRANSCRIBE_ENGINE: z.enum(['local', 'openai']).default('local'),
-  WHISPER_MODEL: z.string().trim().default('large-v3-turbo'),
+  /** Unset: large-v3-turbo for the local engine, whisper-1 for an OpenAI-compatible server. */
+  WHISPER_MODEL: optionalText,
   WHISPER_MODELS_DIR: optionalText,
   TRANSCRIBE_API_URL: optionalUrl(),
   TRANSCRIBE_API_KEY: optionalText,

@@ -48,7 +48,8 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
   const transcript = await request.transcriber.transcribe({
     audioPath: request.sourcePath,
     language: request.language || undefined,
-    model: request.model,
+    // The browser's model preference names whisper.cpp models; an OpenAI-compatible server uses its own.
+    model: request.transcriber.engine === 'local' ? request.model : undefined,
     signal: request.signal,
   });
   if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };

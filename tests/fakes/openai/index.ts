@@ -1,0 +1,2 @@
+export { startFakeOpenAi } from './server.ts';
+export type { FailurePlan, FakeOpenAi, FakeOpenAiOptions, FakeScenario, RecordedUpload } from './server.ts';
