@@ -98,19 +98,44 @@ function listen(server: Server): Promise<number> {
  * The real Express app with the built client over a fresh database. The server listens first, so
  * PUBLIC_URL can be its own origin: the browser's Origin header then passes the cross-site check.
  */
-export async function startE2eApp(env: Record<string, string> = {}): Promise<E2eApp> {
+export interface E2eAppOptions {
+  /**
+   * Runs the job worker (graphile-worker) beside the server with this concurrency, as a deployment
+   * does; downloads need it. Stopped by close() before the database goes away.
+   */
+  worker?: { concurrency: number };
+}
+
+/** Loaded only when asked for, so test files without downloads never load the job code. */
+async function startJobWorker(app: TestApp, concurrency: number): Promise<() => Promise<void>> {
+  const { startWorker } = await import('../../server/src/worker/worker.ts');
+  const runner = await startWorker(app.deps, app.database.pool, concurrency);
+  app.deps.workerRunning = () => true;
+  return () => runner.stop();
+}
+
+export async function startE2eApp(env: Record<string, string> = {}, options: E2eAppOptions = {}): Promise<E2eApp> {
   await ensureClientBuilt();
   const server = createServer();
   const port = await listen(server);
   const baseUrl = `http://127.0.0.1:${port}`;
   const app = await createTestApp({ REGISTRATION_MODE: 'invite', PUBLIC_URL: baseUrl, ...env });
   server.on('request', createApp(app.deps, { clientDist: CLIENT_DIST }));
+  let stopWorker: (() => Promise<void>) | null = null;
+  try {
+    if (options.worker) stopWorker = await startJobWorker(app, options.worker.concurrency);
+  } catch (error) {
+    server.close();
+    await app.close();
+    throw error;
+  }
   return {
     baseUrl,
     app,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopWorker?.();
       await app.close();
     },
   };

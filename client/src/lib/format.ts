@@ -25,3 +25,12 @@ export function formatLogTimestamp(value: string): string {
   const pad = (part: number) => String(part).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
+
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** e.g. "May 1, 2025" in the visitor's locale; a dash for missing or bad values. */
+export function formatDate(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  const date = parse(value);
+  return date ? dateOnly.format(date) : '—';
+}

@@ -78,3 +78,12 @@ export function readSettings(): AppSettings {
 export function writeSettings(settings: AppSettings): void {
   writeJson(SETTINGS_STORAGE_KEY, settings);
 }
+
+/** A small per-browser preference (e.g. a screen's chosen view); null when unset or unreadable. */
+export function readPreference(key: string): unknown {
+  return readJson(key);
+}
+
+export function writePreference(key: string, value: unknown): void {
+  writeJson(key, value);
+}

@@ -52,3 +52,21 @@ export function formErrorMessage(error: unknown, fallback: string): string {
 export function describeError(error: unknown): string {
   return serverMessage(error) ?? (isNetworkError(error) ? NETWORK_ERROR : 'Unknown error');
 }
+
+/** A field the server refused, as its validation reports it (e.g. path ['schedule', 'interval']). */
+export interface ServerIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/** The tRPC code of a server answer (e.g. 'CONFLICT', 'BAD_REQUEST'); null when it did not answer. */
+export function errorCode(error: unknown): NonNullable<ApiError['data']>['code'] | null {
+  if (isNetworkError(error)) return null;
+  return asApiError(error)?.data?.code ?? null;
+}
+
+/** The per-field refusals of an input the server validated; empty for any other failure. */
+export function serverIssues(error: unknown): ServerIssue[] {
+  if (isNetworkError(error)) return [];
+  return asApiError(error)?.data?.issues ?? [];
+}

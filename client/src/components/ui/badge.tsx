@@ -11,6 +11,7 @@ export const badgeVariants = cva(
         secondary: 'border-transparent bg-secondary text-secondary-foreground',
         outline: 'text-foreground',
         brand: 'border-transparent bg-brand-soft text-brand',
+        info: 'border-transparent bg-sky-50 text-sky-700',
         success: 'border-transparent bg-emerald-50 text-emerald-700',
         warning: 'border-transparent bg-amber-50 text-amber-800',
         destructive: 'border-transparent bg-red-50 text-red-700',

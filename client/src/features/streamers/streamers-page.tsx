@@ -1,20 +1,133 @@
-import { Users } from 'lucide-react';
+import { useState } from 'react';
+import { CloudOff, Plus, Users } from 'lucide-react';
+import { toast } from 'sonner';
+import { isBusyStatus, STREAMERS_POLL_MS, type StatusMap, type Streamer } from '@clipshift/shared';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useDownloadStatus, useStartDownload } from '@/lib/downloads';
+import { LOAD_STREAMERS_FAILED, useStreamerList } from '@/lib/streamers';
+import { DeleteStreamerDialog } from './delete-streamer-dialog';
+import { StreamerCard } from './streamer-card';
+import { StreamerFormDialog, type StreamerDialogTarget } from './streamer-form-dialog';
+import { streamerMessages } from './use-streamer-actions';
+
+/** 1 to 3 columns by width. */
+const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
+
+function CardsSkeleton() {
+  return (
+    <div role="status" data-testid="streamers-loading">
+      <span className="sr-only">Loading streamers…</span>
+      <div className={GRID} aria-hidden="true">
+        {Array.from({ length: 3 }, (_, index) => (
+          <div key={index} className="space-y-4 rounded-xl border p-5">
+            <Skeleton className="h-5 w-32" />
+            <div className="grid grid-cols-2 gap-3">
+              {Array.from({ length: 6 }, (_, fact) => (
+                <Skeleton key={fact} className="h-9 w-full" />
+              ))}
+            </div>
+            <Skeleton className="h-9 w-full" />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function AddStreamerButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button variant="brand" onClick={onClick}>
+      <Plus aria-hidden="true" /> Add Streamer
+    </Button>
+  );
+}
+
+interface StreamerGridProps {
+  streamers: readonly Streamer[];
+  status: StatusMap | undefined;
+  onEdit: (streamer: Streamer) => void;
+  onDelete: (streamer: Streamer) => void;
+}
+
+function StreamerGrid({ streamers, status, onEdit, onDelete }: StreamerGridProps) {
+  const { start, isStarting } = useStartDownload();
+  return (
+    <ul className={GRID} aria-label="Streamers">
+      {streamers.map((streamer) => (
+        <StreamerCard
+          key={streamer.name}
+          streamer={streamer}
+          status={status?.[streamer.name]?.status}
+          starting={isStarting(streamer.name)}
+          onEdit={() => onEdit(streamer)}
+          onDelete={() => onDelete(streamer)}
+          // The streamers screen sends clip_limit (spec section 7).
+          onDownload={() => start({ name: streamer.name, clip_limit: streamer.clip_limit, vertical: streamer.vertical })}
+        />
+      ))}
+    </ul>
+  );
+}
 
 export function StreamersPage() {
+  const streamers = useStreamerList();
+  const status = useDownloadStatus(STREAMERS_POLL_MS);
+  const [dialog, setDialog] = useState<StreamerDialogTarget | null>(null);
+  const [deleting, setDeleting] = useState<Streamer | null>(null);
+
+  const busy = (streamer: Streamer) => isBusyStatus(status.data?.[streamer.name]?.status);
+  const edit = (streamer: Streamer) => {
+    if (busy(streamer)) toast.error(streamerMessages.cannotEdit(streamer.name));
+    else setDialog({ mode: 'edit', streamer });
+  };
+  const remove = (streamer: Streamer) => {
+    if (busy(streamer)) toast.error(streamerMessages.cannotDelete(streamer.name));
+    else setDeleting(streamer);
+  };
+  const add = () => setDialog({ mode: 'add' });
+
   return (
     <>
       <PageHeader
         title="Streamers"
         description="The Twitch channels Clipshift downloads clips from, with their format, schedule and linked TikTok accounts."
+        actions={streamers.data && streamers.data.length > 0 ? <AddStreamerButton onClick={add} /> : undefined}
       />
-      <EmptyState
-        icon={Users}
-        title="No streamers yet"
-        description="Adding and managing streamers is coming in the next update. Streamers you add will appear here as cards."
-        className="py-16"
-      />
+      {streamers.isPending ? (
+        <CardsSkeleton />
+      ) : !streamers.data ? (
+        <EmptyState
+          icon={CloudOff}
+          title={LOAD_STREAMERS_FAILED}
+          className="py-16"
+          action={
+            <Button variant="outline" onClick={() => void streamers.refetch()}>
+              Try again
+            </Button>
+          }
+        />
+      ) : streamers.data.length === 0 ? (
+        <EmptyState
+          icon={Users}
+          title="No streamers yet"
+          description="Add the Twitch channels whose clips you want as shorts. Each one gets its own limit, format and schedule."
+          className="py-16"
+          action={<AddStreamerButton onClick={add} />}
+        />
+      ) : (
+        <StreamerGrid streamers={streamers.data} status={status.data} onEdit={edit} onDelete={remove} />
+      )}
+      {dialog && (
+        <StreamerFormDialog
+          key={dialog.mode === 'edit' ? `edit:${dialog.streamer.name}` : 'add'}
+          target={dialog}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {deleting && <DeleteStreamerDialog streamer={deleting} onClose={() => setDeleting(null)} />}
     </>
   );
 }

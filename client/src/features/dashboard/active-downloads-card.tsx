@@ -1,0 +1,96 @@
+import { Activity, CloudOff, Download, RefreshCw } from 'lucide-react';
+import type { StatusMap, Streamer } from '@clipshift/shared';
+import { EmptyState } from '@/components/empty-state';
+import { Button } from '@/components/ui/button';
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useStartDownload, useStopDownload } from '@/lib/downloads';
+import { streamerTitle } from '@/lib/streamers';
+import { cn } from '@/lib/utils';
+import { DownloadEntry } from './download-entry';
+
+function streamerTitleOf(streamer: Streamer | undefined, name: string): string {
+  return streamer ? streamerTitle(streamer) : name;
+}
+
+function EntriesSkeleton() {
+  return (
+    <div className="grid gap-3 md:grid-cols-2" aria-hidden="true">
+      {Array.from({ length: 2 }, (_, index) => (
+        <Skeleton key={index} className="h-32 w-full rounded-lg" />
+      ))}
+    </div>
+  );
+}
+
+interface ActiveDownloadsCardProps {
+  status: StatusMap | undefined;
+  /** The first load failed: nothing to show until a refresh succeeds. */
+  failed: boolean;
+  streamers: readonly Streamer[];
+  refreshing: boolean;
+  onRefresh: () => void;
+}
+
+/** One entry per streamer that has run, with Start or Stop, and a manual Refresh Status. */
+export function ActiveDownloadsCard({ status, failed, streamers, refreshing, onRefresh }: ActiveDownloadsCardProps) {
+  const { start, isStarting } = useStartDownload();
+  const { stop, isStopping } = useStopDownload();
+  const entries = status ? Object.entries(status) : [];
+
+  const find = (name: string) => streamers.find((candidate) => candidate.name === name);
+  const startAgain = (name: string) => {
+    const streamer = find(name);
+    start(streamer ? { name, limit: streamer.clip_limit, vertical: streamer.vertical } : { name });
+  };
+
+  return (
+    <Card role="region" aria-labelledby="dashboard-downloads-title">
+      <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+        <div className="space-y-1.5">
+          <CardTitle id="dashboard-downloads-title" className="flex items-center gap-2">
+            <Activity className="size-4 text-brand" aria-hidden="true" /> Active Downloads
+          </CardTitle>
+          <CardDescription>Progress of each streamer’s latest download run.</CardDescription>
+        </div>
+        <CardAction>
+          <Button variant="outline" size="sm" onClick={onRefresh} disabled={refreshing}>
+            <RefreshCw className={cn(refreshing && 'animate-spin')} aria-hidden="true" /> Refresh Status
+          </Button>
+        </CardAction>
+      </CardHeader>
+      <CardContent>
+        {status === undefined && failed ? (
+          <EmptyState
+            icon={CloudOff}
+            title="Download status is unavailable"
+            description="The server could not be reached. Refresh Status tries again."
+          />
+        ) : status === undefined ? (
+          <EntriesSkeleton />
+        ) : entries.length === 0 ? (
+          <EmptyState
+            icon={Download}
+            title="No active downloads"
+            description="When you start downloading clips for a streamer, its progress shows up here."
+          />
+        ) : (
+          <ul className="grid gap-3 md:grid-cols-2" aria-label="Downloads">
+            {entries.map(([name, entry]) => (
+              <DownloadEntry
+                key={name}
+                name={name}
+                title={streamerTitleOf(find(name), name)}
+                entry={entry}
+                starting={isStarting(name)}
+                stopping={isStopping(name)}
+                onStart={() => startAgain(name)}
+                onStop={() => stop(name)}
+              />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

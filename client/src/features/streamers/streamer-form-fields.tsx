@@ -1,0 +1,234 @@
+import type { ReactNode } from 'react';
+import { Crop, Monitor, Smartphone, SquareStack } from 'lucide-react';
+import {
+  CLIP_LIMIT_MAX,
+  CLIP_LIMIT_MIN,
+  DEFAULT_SCHEDULE,
+  LANGUAGE_OPTIONS,
+  LAYOUT_LABELS,
+  LAYOUTS,
+  SCHEDULE_UNITS,
+  type Layout,
+  type ScheduleUnit,
+} from '@clipshift/shared';
+import { Input } from '@/components/ui/input';
+import { SegmentedControl, type SegmentedOption } from '@/components/ui/segmented-control';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Field, SwitchRow } from './form-controls';
+import type { StreamerFormErrors, StreamerFormMode, StreamerFormValues } from './streamer-form';
+
+export interface FieldsProps {
+  values: StreamerFormValues;
+  errors: StreamerFormErrors;
+  onChange: (patch: Partial<StreamerFormValues>) => void;
+}
+
+export function NameField({ values, errors, onChange, mode }: FieldsProps & { mode: StreamerFormMode }) {
+  const editing = mode === 'edit';
+  return (
+    <Field
+      id="streamer-name"
+      label="Streamer name"
+      error={errors.name}
+      hint={editing ? 'A streamer’s name cannot be changed.' : 'The Twitch login, as in twitch.tv/name.'}
+    >
+      {(aria) => (
+        <Input
+          {...aria}
+          name="name"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="e.g. pixelqueen"
+          aria-required="true"
+          readOnly={editing}
+          className={editing ? 'bg-muted text-muted-foreground' : undefined}
+          value={values.name}
+          onChange={(event) => onChange({ name: event.target.value })}
+        />
+      )}
+    </Field>
+  );
+}
+
+export function ClipLimitField({ values, errors, onChange }: FieldsProps) {
+  return (
+    <Field id="streamer-clip-limit" label="Clip limit" error={errors.clipLimit} hint={`Clips per download, ${CLIP_LIMIT_MIN} to ${CLIP_LIMIT_MAX}.`}>
+      {(aria) => (
+        <Input
+          {...aria}
+          name="clip_limit"
+          type="number"
+          inputMode="numeric"
+          min={CLIP_LIMIT_MIN}
+          max={CLIP_LIMIT_MAX}
+          step={1}
+          value={values.clipLimit}
+          onChange={(event) => onChange({ clipLimit: event.target.value })}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** Radix Select cannot hold an empty value: auto-detect travels as this token inside the select. */
+const AUTO_DETECT = 'auto';
+
+export function LanguageField({ values, onChange }: FieldsProps) {
+  return (
+    <Field id="streamer-language" label="Language" hint="Spoken language, used for subtitles.">
+      {(aria) => (
+        <Select
+          value={values.language || AUTO_DETECT}
+          onValueChange={(value) => onChange({ language: value === AUTO_DETECT ? '' : value })}
+        >
+          <SelectTrigger id={aria.id} aria-describedby={aria['aria-describedby']}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent className="max-h-72">
+            {LANGUAGE_OPTIONS.map((option) => (
+              <SelectItem key={option.code || AUTO_DETECT} value={option.code || AUTO_DETECT}>
+                {option.label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      )}
+    </Field>
+  );
+}
+
+type FormatValue = 'vertical' | 'horizontal';
+
+const FORMAT_OPTIONS: readonly SegmentedOption<FormatValue>[] = [
+  { value: 'vertical', label: 'Vertical', description: '9:16 for TikTok', icon: <Smartphone /> },
+  { value: 'horizontal', label: 'Horizontal', description: 'As streamed, 16:9', icon: <Monitor /> },
+];
+
+const LAYOUT_ICONS: Record<Layout, ReactNode> = { blur: <SquareStack />, crop: <Crop /> };
+const LAYOUT_DESCRIPTIONS: Record<Layout, string> = {
+  blur: 'Whole frame over a blurred copy',
+  crop: 'Fills the screen, cuts the sides',
+};
+const LAYOUT_OPTIONS: readonly SegmentedOption<Layout>[] = LAYOUTS.map((layout) => ({
+  value: layout,
+  label: LAYOUT_LABELS[layout],
+  description: LAYOUT_DESCRIPTIONS[layout],
+  icon: LAYOUT_ICONS[layout],
+}));
+
+export function FormatFields({ values, onChange }: FieldsProps) {
+  return (
+    <div className="space-y-4">
+      <div className="space-y-2">
+        <span id="streamer-format-label" className="text-sm font-medium">
+          Format
+        </span>
+        <SegmentedControl
+          labelledBy="streamer-format-label"
+          name="format"
+          value={values.vertical ? 'vertical' : 'horizontal'}
+          options={FORMAT_OPTIONS}
+          onValueChange={(value) => onChange({ vertical: value === 'vertical' })}
+        />
+      </div>
+      <div className="space-y-2">
+        <span id="streamer-layout-label" className="text-sm font-medium">
+          Vertical layout
+        </span>
+        <SegmentedControl
+          labelledBy="streamer-layout-label"
+          describedBy={values.vertical ? undefined : 'streamer-layout-hint'}
+          name="layout"
+          value={values.layout}
+          options={LAYOUT_OPTIONS}
+          disabled={!values.vertical}
+          onValueChange={(layout) => onChange({ layout })}
+        />
+        {!values.vertical && (
+          <p id="streamer-layout-hint" className="text-xs text-muted-foreground">
+            Only used for vertical videos.
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+const UNIT_LABELS: Record<ScheduleUnit, string> = { minutes: 'Minutes', hours: 'Hours', days: 'Days' };
+
+function parseUnit(value: string): ScheduleUnit {
+  return SCHEDULE_UNITS.find((unit) => unit === value) ?? DEFAULT_SCHEDULE.unit;
+}
+
+export function ScheduleField({ values, errors, onChange }: FieldsProps) {
+  return (
+    <SwitchRow
+      id="streamer-schedule"
+      label="Download on a schedule"
+      description="Fetch new clips automatically at a fixed interval."
+      checked={values.scheduleEnabled}
+      onCheckedChange={(scheduleEnabled) => onChange({ scheduleEnabled })}
+    >
+      {values.scheduleEnabled && (
+        <div className="mt-3 space-y-2">
+          <div className="flex items-center gap-2">
+            <label htmlFor="streamer-schedule-interval" className="text-sm text-muted-foreground">
+              Every<span className="sr-only"> (schedule interval)</span>
+            </label>
+            <Input
+              id="streamer-schedule-interval"
+              name="schedule_interval"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              aria-invalid={errors.scheduleInterval ? true : undefined}
+              aria-describedby={errors.scheduleInterval ? 'streamer-schedule-interval-error' : undefined}
+              className="w-20"
+              value={values.scheduleInterval}
+              onChange={(event) => onChange({ scheduleInterval: event.target.value })}
+            />
+            <Select value={values.scheduleUnit} onValueChange={(unit) => onChange({ scheduleUnit: parseUnit(unit) })}>
+              <SelectTrigger aria-label="Schedule unit" className="w-32">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {SCHEDULE_UNITS.map((unit) => (
+                  <SelectItem key={unit} value={unit}>
+                    {UNIT_LABELS[unit]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          {errors.scheduleInterval && (
+            <p id="streamer-schedule-interval-error" className="text-xs font-medium text-destructive" data-testid="field-error">
+              {errors.scheduleInterval}
+            </p>
+          )}
+        </div>
+      )}
+    </SwitchRow>
+  );
+}
+
+export function AutomationFields({ values, onChange }: FieldsProps) {
+  return (
+    <>
+      <SwitchRow
+        id="streamer-auto-subtitle"
+        label="Auto subtitles"
+        description="Burn subtitles into every new clip."
+        checked={values.autoSubtitle}
+        onCheckedChange={(autoSubtitle) => onChange({ autoSubtitle })}
+      />
+      <SwitchRow
+        id="streamer-auto-publish"
+        label="Auto publish"
+        description="Post new clips to the linked TikTok accounts."
+        checked={values.autoPublish}
+        onCheckedChange={(autoPublish) => onChange({ autoPublish })}
+      />
+    </>
+  );
+}
