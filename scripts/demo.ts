@@ -1,6 +1,8 @@
-// `npm run demo`: the whole product offline. Starts a fake Twitch (tests/fakes) with a few
-// broadcasters and clips, points the app at it, starts the app, and seeds a demo account with
-// streamers through the public REST API.
+// `npm run demo`: the whole product offline. Starts fake Twitch, TikTok and speech-to-text servers
+// (tests/fakes), points the app at them, starts the app, and seeds a demo account with streamers
+// through the public REST API.
+import { startFakeOpenAi } from '../tests/fakes/openai/index.ts';
+import { startFakeTikTok } from '../tests/fakes/tiktok/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../tests/fakes/twitch/index.ts';
 import { ensureClientBuilt } from './client-build.mjs';
 
@@ -69,7 +71,16 @@ async function seedAccount(): Promise<void> {
 
 const fake = await startFakeTwitch({ media: { width: 1280, height: 720, fps: 30, seconds: 6 } });
 seedTwitch(fake);
-Object.assign(process.env, fake.env, {
+// A fake TikTok whose authorize page signs in as "Demo Creator" at once, and a fake speech-to-text
+// server, so connecting, posting and subtitles all work offline too.
+const tiktok = await startFakeTikTok();
+tiktok.addUser({ displayName: 'Demo Creator', username: 'democreator' });
+tiktok.setPollsUntilDone(1);
+const speech = await startFakeOpenAi({ scenario: 'speech' });
+Object.assign(process.env, fake.env, tiktok.env, {
+  TRANSCRIBE_ENGINE: process.env.TRANSCRIBE_ENGINE ?? 'openai',
+  TRANSCRIBE_API_URL: process.env.TRANSCRIBE_API_URL ?? speech.url,
+  WHISPER_MODEL: process.env.WHISPER_MODEL ?? 'whisper-1',
   PORT: String(PORT),
   DATA_DIR: process.env.DATA_DIR ?? './data/demo',
   REGISTRATION_MODE: process.env.REGISTRATION_MODE ?? 'open',
@@ -78,4 +89,7 @@ ensureClientBuilt();
 await import('../server/src/main.ts');
 await waitForHealth();
 await seedAccount();
-console.log(`\nClipshift demo is running at http://localhost:${PORT}\nSign in as ${DEMO_USER.username} / ${DEMO_USER.password}. Fake Twitch: ${fake.url}\n`);
+console.log(
+  `\nClipshift demo is running at http://localhost:${PORT}\nSign in as ${DEMO_USER.username} / ${DEMO_USER.password}.\n` +
+    `Fakes: Twitch ${fake.url} · TikTok ${tiktok.url} · speech-to-text ${speech.url}\n`,
+);

@@ -25,7 +25,7 @@ export async function machineDescription(extra: string[] = []): Promise<string> 
 
 /** Replaces (or appends) the `## {title}` section of docs/benchmarks.md, keeping the others. */
 export async function writeSection(title: string, body: string): Promise<void> {
-  const header = '# Benchmarks\n\nFigures written by `npm run bench:*`; each section says how to re-run it.\n';
+  const header = '# Benchmarks\n\nFigures written by `npm run bench:*`; each section says how to re-run it.\n\n';
   const current = existsSync(BENCHMARKS_DOC) ? await readFile(BENCHMARKS_DOC, 'utf8') : header;
   const sections = current.split(/^(?=## )/m);
   const heading = `## ${title}\n`;
