@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../server/src/db/database.ts';
-import { REST_ROUTES } from '../../server/src/rest/routes.ts';
+import { FILE_ROUTES, REST_ROUTES } from '../../server/src/rest/routes.ts';
 import { INTERNAL_MESSAGE } from '../../server/src/trpc/errors.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { ADMIN, adminAndMember, APP_ORIGIN, errorBody, expectNoSecrets, MEMBER, resetThrottles, RestClient, SESSION_COOKIE } from './client.ts';
@@ -77,7 +77,8 @@ describe('REST: HTTP rules of the contract', () => {
       for (const [method, path] of CONTRACT_ROUTES) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
       for (const route of REST_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
       const operations = Object.values(doc.paths as Record<string, Record<string, unknown>>).flatMap((item) => Object.keys(item));
-      expect(operations).toHaveLength(REST_ROUTES.length);
+      for (const route of FILE_ROUTES) expect(doc.paths[route.path]?.get, `GET ${route.path}`).toBeDefined();
+      expect(operations).toHaveLength(REST_ROUTES.length + FILE_ROUTES.length);
     });
 
     it('documents success statuses, the error body, session security and inputs', () => {

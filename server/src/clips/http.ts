@@ -8,17 +8,6 @@ import { notFound, unauthorized } from '../trpc/errors.ts';
 import { clipFilePath } from './files.ts';
 import { findClipRow } from './service.ts';
 
-/** Routes that answer with file bytes, documented beside the JSON route table. */
-export const FILE_ROUTES = [
-  {
-    method: 'GET',
-    path: '/clips/{id}/video',
-    summary: 'The rendered MP4, with HTTP Range support; ?download=1 names it {clip_id}.mp4',
-    contentType: 'video/mp4',
-  },
-  { method: 'GET', path: '/clips/{id}/thumbnail', summary: 'The clip thumbnail (JPEG)', contentType: 'image/jpeg' },
-] as const;
-
 type ClipFile = 'video' | 'thumbnail';
 
 async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: ClipFile): Promise<void> {

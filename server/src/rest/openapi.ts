@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appRouter } from '../trpc/router.ts';
-import { REST_ROUTES, type RestRoute } from './routes.ts';
+import { FILE_ROUTES, REST_ROUTES, type RestRoute } from './routes.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-function parametersOf(route: RestRoute, input: z.ZodType | undefined): JsonSchema[] {
+function parametersOf(route: Pick<RestRoute, 'path' | 'method'>, input: z.ZodType | undefined): JsonSchema[] {
   const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({
     name: match[1],
     in: 'path',
@@ -108,6 +108,21 @@ export function buildOpenApiDocument(publicUrl: string): JsonSchema {
     }
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = operation;
+  }
+  for (const route of FILE_ROUTES) {
+    paths[route.path] ??= {};
+    paths[route.path]!.get = {
+      operationId: route.path,
+      tags: [route.tag],
+      summary: route.summary,
+      parameters: parametersOf({ ...route, method: 'GET' }, undefined),
+      ...(route.auth ? { security: [{ sessionCookie: [] }] } : {}),
+      responses: {
+        '200': { description: 'The file', content: { [route.contentType]: { schema: { type: 'string', format: 'binary' } } } },
+        ...(route.contentType === 'video/mp4' ? { '206': { description: 'The requested byte range' } } : {}),
+        ...(route.auth ? { '401': { description: 'No valid session' }, '404': { description: 'Not found' } } : {}),
+      },
+    };
   }
   return {
     openapi: '3.1.0',

@@ -103,6 +103,13 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'GET', path: '/health', procedure: 'health.check', auth: false, tag: 'Health', summary: 'Database and worker health' },
 ];
 
+/** Routes answering with something other than JSON (files, the OAuth popup page), for the docs. */
+export const FILE_ROUTES = [
+  { path: '/clips/{id}/video', tag: 'Clips', auth: true, contentType: 'video/mp4', summary: 'The rendered MP4 with HTTP Range support; ?download=1 names it {clip_id}.mp4' },
+  { path: '/clips/{id}/thumbnail', tag: 'Clips', auth: true, contentType: 'image/jpeg', summary: 'The clip thumbnail' },
+  { path: '/tiktok/callback', tag: 'TikTok', auth: false, contentType: 'text/html', summary: "TikTok's OAuth redirect: a page that tells the opener {type:'tiktok-auth', success, error?} and closes" },
+] as const;
+
 /** "/streamers/{name}" → "/streamers/:name" for Express. */
 export function toExpressPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
