@@ -12,6 +12,9 @@ export function tiktokCallbackRouter(deps: AppDeps): Router {
     const page = callbackPage(result, deps.env.publicOrigin);
     res.status(result.success ? 200 : 400);
     res.setHeader('Content-Security-Policy', page.csp);
+    // The popup arrives here from TikTok's origin; any stricter opener policy would cut it off from
+    // the window that opened it, and the message could never be delivered.
+    res.setHeader('Cross-Origin-Opener-Policy', 'unsafe-none');
     res.setHeader('Cache-Control', 'no-store');
     res.type('html').send(page.html);
   });

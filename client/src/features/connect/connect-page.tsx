@@ -1,30 +1,60 @@
 import { Link } from 'react-router-dom';
 import { KeyRound } from 'lucide-react';
-import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { paths } from '@/lib/paths';
+import { PasskeyForm } from './passkey-form';
+import { useGuestConnect } from './use-guest-connect';
+import { VerifiedPanel } from './verified-panel';
 
-/** Placeholder: the guest passkey flow (six boxes, verify, Connect TikTok) arrives with the next issue. */
+function LoginHint() {
+  return (
+    <p className="w-full text-center text-sm text-muted-foreground">
+      Already have an account?{' '}
+      <Link to={paths.login} className="font-medium text-brand underline-offset-4 hover:underline">
+        Log in
+      </Link>
+    </p>
+  );
+}
+
+/** /connect: a guest with someone's passkey connects a TikTok account to that person's Clipshift account. */
 export function ConnectPage() {
+  const guest = useGuestConnect();
   return (
     <div className="flex min-h-[calc(100vh-4rem)] items-start justify-center bg-muted/40 px-4 py-12 sm:items-center">
-      <Card className="w-full max-w-md text-center shadow-sm">
-        <CardHeader className="items-center">
+      <Card className="w-full max-w-md shadow-sm">
+        <CardHeader className="items-center text-center">
           <div className="mb-2 flex size-11 items-center justify-center rounded-full bg-brand-soft">
             <KeyRound className="size-5 text-brand" aria-hidden="true" />
           </div>
           <h1 className="text-2xl font-semibold tracking-tight">Connect your TikTok account</h1>
           <CardDescription>
-            Connecting with a guest passkey is coming soon. Ask the person who shared this link to try again shortly.
+            Enter the 6-character passkey you were given to connect your TikTok account to their Clipshift account. No
+            Clipshift account is needed.
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <p className="text-sm text-muted-foreground">
-            Already have an account?{' '}
-            <Link to={paths.login} className="font-medium text-brand underline-offset-4 hover:underline">
-              Log in
-            </Link>
-          </p>
+          {guest.verified ? (
+            <VerifiedPanel
+              passkey={guest.passkey}
+              connecting={guest.connecting}
+              onConnect={guest.connect}
+              onUseDifferent={guest.startOver}
+            />
+          ) : (
+            <PasskeyForm
+              chars={guest.chars}
+              onChange={guest.change}
+              onSubmit={guest.submit}
+              verifying={guest.verifying}
+              refused={guest.refused}
+              error={guest.submitError}
+            />
+          )}
         </CardContent>
+        <CardFooter>
+          <LoginHint />
+        </CardFooter>
       </Card>
     </div>
   );

@@ -1,34 +1,121 @@
-import { Cpu } from 'lucide-react';
-import { Badge } from '@/components/ui/badge';
+import { useId, type FormEvent } from 'react';
+import { Cpu, KeyRound, Save } from 'lucide-react';
+import { DEFAULT_CONCURRENCY, DEFAULT_WHISPER_MODEL } from '@clipshift/shared';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { readSettings } from '@/lib/storage';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { CONCURRENCY_MAX, CONCURRENCY_MIN, WHISPER_MODELS } from '@/lib/processing-preferences';
+import { useProcessingForm } from './use-processing-form';
 
-function SettingValue({ label, value }: { label: string; value: string }) {
+function modelLabel(model: string): string {
+  return model === DEFAULT_WHISPER_MODEL ? `${model} (default)` : model;
+}
+
+function WhisperModelField({ value, onChange }: { value: string; onChange: (model: string) => void }) {
+  const id = useId();
+  const hintId = useId();
+  // A model stored earlier that is not in the list stays choosable instead of silently changing.
+  const models: readonly string[] = WHISPER_MODELS.includes(value as (typeof WHISPER_MODELS)[number])
+    ? WHISPER_MODELS
+    : [...WHISPER_MODELS, value];
   return (
-    <div className="rounded-lg border bg-muted/40 px-4 py-3">
-      <dt className="text-xs text-muted-foreground">{label}</dt>
-      <dd className="mt-1 font-mono text-sm font-medium">{value}</dd>
+    <div className="space-y-2">
+      <Label htmlFor={id}>Transcription model</Label>
+      <Select value={value} onValueChange={onChange}>
+        <SelectTrigger id={id} aria-describedby={hintId}>
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          {models.map((model) => (
+            <SelectItem key={model} value={model}>
+              {modelLabel(model)}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+      <p id={hintId} className="text-xs text-muted-foreground">
+        The speech model that writes subtitles. Larger models are more accurate and slower.
+      </p>
     </div>
   );
 }
 
-/** Editing these arrives with clip processing; for now the stored values are shown as they are. */
+interface ConcurrencyFieldProps {
+  value: string;
+  error: string | null;
+  onChange: (text: string) => void;
+}
+
+function ConcurrencyField({ value, error, onChange }: ConcurrencyFieldProps) {
+  const id = useId();
+  const hintId = useId();
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>Concurrency</Label>
+      <Input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={CONCURRENCY_MIN}
+        max={CONCURRENCY_MAX}
+        step={1}
+        value={value}
+        aria-invalid={error !== null}
+        aria-describedby={hintId}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <p id={hintId} className={error ? 'text-xs text-red-700' : 'text-xs text-muted-foreground'}>
+        {error ?? `Clips downloaded and rendered at once, ${CONCURRENCY_MIN} to ${CONCURRENCY_MAX} (default ${DEFAULT_CONCURRENCY}).`}
+      </p>
+    </div>
+  );
+}
+
+function CredentialsNote() {
+  return (
+    <Alert variant="info">
+      <KeyRound aria-hidden="true" />
+      <p>
+        Twitch credentials (<code className="font-mono text-xs">TWITCH_CLIENT_ID</code> and{' '}
+        <code className="font-mono text-xs">TWITCH_CLIENT_SECRET</code>) are part of the server&apos;s configuration and never
+        reach the browser.
+      </p>
+    </Alert>
+  );
+}
+
+/** Processing preferences kept in this browser (app-settings): the subtitle model and how many clips run at once. */
 export function ProcessingSection() {
-  const settings = readSettings();
+  const form = useProcessingForm();
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    form.save();
+  };
   return (
     <Card role="region" aria-labelledby="settings-processing-title">
       <CardHeader>
         <CardTitle id="settings-processing-title" className="flex items-center gap-2">
           <Cpu className="size-4 text-brand" aria-hidden="true" /> Processing
-          <Badge variant="brand">Coming soon</Badge>
         </CardTitle>
-        <CardDescription>How many clips are processed at once and which speech model writes subtitles. Editing these comes with clip processing.</CardDescription>
+        <CardDescription>Preferences this browser sends with downloads and subtitle requests.</CardDescription>
       </CardHeader>
       <CardContent>
-        <dl className="grid gap-3 sm:grid-cols-2">
-          <SettingValue label="Concurrency" value={String(settings.concurrency)} />
-          <SettingValue label="Transcription model" value={settings.whisper_model} />
-        </dl>
+        <form aria-label="Processing preferences" className="space-y-5" onSubmit={onSubmit} noValidate>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <WhisperModelField value={form.whisperModel} onChange={form.setWhisperModel} />
+            <ConcurrencyField value={form.concurrencyText} error={form.concurrencyError} onChange={form.setConcurrencyText} />
+          </div>
+          <CredentialsNote />
+          <div className="flex flex-wrap items-center justify-end gap-3">
+            <span className="text-xs text-muted-foreground">{form.dirty ? 'Unsaved changes' : 'Saved in this browser'}</span>
+            <Button type="submit" variant="brand" size="sm" disabled={!form.dirty || form.concurrencyError !== null}>
+              <Save aria-hidden="true" /> Save
+            </Button>
+          </div>
+        </form>
       </CardContent>
     </Card>
   );

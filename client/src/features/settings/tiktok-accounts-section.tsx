@@ -1,12 +1,57 @@
-import { Info, Plus } from 'lucide-react';
-import { Alert } from '@/components/ui/alert';
-import { Badge } from '@/components/ui/badge';
+import { LoaderCircle, Plus, UsersRound } from 'lucide-react';
+import { EmptyState } from '@/components/empty-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { trpc } from '@/lib/trpc';
+import { useErrorToast } from '@/lib/use-error-toast';
 import { GuestCode } from './guest-code';
+import { TikTokAccountsTable } from './tiktok-accounts-table';
+import { accountMessages } from './tiktok-messages';
+import { useConnectAccount } from './use-connect-account';
+import { useDeleteAccount } from './use-delete-account';
 
-/** Account listing and OAuth connect arrive with the TikTok issue; the guest code works today. */
+interface AccountsListProps {
+  connecting: boolean;
+  onReconnect: () => void;
+}
+
+function TikTokAccountsList({ connecting, onReconnect }: AccountsListProps) {
+  const accounts = trpc.tiktok.accounts.useQuery();
+  useErrorToast(accounts, accountMessages.loadFailed);
+  const { remove, isRemoving } = useDeleteAccount();
+
+  if (accounts.isPending) return <Skeleton className="h-24 w-full" />;
+  if (accounts.isError) {
+    return (
+      <EmptyState
+        icon={UsersRound}
+        title={accountMessages.loadFailed}
+        action={
+          <Button variant="outline" onClick={() => void accounts.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+    );
+  }
+  if (accounts.data.length === 0) {
+    return <EmptyState icon={UsersRound} title={accountMessages.emptyTitle} description={accountMessages.emptyDescription} />;
+  }
+  return (
+    <TikTokAccountsTable
+      accounts={accounts.data}
+      isRemoving={isRemoving}
+      reconnecting={connecting}
+      onRemove={remove}
+      onReconnect={onReconnect}
+    />
+  );
+}
+
+/** The user's TikTok accounts: connect one in a popup, see where each posts, remove it; and the guest code. */
 export function TikTokAccountsSection() {
+  const { connect, waiting } = useConnectAccount();
   return (
     <Card role="region" aria-labelledby="settings-tiktok-title">
       <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
@@ -15,21 +60,20 @@ export function TikTokAccountsSection() {
           <CardDescription>The TikTok accounts Clipshift posts your clips to.</CardDescription>
         </div>
         <CardAction>
-          <Button variant="brand" size="sm" disabled>
-            <Plus /> Connect Account
+          <Button variant="brand" size="sm" disabled={waiting} onClick={connect}>
+            {waiting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
+            Connect Account
           </Button>
         </CardAction>
       </CardHeader>
       <CardContent className="space-y-4">
-        <Alert variant="info">
-          <Info aria-hidden="true" />
-          <div className="space-y-1">
-            <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium">
-              Connecting TikTok accounts arrives soon <Badge variant="brand">Coming soon</Badge>
-            </p>
-            <p className="text-muted-foreground">Your connected accounts and the streamers linked to them will be listed here.</p>
-          </div>
-        </Alert>
+        {waiting && (
+          <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+            <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" />
+            Finish connecting in the TikTok window. Closing it cancels.
+          </p>
+        )}
+        <TikTokAccountsList connecting={waiting} onReconnect={connect} />
         <GuestCode />
       </CardContent>
     </Card>

@@ -1,0 +1,68 @@
+import { useId, type FormEvent } from 'react';
+import { LoaderCircle } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { PasskeyBoxes } from './passkey-boxes';
+import type { PasskeyChars } from './passkey-entry';
+
+interface PasskeyFormProps {
+  chars: PasskeyChars;
+  onChange: (chars: PasskeyChars) => void;
+  onSubmit: () => void;
+  verifying: boolean;
+  refused: boolean;
+  /** The validation message of a submit with fewer than six characters. */
+  error: string | null;
+}
+
+function StatusLine({ id, verifying, refused, error }: { id: string; verifying: boolean; refused: boolean; error: string | null }) {
+  if (error) {
+    return (
+      <p id={id} role="alert" className="text-sm font-medium text-red-700">
+        {error}
+      </p>
+    );
+  }
+  if (verifying) {
+    return (
+      <p id={id} role="status" className="flex items-center justify-center gap-2 text-sm text-muted-foreground">
+        <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" /> Verifying passkey…
+      </p>
+    );
+  }
+  return (
+    <p id={id} className={refused ? 'text-sm text-red-700' : 'text-sm text-muted-foreground'}>
+      {refused ? 'Check the code with the person who shared it and try again.' : 'Letters and digits only; case does not matter.'}
+    </p>
+  );
+}
+
+/** The six boxes and a Verify button; typing the sixth character verifies on its own. */
+export function PasskeyForm({ chars, onChange, onSubmit, verifying, refused, error }: PasskeyFormProps) {
+  const statusId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <form aria-label="Guest passkey" className="space-y-4" onSubmit={submit} noValidate>
+      <fieldset className="space-y-3">
+        <legend className="mb-3 w-full text-center text-sm font-medium">Passkey</legend>
+        <PasskeyBoxes
+          chars={chars}
+          onChange={onChange}
+          onSubmit={onSubmit}
+          invalid={refused || error !== null}
+          describedBy={statusId}
+          autoFocus
+        />
+        <div className="min-h-5 text-center">
+          <StatusLine id={statusId} verifying={verifying} refused={refused} error={error} />
+        </div>
+      </fieldset>
+      <Button type="submit" variant="brand" className="w-full" disabled={verifying}>
+        {verifying && <LoaderCircle className="animate-spin" aria-hidden="true" />}
+        Verify Passkey
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,56 @@
+import { useCallback, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { passkeyFromQuery } from '@clipshift/shared';
+import { connectMessages } from './connect-messages';
+import { charsFromPasskey, EMPTY_PASSKEY, isComplete, type PasskeyChars } from './passkey-entry';
+import { useGuestTikTokConnect } from './use-guest-tiktok-connect';
+import { usePasskeyVerification } from './use-passkey-verification';
+
+/**
+ * The guest page's state: the boxes (prefilled from ?passkey= when it cleans to six characters),
+ * verification, and connecting TikTok; a connected account or Use Different Passkey starts over.
+ */
+export function useGuestConnect() {
+  const [searchParams] = useSearchParams();
+  const [chars, setChars] = useState<PasskeyChars>(() => charsFromPasskey(passkeyFromQuery(searchParams.get('passkey'))));
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const complete = isComplete(chars);
+  const passkey = chars.join('');
+  const verification = usePasskeyVerification(passkey, complete);
+  const { reset: resetVerification, verify } = verification;
+
+  const startOver = useCallback(() => {
+    setChars(EMPTY_PASSKEY);
+    setSubmitError(null);
+    resetVerification();
+  }, [resetVerification]);
+
+  const tiktok = useGuestTikTokConnect(passkey, startOver);
+
+  const change = useCallback((next: PasskeyChars) => {
+    setChars(next);
+    setSubmitError(null);
+  }, []);
+
+  const submit = useCallback(() => {
+    if (!complete) {
+      setSubmitError(connectMessages.incomplete);
+      return;
+    }
+    verify(passkey);
+  }, [complete, passkey, verify]);
+
+  return {
+    chars,
+    passkey,
+    change,
+    submit,
+    submitError,
+    verified: verification.verified,
+    verifying: verification.verifying,
+    refused: verification.refused,
+    connect: tiktok.connect,
+    connecting: tiktok.connecting,
+    startOver,
+  };
+}

@@ -1,0 +1,44 @@
+import { CircleCheck, LoaderCircle } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+
+interface VerifiedPanelProps {
+  passkey: string;
+  connecting: boolean;
+  onConnect: () => void;
+  onUseDifferent: () => void;
+}
+
+/** The passkey is good: connect a TikTok account in the popup, or start over with another code. */
+export function VerifiedPanel({ passkey, connecting, onConnect, onUseDifferent }: VerifiedPanelProps) {
+  return (
+    <section aria-labelledby="passkey-verified-title" className="space-y-5">
+      <div className="flex flex-col items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-5 text-center">
+        <CircleCheck className="size-7 text-emerald-600" aria-hidden="true" />
+        <h2 id="passkey-verified-title" className="font-semibold text-emerald-900">
+          Passkey verified
+        </h2>
+        <p className="font-mono text-lg font-semibold tracking-[0.3em] text-emerald-900" data-testid="verified-passkey">
+          {passkey}
+        </p>
+        <p className="max-w-xs text-sm text-emerald-800">
+          Sign in to TikTok in the window that opens. Your account is added to the Clipshift account this passkey belongs to.
+        </p>
+      </div>
+      {connecting && (
+        <p role="status" className="flex items-center justify-center gap-2 text-sm text-muted-foreground">
+          <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" />
+          Finish connecting in the TikTok window. Closing it cancels.
+        </p>
+      )}
+      <div className="flex flex-col gap-2">
+        <Button variant="brand" className="w-full" disabled={connecting} onClick={onConnect}>
+          {connecting && <LoaderCircle className="animate-spin" aria-hidden="true" />}
+          Connect TikTok
+        </Button>
+        <Button variant="outline" className="w-full" onClick={onUseDifferent}>
+          Use Different Passkey
+        </Button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,11 @@
+/** Settings → TikTok Accounts messages of spec sections 2, 5 and 8. */
+export const accountMessages = {
+  loadFailed: 'Failed to load TikTok accounts',
+  startFailed: 'Failed to start TikTok authorization',
+  deleted: 'TikTok account deleted successfully',
+  deleteFailed: 'Failed to delete TikTok account',
+  emptyTitle: 'No TikTok Accounts',
+  emptyDescription: "You haven't connected any TikTok accounts yet.",
+  noLinkedStreamers: 'No linked streamers',
+  reconnectNeeded: 'Reconnect needed',
+} as const;
