@@ -174,6 +174,13 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     expect((await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).find((account) => account.id === accountId)?.needs_reconnect).toBe(false);
   });
 
+  it('reports what a creator may post with (privacy options of a private account)', async () => {
+    const accountId = await connect(alice, 'open-private');
+    const options = await callerFor(app.deps, { user: alice }).api.tiktok.creatorOptions({ id: accountId });
+    expect(options).toMatchObject({ tiktok_account_id: accountId, privacy_level_options: ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'] });
+    await expect(callerFor(app.deps, { user: bob }).api.tiktok.creatorOptions({ id: accountId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('links and unlinks accounts to streamers', async () => {
     const api = callerFor(app.deps, { user: alice }).api;
     const accountId = await connect(alice, 'open-alice');

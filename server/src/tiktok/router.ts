@@ -1,4 +1,4 @@
-import { accountIdInput, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
+import { accountIdInput, creatorOptions, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
 import { z } from 'zod';
 import { findPasskeyOwner } from '../guests/service.ts';
 import { recordLog } from '../logs/service.ts';
@@ -7,8 +7,8 @@ import { decryptSecret } from '../security/crypto.ts';
 import { findStreamer, streamerView } from '../streamers/service.ts';
 import { AppError } from '../trpc/errors.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts';
-import { findAccount, linkAccount, listAccounts, unlinkAccount } from './accounts.ts';
-import { authorizeUrlFor } from './oauth.ts';
+import { findAccount, freshAccessToken, linkAccount, listAccounts, unlinkAccount } from './accounts.ts';
+import { authorizeUrlFor, requireTikTok } from './oauth.ts';
 import { awaitAccepted, findUpload, postClip, toUpload } from './uploads.ts';
 
 const authUrlOutput = z.object({ auth_url: z.string() });
@@ -95,6 +95,30 @@ export const tiktokRouter = router({
         throw new AppError('BAD_GATEWAY', failed[0]?.error ?? 'TikTok refused the video', { uploads });
       }
       return { message: 'Posted to TikTok successfully!', uploads };
+    }),
+
+  /** What TikTok lets this account post with right now: privacy levels, interaction flags, max duration. */
+  creatorOptions: authedProcedure
+    .input(accountIdInput)
+    .output(creatorOptions)
+    .query(async ({ ctx, input }) => {
+      const tiktok = requireTikTok(ctx.deps);
+      const account = await findAccount(ctx.deps.db, ctx.user.id, input.id);
+      try {
+        const token = await freshAccessToken(ctx.deps.db, tiktok, ctx.deps.appSecret, account.id);
+        const info = await tiktok.queryCreatorInfo(token);
+        return {
+          tiktok_account_id: account.id,
+          privacy_level_options: info.privacyLevelOptions,
+          comment_disabled: info.commentDisabled,
+          duet_disabled: info.duetDisabled,
+          stitch_disabled: info.stitchDisabled,
+          max_video_post_duration_sec: info.maxVideoPostDurationSec,
+          nickname: info.nickname ?? null,
+        };
+      } catch (error) {
+        throw new AppError('BAD_GATEWAY', (error as Error).message);
+      }
     }),
 
   uploadStatus: authedProcedure
