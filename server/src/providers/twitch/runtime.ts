@@ -1,36 +1,26 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import { redactUrl, type Logger } from '../../logs/logger.ts';
+import {
+  defaultSleep,
+  describeNetworkError,
+  discardBody,
+  isAbortError,
+  joinUrl,
+  pauseOrAbort,
+  REQUEST_TIMEOUT_MS,
+  requestSignal,
+  TRANSIENT_ATTEMPTS,
+  type ProviderRuntime,
+  type Sleep,
+} from '../http/runtime.ts';
 import { abortedError, TwitchError } from './errors.ts';
 
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+export { defaultSleep, describeNetworkError, discardBody, isAbortError, joinUrl, REQUEST_TIMEOUT_MS, requestSignal, TRANSIENT_ATTEMPTS, type Sleep };
 
 /** What every part of the client shares; sleep and now are injectable so tests never really wait. */
-export interface TwitchRuntime {
-  logger: Logger;
-  sleep: Sleep;
-  now: () => number;
-}
-
-export const defaultSleep: Sleep = async (ms, signal) => {
-  await delay(ms, undefined, { signal });
-};
-
-/** Attempts for transient failures (5xx, network): the first try plus two retries. */
-export const TRANSIENT_ATTEMPTS = 3;
-/** API calls are small JSON documents; a call hanging longer than this is treated as a network failure. */
-export const REQUEST_TIMEOUT_MS = 30_000;
+export type TwitchRuntime = ProviderRuntime;
 
 /** 500 ms, 1 s, 2 s… capped at 10 s: long enough for a hiccup to pass, short enough for a job. */
 export function backoffMs(attempt: number): number {
   return Math.min(500 * 2 ** (attempt - 1), 10_000);
-}
-
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}${path}`;
-}
-
-export function isAbortError(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
@@ -38,26 +28,8 @@ export function throwIfAborted(signal: AbortSignal | undefined, what: string): v
 }
 
 /** Sleeps through the injected sleep, turning the caller's abort into a typed error. */
-export async function pause(runtime: TwitchRuntime, ms: number, signal: AbortSignal | undefined, what: string): Promise<void> {
-  throwIfAborted(signal, what);
-  try {
-    await runtime.sleep(ms, signal);
-  } catch (error) {
-    if (signal?.aborted) throw abortedError(what, error);
-    throw error;
-  }
-  throwIfAborted(signal, what);
-}
-
-/** The caller's signal plus a per-request timeout, so a hung connection cannot stall a job forever. */
-export function requestSignal(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
-/** Lets the connection go back to the pool when we do not read a body. */
-export async function discardBody(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
+export function pause(runtime: TwitchRuntime, ms: number, signal: AbortSignal | undefined, what: string): Promise<void> {
+  return pauseOrAbort(runtime, ms, signal, (cause) => abortedError(what, cause));
 }
 
 /** Twitch's own explanation from an error body (Helix and id.twitch.tv both send `message`). */
@@ -111,12 +83,3 @@ export async function sendWithRetries(runtime: TwitchRuntime, request: Transient
   }
 }
 
-/** A one-line reason for logs and errors; redacted because some messages quote the URL. */
-export function describeNetworkError(error: unknown): string {
-  if (isAbortError(error)) return 'timed out';
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return redactUrl(`${error.message}${cause}`);
-  }
-  return redactUrl(String(error));
-}
