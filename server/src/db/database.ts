@@ -17,6 +17,7 @@ export function createDatabase(connectionString: string, max = 10): DatabaseHand
   // An idle client losing its connection (database restart) must not crash the process;
   // the pool replaces it and the next query reports any lasting problem.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
