@@ -7,7 +7,8 @@ export function workerLogger(logger: Logger): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
     if (level === 'error') child.error(meta ?? {}, message);
     else if (level === 'warning') child.warn(meta ?? {}, message);
-    else if (level === 'info') child.info(meta ?? {}, message);
+    // graphile-worker reports every completed job at info level (the cron jobs run every minute):
+    // that is debug detail here; the app's own events carry what users care about.
     else child.debug(meta ?? {}, message);
   });
 }
