@@ -10,6 +10,7 @@ import { clipFilePath } from '../../server/src/clips/files.ts';
 import { probe, renderVertical } from '../../server/src/media/index.ts';
 import { startWorker } from '../../server/src/worker/worker.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
+import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';
 
@@ -33,6 +34,7 @@ function meanDifference(a: Buffer, b: Buffer, width: number, from: number, to: n
 
 describe('subtitles through an OpenAI-compatible transcription server', () => {
   let openai: FakeOpenAi;
+  let twitch: FakeTwitch;
   let app: TestApp;
   let worker: Runner;
   let user: PublicUser;
@@ -51,7 +53,8 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
 
   beforeAll(async () => {
     openai = await startFakeOpenAi({ apiKey: 'sk-test-key' });
-    app = await createTestApp({ TRANSCRIBE_ENGINE: 'openai', TRANSCRIBE_API_URL: openai.url, TRANSCRIBE_API_KEY: 'sk-test-key', WHISPER_MODEL: 'whisper-1' });
+    twitch = await startFakeTwitch();
+    app = await createTestApp({ ...twitch.env, TRANSCRIBE_ENGINE: 'openai', TRANSCRIBE_API_URL: openai.url, TRANSCRIBE_API_KEY: 'sk-test-key', WHISPER_MODEL: 'whisper-1' });
     worker = await startWorker(app.deps, app.database.pool, 3);
     user = await app.deps.db.insertInto('users').values({ username: 'subber', password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
     work = await mkdtemp(path.join(os.tmpdir(), 'clipshift-subtitles-'));
@@ -66,6 +69,7 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     await worker?.stop();
     await app?.close();
     await openai?.close();
+    await twitch?.close();
   });
 
   const api = () => callerFor(app.deps, { user }).api;
@@ -118,6 +122,28 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     openai.failNext({ status: 500, times: 10 });
     await expect(api().subtitles.generate({ id: 'Failing' })).rejects.toMatchObject({ code: 'BAD_GATEWAY', message: expect.stringMatching(/^Subtitle generation failed: /) });
     expect((await api().clips.details({ id: 'Failing' })).subtitled).toBe(false);
+  });
+
+  it('transcribes before the single render when the streamer has auto_subtitle', async () => {
+    openai.setScenario('speech');
+    openai.failNext({ status: 500, times: 0 }); // no failures left over from the test before
+    twitch.addBroadcaster({ login: 'talker' });
+    twitch.addClip({ broadcaster: 'talker', title: 'he said what', view_count: 10 });
+    await api().streamers.create({ name: 'talker', auto_subtitle: true, clip_limit: 1 });
+    const uploadsBefore = openai.uploads.length;
+    await api().downloads.start({ name: 'talker' });
+    let status = (await api().downloads.status()).talker;
+    for (let waited = 0; waited < 90_000 && (!status || ['downloading', 'stopping'].includes(status.status)); waited += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = (await api().downloads.status()).talker;
+    }
+    expect(status).toMatchObject({ status: 'completed', clips_downloaded: 1 });
+    const clip = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'talker').executeTakeFirstOrThrow();
+    expect(clip).toMatchObject({ subtitled: true, format_type: 'vertical', width: 1080, height: 1920 });
+    expect(clip.transcript).toMatch(/no way/i);
+    expect(openai.uploads.length).toBe(uploadsBefore + 1);
+    // Suggestions were written with the transcript at hand.
+    expect(clip.descriptions.length).toBeGreaterThanOrEqual(3);
   });
 
   it('answers 404 for a clip that is not the caller’s', async () => {
