@@ -47,7 +47,7 @@ interface QuickDownloadCardProps {
   status: StatusMap | undefined;
 }
 
-/** Every streamer as a tile: its newest clips in one click, with its own limit and format. */
+/** Every streamer as a tile: its most-viewed clips in one click, with its own limit and format. */
 export function QuickDownloadCard({ streamers, failed, onRetry, status }: QuickDownloadCardProps) {
   const { start, isStarting } = useStartDownload();
   return (
@@ -56,7 +56,7 @@ export function QuickDownloadCard({ streamers, failed, onRetry, status }: QuickD
         <CardTitle id="dashboard-quick-title" className="flex items-center gap-2">
           <Download className="size-4 text-brand" aria-hidden="true" /> Quick Download
         </CardTitle>
-        <CardDescription>Download the newest clips of any streamer with one click.</CardDescription>
+        <CardDescription>Download any streamer's most-viewed clips with one click.</CardDescription>
       </CardHeader>
       <CardContent>
         {streamers === undefined && failed ? (
