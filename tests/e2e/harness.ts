@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -212,4 +212,27 @@ export async function screenshotViewport(page: Page, name: string): Promise<void
     document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
   );
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+const FFMPEG = path.join(ROOT, 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
+
+export interface ClipMedia {
+  video: Buffer;
+  thumbnail: Buffer;
+}
+
+/** A real 2 s H.264/AAC MP4 (faststart) and a JPEG frame of the given size, made under `dir`. */
+export function makeClipMedia(dir: string, width: number, height: number): ClipMedia {
+  const name = `${width}x${height}`;
+  const video = path.join(dir, `${name}.mp4`);
+  const thumbnail = path.join(dir, `${name}.jpg`);
+  const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
+  execFileSync(FFMPEG, [
+    ...quiet,
+    ...['-f', 'lavfi', '-i', `testsrc2=size=${name}:rate=30:duration=2`],
+    ...['-f', 'lavfi', '-i', 'sine=duration=2'],
+    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', video],
+  ]);
+  execFileSync(FFMPEG, [...quiet, '-f', 'lavfi', '-i', `testsrc2=size=${name}`, '-frames:v', '1', '-q:v', '4', thumbnail]);
+  return { video: readFileSync(video), thumbnail: readFileSync(thumbnail) };
 }

@@ -1,18 +1,27 @@
 import { createTRPCReact } from '@trpc/react-query';
-import { httpBatchLink, TRPCClientError, type TRPCClientErrorLike } from '@trpc/client';
+import { httpBatchLink, httpLink, splitLink, TRPCClientError, type TRPCClientErrorLike } from '@trpc/client';
 import type { AppRouter } from '../../../server/src/trpc/router';
 
 export const trpc = createTRPCReact<AppRouter>();
 
 export const TRPC_URL = '/api/trpc';
 
+/**
+ * Calls that answer only when long work ends (subtitles, posting to TikTok): sent on their own so
+ * they never hold a batch of quick calls hostage.
+ */
+const LONG_RUNNING = new Set(['subtitles.generate', 'tiktok.post']);
+
+const withCookie: typeof fetch = (input, init) => fetch(input, { ...init, credentials: 'include' });
+
 /** Every call carries the session cookie (spec section 6). */
 export function createTrpcClient() {
   return trpc.createClient({
     links: [
-      httpBatchLink({
-        url: TRPC_URL,
-        fetch: (input, init) => fetch(input, { ...init, credentials: 'include' }),
+      splitLink({
+        condition: (operation) => LONG_RUNNING.has(operation.path),
+        true: httpLink({ url: TRPC_URL, fetch: withCookie }),
+        false: httpBatchLink({ url: TRPC_URL, fetch: withCookie }),
       }),
     ],
   });

@@ -1,23 +1,23 @@
-import { useState } from 'react';
-import { sortByRank, type ClipDetails } from '@clipshift/shared';
+import { useState, type ReactNode } from 'react';
+import type { ClipDetails } from '@clipshift/shared';
 import { DescriptionEditor } from './description-editor';
 import { DescriptionOptions } from './description-options';
+import { rankedSuggestions, savedDescription } from './description-text';
 import { useUpdateDescriptions } from './use-update-descriptions';
 
-/** What the editor starts with: the saved custom text, else the chosen suggestion. */
-function initialText(clip: ClipDetails, options: ClipDetails['metadata']['descriptions']): string {
-  if (clip.custom_description) return clip.custom_description;
-  return options[clip.selected_description]?.description ?? '';
+interface ClipDescriptionsProps {
+  clip: ClipDetails;
+  /** What to show under the editor with its current text (the details modal's Post to TikTok). */
+  renderAfter?: (text: string) => ReactNode;
 }
 
 /**
  * Suggestions and the custom description. Choosing a suggestion copies it into the editor and
  * remembers the choice; the editor's text is saved with its own button.
  */
-export function ClipDescriptions({ clip }: { clip: ClipDetails }) {
-  // The server already lists them by rank; sorting again keeps this true whatever the source.
-  const options = sortByRank(clip.metadata.descriptions);
-  const [text, setText] = useState(() => initialText(clip, options));
+export function ClipDescriptions({ clip, renderAfter }: ClipDescriptionsProps) {
+  const options = rankedSuggestions(clip);
+  const [text, setText] = useState(() => savedDescription(clip, options));
   const { save, select, saving } = useUpdateDescriptions(clip.clip_id);
 
   const choose = (index: number) => {
@@ -28,12 +28,15 @@ export function ClipDescriptions({ clip }: { clip: ClipDetails }) {
   };
 
   return (
-    <section aria-labelledby="clip-descriptions-heading" className="space-y-3">
-      <h3 id="clip-descriptions-heading" className="text-sm font-semibold">
-        Description
-      </h3>
-      <DescriptionOptions options={options} selectedIndex={clip.selected_description} onChoose={choose} />
-      <DescriptionEditor value={text} onChange={setText} onSave={() => save(text)} saving={saving} />
-    </section>
+    <>
+      <section aria-labelledby="clip-descriptions-heading" className="space-y-3">
+        <h3 id="clip-descriptions-heading" className="text-sm font-semibold">
+          Description
+        </h3>
+        <DescriptionOptions options={options} selectedIndex={clip.selected_description} onChoose={choose} />
+        <DescriptionEditor value={text} onChange={setText} onSave={() => save(text)} saving={saving} />
+      </section>
+      {renderAfter?.(text)}
+    </>
   );
 }

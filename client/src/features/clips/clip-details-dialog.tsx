@@ -11,6 +11,8 @@ import { ClipFacts } from './clip-facts';
 import { isVertical } from './clip-format';
 import { ClipTranscript } from './clip-transcript';
 import { ClipVideo } from './clip-video';
+import { PostFromDetails } from './post-from-details';
+import { PostedTo } from './posted-to';
 import { SubtitleButton } from './subtitle-button';
 import { useClipDetails } from './use-clip-details';
 
@@ -49,13 +51,15 @@ function DescriptionsSkeleton() {
 interface DetailsBodyProps {
   listed: Clip;
   actions: ClipActions;
-  onLoadFailed: () => void;
+  /** Closes the modal: after a failed load, and after a post (spec section 4). */
+  onClose: () => void;
 }
 
 /** Mounted while the modal is open: the list's copy shows at once, the details fill in. */
-function DetailsBody({ listed, actions, onLoadFailed }: DetailsBodyProps) {
-  const details = useClipDetails(listed.clip_id, onLoadFailed);
-  const clip = details.data ?? listed;
+function DetailsBody({ listed, actions, onClose }: DetailsBodyProps) {
+  const details = useClipDetails(listed.clip_id, onClose);
+  const loaded = details.data;
+  const clip = loaded ?? listed;
   const vertical = isVertical(clip);
   return (
     <div className={cn('grid gap-6', vertical && 'md:grid-cols-[auto_minmax(0,1fr)]')}>
@@ -73,8 +77,17 @@ function DetailsBody({ listed, actions, onLoadFailed }: DetailsBodyProps) {
         </DialogHeader>
         <ClipFacts clip={clip} />
         <DetailsActions clip={clip} actions={actions} />
-        {details.data ? <ClipDescriptions key={details.data.clip_id} clip={details.data} /> : <DescriptionsSkeleton />}
-        {details.data?.transcript && <ClipTranscript text={details.data.transcript} />}
+        <PostedTo entries={clip.posted_to} />
+        {loaded ? (
+          <ClipDescriptions
+            key={loaded.clip_id}
+            clip={loaded}
+            renderAfter={(text) => <PostFromDetails clip={loaded} description={text} onDone={onClose} />}
+          />
+        ) : (
+          <DescriptionsSkeleton />
+        )}
+        {loaded?.transcript && <ClipTranscript text={loaded.transcript} />}
       </div>
     </div>
   );
@@ -92,7 +105,7 @@ export function ClipDetailsDialog({ clip, onClose, actions }: ClipDetailsDialogP
   return (
     <Dialog open={clip !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className={cn('pt-12 sm:p-8', vertical ? 'max-w-5xl' : 'max-w-3xl')}>
-        {clip && <DetailsBody key={clip.clip_id} listed={clip} actions={actions} onLoadFailed={onClose} />}
+        {clip && <DetailsBody key={clip.clip_id} listed={clip} actions={actions} onClose={onClose} />}
       </DialogContent>
     </Dialog>
   );

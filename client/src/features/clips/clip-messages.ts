@@ -14,7 +14,13 @@ export const clipMessages = {
   deleteFailed: 'Failed to delete clip',
   descriptionSaved: 'Description saved',
   descriptionSaveFailed: 'Failed to save description',
-  postingLater: 'Posting to TikTok arrives with the TikTok update.',
+  posted: 'Posted to TikTok successfully!',
+  postFailed: 'Failed to post to TikTok',
+  /** Some accounts took the clip and others refused it: the refusals, each with TikTok's reason. */
+  postPartlyFailed: (failures: readonly { account: string; error: string | null }[]) =>
+    `Error: ${failures.map((failure) => `not posted to ${failure.account}: ${failure.error ?? 'TikTok refused the video'}`).join('; ')}`,
+  accountsLoadError: 'Error loading accounts',
+  accountsLoadFailed: 'Failed to load accounts.',
 } as const;
 
 /** "Error: {server message}", or the fallback when the server gave none. */

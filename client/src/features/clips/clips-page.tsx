@@ -13,7 +13,7 @@ import { ClipsFilterBar } from './clips-filter-bar';
 import { ClipsPagination } from './clips-pagination';
 import { DeleteClipDialog } from './delete-clip-dialog';
 import { downloadClip } from './download-clip';
-import { PostComingDialog } from './post-coming-dialog';
+import { PostWizardDialog } from './post-wizard/post-wizard-dialog';
 import { useClipFilters } from './use-clip-filters';
 import { CLIP_PAGE_SIZE, useClipList } from './use-clip-list';
 import { useClipView } from './use-clip-view';
@@ -133,7 +133,12 @@ export function ClipsPage() {
         onCancel={() => setDeleteTarget(null)}
         onConfirm={(clip) => deletion.remove(clip.clip_id)}
       />
-      <PostComingDialog clip={postTarget} onClose={() => setPostTarget(null)} />
+      <PostWizardDialog
+        clip={postTarget}
+        onClose={() => setPostTarget(null)}
+        generating={isGenerating}
+        onGenerateSubtitles={actions.generateSubtitles}
+      />
     </>
   );
 }

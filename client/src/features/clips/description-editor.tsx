@@ -18,13 +18,16 @@ function HashtagTip({ count }: { count: number }) {
       ? 'Tip: add 3 to 5 hashtags so people find your clip.'
       : 'Tip: 3 to 5 hashtags work best; fewer, more specific ones stand out.';
   return (
-    <p className={cn('flex items-center gap-1.5 text-xs', good ? 'text-emerald-700' : 'text-muted-foreground')}>
-      {good ? <CircleCheck className="size-3.5" aria-hidden="true" /> : <Hash className="size-3.5" aria-hidden="true" />}
-      <span data-testid="hashtag-count">
-        {count} {count === 1 ? 'hashtag' : 'hashtags'}
+    <p className={cn('flex items-start gap-1.5 text-xs', good ? 'text-emerald-700' : 'text-muted-foreground')}>
+      {good ? <CircleCheck className="mt-px size-3.5 shrink-0" aria-hidden="true" /> : <Hash className="mt-px size-3.5 shrink-0" aria-hidden="true" />}
+      {/* One run of text, so a narrow screen wraps the advice and never the count. */}
+      <span>
+        <span data-testid="hashtag-count" className="whitespace-nowrap">
+          {count} {count === 1 ? 'hashtag' : 'hashtags'}
+        </span>
+        <span aria-hidden="true"> · </span>
+        {advice}
       </span>
-      <span aria-hidden="true">·</span>
-      <span>{advice}</span>
     </p>
   );
 }
@@ -32,22 +35,25 @@ function HashtagTip({ count }: { count: number }) {
 interface DescriptionEditorProps {
   value: string;
   onChange: (value: string) => void;
-  onSave: () => void;
-  saving: boolean;
+  /** Shows a Save description button (the details modal); the post wizard keeps the text to itself. */
+  onSave?: () => void;
+  saving?: boolean;
+  label?: string;
+  rows?: number;
 }
 
 /** The custom description with its 2200-character counter; over the limit it cannot be saved. */
-export function DescriptionEditor({ value, onChange, onSave, saving }: DescriptionEditorProps) {
+export function DescriptionEditor({ value, onChange, onSave, saving = false, label = 'Custom description', rows = 5 }: DescriptionEditorProps) {
   const id = useId();
   const counterId = `${id}-counter`;
   const { characters, hashtags } = descriptionStats(value);
   const over = characters > DESCRIPTION_MAX_LENGTH;
   return (
     <div className="space-y-2">
-      <Label htmlFor={id}>Custom description</Label>
+      <Label htmlFor={id}>{label}</Label>
       <Textarea
         id={id}
-        rows={5}
+        rows={rows}
         value={value}
         onChange={(event) => onChange(event.target.value)}
         placeholder="Write a description, or pick a suggestion above…"
@@ -68,12 +74,14 @@ export function DescriptionEditor({ value, onChange, onSave, saving }: Descripti
         </span>
       </div>
       {over && <p className="text-xs text-destructive">Descriptions can be at most {DESCRIPTION_MAX_LENGTH} characters.</p>}
-      <div className="flex justify-end">
-        <Button size="sm" variant="brand" onClick={onSave} disabled={over || saving}>
-          {saving && <LoaderCircle className="animate-spin" aria-hidden="true" />}
-          Save description
-        </Button>
-      </div>
+      {onSave && (
+        <div className="flex justify-end">
+          <Button size="sm" variant="brand" onClick={onSave} disabled={over || saving}>
+            {saving && <LoaderCircle className="animate-spin" aria-hidden="true" />}
+            Save description
+          </Button>
+        </div>
+      )}
     </div>
   );
 }

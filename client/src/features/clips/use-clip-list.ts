@@ -4,9 +4,16 @@ import { toast } from 'sonner';
 import { CLIP_PAGE_DEFAULT, CLIPS_POLL_MS, type ClipList, type ListClipsInput } from '@clipshift/shared';
 import { isUnauthorizedError, trpc } from '@/lib/trpc';
 import { clipMessages } from './clip-messages';
+import { isPostInProgress } from './tiktok-posting';
 import type { ClipQueryFilters } from './use-clip-filters';
 
 export const CLIP_PAGE_SIZE = CLIP_PAGE_DEFAULT;
+/** While a post is on its way to TikTok, the page reloads this often so its Posted state shows. */
+export const POST_PROGRESS_POLL_MS = 5_000;
+
+function postProgressInterval(list: ClipList | undefined): number | false {
+  return list?.clips.some((clip) => clip.posted_to.some(isPostInProgress)) ? POST_PROGRESS_POLL_MS : false;
+}
 
 function listInput(filters: ClipQueryFilters, page: number): ListClipsInput {
   return {
@@ -35,7 +42,10 @@ export function useClipList(filters: ClipQueryFilters, page: number) {
   const utils = trpc.useUtils();
   const input = useMemo(() => listInput(filters, page), [filters, page]);
   // Filter changes keep showing the previous page until the new one arrives (no flashing skeleton).
-  const query = trpc.clips.list.useQuery(input, { placeholderData: keepPreviousData });
+  const query = trpc.clips.list.useQuery(input, {
+    placeholderData: keepPreviousData,
+    refetchInterval: (current) => postProgressInterval(current.state.data),
+  });
   const { refetch } = query;
 
   // A poll never interrupts a load already under way (a filter change, the Refresh button).

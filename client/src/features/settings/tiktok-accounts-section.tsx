@@ -7,8 +7,8 @@ import { trpc } from '@/lib/trpc';
 import { useErrorToast } from '@/lib/use-error-toast';
 import { GuestCode } from './guest-code';
 import { TikTokAccountsTable } from './tiktok-accounts-table';
-import { accountMessages } from './tiktok-messages';
-import { useConnectAccount } from './use-connect-account';
+import { accountMessages } from '@/lib/tiktok-messages';
+import { useConnectAccount } from '@/lib/use-connect-account';
 import { useDeleteAccount } from './use-delete-account';
 
 interface AccountsListProps {

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { toast } from 'sonner';
 import { DELETE_ACCOUNT_CONFIRM } from '@clipshift/shared';
 import { isUnauthorizedError, trpc } from '@/lib/trpc';
-import { accountMessages } from './tiktok-messages';
+import { accountMessages } from '@/lib/tiktok-messages';
 
 /** Remove: the browser's own confirmation (spec section 5), then the server forgets the account. */
 export function useDeleteAccount() {

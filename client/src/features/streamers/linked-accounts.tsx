@@ -1,33 +1,29 @@
 import { useId } from 'react';
-import { Settings2, UserRound } from 'lucide-react';
+import { Settings2 } from 'lucide-react';
 import type { Streamer } from '@clipshift/shared';
+import { AccountAvatar } from '@/components/account-avatar';
 import { Button } from '@/components/ui/button';
-
-/** The Manage dialog arrives with TikTok accounts (the next issue); until then it says so. */
-export const MANAGE_ACCOUNTS_SOON = 'TikTok accounts arrive with the next update';
+import { accountHandle } from '@/lib/tiktok-accounts';
 
 type LinkedAccount = Streamer['tiktok_accounts'][number];
 
 function AccountChip({ account }: { account: LinkedAccount }) {
   return (
-    <li className="flex min-w-0 items-center gap-2 rounded-full border bg-muted/40 py-1 pr-3 pl-1 text-xs">
-      {account.avatar_url ? (
-        <img src={account.avatar_url} alt="" className="size-5 rounded-full object-cover" />
-      ) : (
-        <span className="flex size-5 items-center justify-center rounded-full bg-muted" aria-hidden="true">
-          <UserRound className="size-3 text-muted-foreground" />
-        </span>
-      )}
-      <span className="truncate font-medium">{account.display_name}</span>
-      {account.username && <span className="truncate text-muted-foreground">@{account.username}</span>}
+    <li className="flex min-w-0 items-center gap-1.5 rounded-full border bg-muted/40 py-1 pr-3 pl-1 text-xs" title={account.display_name} data-testid="linked-account">
+      <AccountAvatar src={account.avatar_url} className="size-5 [&_svg]:size-3" />
+      <span className="truncate font-medium">{accountHandle(account)}</span>
     </li>
   );
 }
 
-/** The TikTok accounts a streamer's clips are posted to, with the (coming) Manage action. */
-export function LinkedAccounts({ streamer }: { streamer: Streamer }) {
+interface LinkedAccountsProps {
+  streamer: Streamer;
+  onManage: () => void;
+}
+
+/** The TikTok accounts a streamer's clips are posted to, with the Manage action that links and unlinks them. */
+export function LinkedAccounts({ streamer, onManage }: LinkedAccountsProps) {
   const headingId = useId();
-  const hintId = useId();
   const accounts = streamer.tiktok_accounts;
   return (
     <section aria-labelledby={headingId} className="space-y-2">
@@ -35,15 +31,9 @@ export function LinkedAccounts({ streamer }: { streamer: Streamer }) {
         <h4 id={headingId} className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
           Linked accounts
         </h4>
-        {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
-        <span title={MANAGE_ACCOUNTS_SOON} className="inline-flex" data-testid="manage-accounts">
-          <Button variant="ghost" size="sm" className="h-7 px-2" disabled aria-describedby={hintId}>
-            <Settings2 aria-hidden="true" /> Manage
-          </Button>
-        </span>
-        <span id={hintId} className="sr-only">
-          {MANAGE_ACCOUNTS_SOON}
-        </span>
+        <Button variant="ghost" size="sm" className="h-7 px-2" onClick={onManage} aria-label={`Manage TikTok accounts of ${streamer.name}`} title="Manage">
+          <Settings2 aria-hidden="true" /> Manage
+        </Button>
       </div>
       {accounts.length > 0 ? (
         <ul className="flex flex-wrap gap-1.5" aria-labelledby={headingId}>

@@ -72,9 +72,10 @@ interface StreamerCardProps {
   onEdit: () => void;
   onDelete: () => void;
   onDownload: () => void;
+  onManageAccounts: () => void;
 }
 
-export function StreamerCard({ streamer, status, starting, onEdit, onDelete, onDownload }: StreamerCardProps) {
+export function StreamerCard({ streamer, status, starting, onEdit, onDelete, onDownload, onManageAccounts }: StreamerCardProps) {
   const titleId = useId();
   const busy = isBusyStatus(status);
   return (
@@ -104,7 +105,7 @@ export function StreamerCard({ streamer, status, starting, onEdit, onDelete, onD
         <CardContent className="flex-1 space-y-4">
           <StreamerFacts streamer={streamer} />
           <Separator />
-          <LinkedAccounts streamer={streamer} />
+          <LinkedAccounts streamer={streamer} onManage={onManageAccounts} />
         </CardContent>
         <CardFooter>
           <Button variant="brand" className="w-full" disabled={busy || starting} onClick={onDownload}>

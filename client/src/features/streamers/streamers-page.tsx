@@ -9,6 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useDownloadStatus, useStartDownload } from '@/lib/downloads';
 import { LOAD_STREAMERS_FAILED, useStreamerList } from '@/lib/streamers';
 import { DeleteStreamerDialog } from './delete-streamer-dialog';
+import { ManageAccountsDialog } from './manage-accounts-dialog';
 import { StreamerCard } from './streamer-card';
 import { StreamerFormDialog, type StreamerDialogTarget } from './streamer-form-dialog';
 import { streamerMessages } from './use-streamer-actions';
@@ -50,9 +51,10 @@ interface StreamerGridProps {
   status: StatusMap | undefined;
   onEdit: (streamer: Streamer) => void;
   onDelete: (streamer: Streamer) => void;
+  onManageAccounts: (streamer: Streamer) => void;
 }
 
-function StreamerGrid({ streamers, status, onEdit, onDelete }: StreamerGridProps) {
+function StreamerGrid({ streamers, status, onEdit, onDelete, onManageAccounts }: StreamerGridProps) {
   const { start, isStarting } = useStartDownload();
   return (
     <ul className={GRID} aria-label="Streamers">
@@ -64,6 +66,7 @@ function StreamerGrid({ streamers, status, onEdit, onDelete }: StreamerGridProps
           starting={isStarting(streamer.name)}
           onEdit={() => onEdit(streamer)}
           onDelete={() => onDelete(streamer)}
+          onManageAccounts={() => onManageAccounts(streamer)}
           // The streamers screen sends clip_limit (spec section 7).
           onDownload={() => start({ name: streamer.name, clip_limit: streamer.clip_limit, vertical: streamer.vertical })}
         />
@@ -77,6 +80,9 @@ export function StreamersPage() {
   const status = useDownloadStatus(STREAMERS_POLL_MS);
   const [dialog, setDialog] = useState<StreamerDialogTarget | null>(null);
   const [deleting, setDeleting] = useState<Streamer | null>(null);
+  // By name: the dialog follows the cached streamer as links change it.
+  const [managing, setManaging] = useState<string | null>(null);
+  const managed = managing === null ? undefined : streamers.data?.find((streamer) => streamer.name === managing);
 
   const busy = (streamer: Streamer) => isBusyStatus(status.data?.[streamer.name]?.status);
   const edit = (streamer: Streamer) => {
@@ -118,7 +124,13 @@ export function StreamersPage() {
           action={<AddStreamerButton onClick={add} />}
         />
       ) : (
-        <StreamerGrid streamers={streamers.data} status={status.data} onEdit={edit} onDelete={remove} />
+        <StreamerGrid
+          streamers={streamers.data}
+          status={status.data}
+          onEdit={edit}
+          onDelete={remove}
+          onManageAccounts={(streamer) => setManaging(streamer.name)}
+        />
       )}
       {dialog && (
         <StreamerFormDialog
@@ -128,6 +140,7 @@ export function StreamersPage() {
         />
       )}
       {deleting && <DeleteStreamerDialog streamer={deleting} onClose={() => setDeleting(null)} />}
+      {managed && <ManageAccountsDialog streamer={managed} onClose={() => setManaging(null)} />}
     </>
   );
 }

@@ -1,4 +1,4 @@
-/** Settings → TikTok Accounts messages of spec sections 2, 5 and 8. */
+/** TikTok account messages of spec sections 2, 5 and 8 (Settings, the streamer accounts dialog, the wizard). */
 export const accountMessages = {
   loadFailed: 'Failed to load TikTok accounts',
   startFailed: 'Failed to start TikTok authorization',

@@ -1,0 +1,143 @@
+import { CircleAlert, Link2, LoaderCircle, Plus, UsersRound } from 'lucide-react';
+import type { TikTokAccount } from '@clipshift/shared';
+import { AccountAvatar } from '@/components/account-avatar';
+import { EmptyState } from '@/components/empty-state';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Skeleton } from '@/components/ui/skeleton';
+import { accountHandle, isLinkedTo } from '@/lib/tiktok-accounts';
+import { cn } from '@/lib/utils';
+import { clipMessages } from '../clip-messages';
+import { PrivacySelect } from '../privacy-select';
+import type { Interactions, PrivacyLevel } from '../tiktok-posting';
+import { InteractionSettings } from './interaction-settings';
+import { canPostWith } from './wizard-rules';
+
+interface AccountOptionProps {
+  account: TikTokAccount;
+  streamer: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+}
+
+function AccountOption({ account, streamer, checked, onCheckedChange }: AccountOptionProps) {
+  const id = `post-account-${account.id}`;
+  const usable = canPostWith(account);
+  const linked = isLinkedTo(account, streamer);
+  return (
+    <li>
+      <label
+        htmlFor={id}
+        data-testid="wizard-account"
+        className={cn(
+          'flex items-center gap-3 rounded-lg border px-3 py-2.5 transition-colors',
+          usable ? 'cursor-pointer hover:bg-accent/60' : 'cursor-not-allowed opacity-70',
+          checked && 'border-brand bg-brand-soft',
+        )}
+      >
+        <Checkbox id={id} checked={checked} disabled={!usable} onCheckedChange={(next) => onCheckedChange(next === true)} />
+        <AccountAvatar src={account.avatar_url} />
+        <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+          <span className="truncate text-sm font-medium">{accountHandle(account)}</span>
+          <span className="truncate text-xs text-muted-foreground">{account.display_name}</span>
+          {linked && (
+            <span className="flex items-center gap-1 text-xs text-brand" data-testid="linked-note">
+              <Link2 className="size-3 shrink-0" aria-hidden="true" />
+              linked to {streamer}
+            </span>
+          )}
+          {!usable && <span className="text-xs font-medium text-amber-800">Reconnect needed: reconnect this account in Settings to post with it.</span>}
+        </span>
+      </label>
+    </li>
+  );
+}
+
+interface NoAccountsProps {
+  connecting: boolean;
+  onConnect: () => void;
+}
+
+/** Nothing to post to yet: connect an account in the OAuth popup, without leaving the wizard. */
+function NoAccounts({ connecting, onConnect }: NoAccountsProps) {
+  return (
+    <EmptyState
+      icon={UsersRound}
+      title="No TikTok accounts connected"
+      description="Connect a TikTok account to post this clip. It appears here as soon as you are done."
+      action={
+        <Button variant="brand" onClick={onConnect} disabled={connecting}>
+          {connecting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
+          Connect Account
+        </Button>
+      }
+    />
+  );
+}
+
+function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <Alert variant="destructive" role="alert">
+      <CircleAlert aria-hidden="true" />
+      <div className="flex-1 space-y-2">
+        <p className="font-medium">{clipMessages.accountsLoadError}</p>
+        <p data-testid="accounts-error">{message}</p>
+        <Button variant="outline" size="sm" onClick={onRetry} className="bg-background">
+          Try again
+        </Button>
+      </div>
+    </Alert>
+  );
+}
+
+export interface AccountsStepProps {
+  streamer: string;
+  accounts: readonly TikTokAccount[] | undefined;
+  loading: boolean;
+  /** The load failed: the server's message, or the spec's default. */
+  error: string | null;
+  onRetry: () => void;
+  connecting: boolean;
+  onConnect: () => void;
+  isChosen: (id: string) => boolean;
+  onToggle: (id: string, on: boolean) => void;
+  privacy: PrivacyLevel | null;
+  onPrivacyChange: (level: PrivacyLevel) => void;
+  interactions: Interactions;
+  onInteractionsChange: (value: Interactions) => void;
+}
+
+/** Step 3: which accounts, who can view, and what viewers may do. */
+export function AccountsStep(props: AccountsStepProps) {
+  if (props.error !== null) return <LoadError message={props.error} onRetry={props.onRetry} />;
+  if (props.loading || !props.accounts) {
+    return (
+      <div className="space-y-2" aria-busy="true">
+        <Skeleton className="h-14 w-full" />
+        <Skeleton className="h-14 w-full" />
+      </div>
+    );
+  }
+  if (props.accounts.length === 0) return <NoAccounts connecting={props.connecting} onConnect={props.onConnect} />;
+  return (
+    <div className="space-y-5">
+      <fieldset className="min-w-0 space-y-2">
+        <legend className="mb-2 text-sm font-medium">Post to</legend>
+        <ul className="space-y-2" aria-label="TikTok accounts">
+          {props.accounts.map((account) => (
+            <AccountOption
+              key={account.id}
+              account={account}
+              streamer={props.streamer}
+              checked={props.isChosen(account.id) && canPostWith(account)}
+              onCheckedChange={(on) => props.onToggle(account.id, on)}
+            />
+          ))}
+        </ul>
+      </fieldset>
+      <PrivacySelect value={props.privacy} onChange={props.onPrivacyChange} />
+      <InteractionSettings value={props.interactions} onChange={props.onInteractionsChange} />
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import type { ReactNode } from 'react';
+import { descriptionStats, type Clip, type TikTokAccount } from '@clipshift/shared';
+import { AccountAvatar } from '@/components/account-avatar';
+import { accountHandle } from '@/lib/tiktok-accounts';
+import { isVertical } from '../clip-format';
+import { ClipThumbnail } from '../clip-thumbnail';
+import { ConsentLine } from '../consent-line';
+import { privacyLabel, type Interactions, type PrivacyLevel } from '../tiktok-posting';
+
+function plural(count: number, one: string): string {
+  return `${count} ${count === 1 ? one : `${one}s`}`;
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 py-3 sm:grid-cols-[8rem_minmax(0,1fr)] sm:gap-4">
+      <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase sm:pt-0.5">{label}</dt>
+      <dd className="min-w-0 text-sm">{children}</dd>
+    </div>
+  );
+}
+
+function DescriptionSummary({ text }: { text: string }) {
+  const stats = descriptionStats(text);
+  return (
+    <div className="space-y-1.5">
+      <p className="max-h-40 overflow-y-auto rounded-md bg-muted/50 px-3 py-2 break-words whitespace-pre-wrap" data-testid="review-description">
+        {text.trim()}
+      </p>
+      <p className="text-xs text-muted-foreground tabular-nums" data-testid="review-stats">
+        <span data-testid="review-hashtags">{plural(stats.hashtags, 'hashtag')}</span>
+        {' · '}
+        <span data-testid="review-words">{plural(stats.words, 'word')}</span>
+        {' · '}
+        <span data-testid="review-characters">{plural(stats.characters, 'character')}</span>
+      </p>
+    </div>
+  );
+}
+
+function AccountsSummary({ accounts }: { accounts: readonly TikTokAccount[] }) {
+  if (accounts.length === 0) {
+    return <span className="text-muted-foreground">No TikTok account: connect one at Select Accounts to post.</span>;
+  }
+  return (
+    <ul className="flex flex-wrap gap-1.5" aria-label="Accounts to post to">
+      {accounts.map((account) => (
+        <li key={account.id} className="flex items-center gap-2 rounded-full border py-1 pr-3 pl-1 text-xs font-medium">
+          <AccountAvatar src={account.avatar_url} className="size-5" />
+          {accountHandle(account)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function interactionsText(interactions: Interactions): string {
+  const on = (allowed: boolean) => (allowed ? 'on' : 'off');
+  return `Comments ${on(interactions.comments)} · Duet ${on(interactions.duet)} · Stitch ${on(interactions.stitch)}`;
+}
+
+interface ReviewStepProps {
+  clip: Clip;
+  description: string;
+  accounts: readonly TikTokAccount[];
+  privacy: PrivacyLevel | null;
+  interactions: Interactions;
+}
+
+/** Step 4: everything that is about to go to TikTok, and the consent TikTok asks for. */
+export function ReviewStep({ clip, description, accounts, privacy, interactions }: ReviewStepProps) {
+  return (
+    <div className="space-y-3">
+      <dl className="divide-y rounded-lg border px-4">
+        <Row label="Clip">
+          <div className="flex items-center gap-3">
+            <ClipThumbnail clip={clip} className={isVertical(clip) ? 'w-12 shrink-0 rounded' : 'w-20 shrink-0 rounded'} />
+            <div className="min-w-0">
+              <p className="font-medium break-words" data-testid="review-title">
+                {clip.title}
+              </p>
+              <p className="text-xs text-muted-foreground">{clip.broadcaster_name}</p>
+            </div>
+          </div>
+        </Row>
+        <Row label="Description">
+          <DescriptionSummary text={description} />
+        </Row>
+        <Row label="Accounts">
+          <AccountsSummary accounts={accounts} />
+        </Row>
+        <Row label="Who can view">
+          <span data-testid="review-privacy">{privacy ? privacyLabel(privacy) : '—'}</span>
+        </Row>
+        <Row label="Interactions">
+          <span data-testid="review-interactions">{interactionsText(interactions)}</span>
+        </Row>
+      </dl>
+      <ConsentLine />
+      <p className="text-xs text-muted-foreground">After TikTok accepts the video, it can take a few minutes to appear on the profile.</p>
+    </div>
+  );
+}

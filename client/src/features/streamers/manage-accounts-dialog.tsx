@@ -1,0 +1,167 @@
+import { Check, Link2, Link2Off, LoaderCircle, Plus, UsersRound } from 'lucide-react';
+import type { Streamer, TikTokAccount } from '@clipshift/shared';
+import { AccountAvatar } from '@/components/account-avatar';
+import { EmptyState } from '@/components/empty-state';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import { accountMessages } from '@/lib/tiktok-messages';
+import { useConnectAccount } from '@/lib/use-connect-account';
+import { streamerTitle } from '@/lib/streamers';
+import { accountHandle, useTikTokAccounts } from '@/lib/tiktok-accounts';
+import { useErrorToast } from '@/lib/use-error-toast';
+import { useAccountLinks } from './use-account-links';
+
+interface AccountRowProps {
+  account: TikTokAccount;
+  linked: boolean;
+  pending: boolean;
+  onToggle: () => void;
+}
+
+function AccountRow({ account, linked, pending, onToggle }: AccountRowProps) {
+  const handle = accountHandle(account);
+  return (
+    <li className="flex items-center gap-3 py-3" data-testid="manage-account" aria-label={handle}>
+      <AccountAvatar src={account.avatar_url} className="size-9" />
+      <div className="flex min-w-0 flex-1 flex-col gap-0.5">
+        <span className="truncate text-sm font-medium">{handle}</span>
+        <span className="truncate text-xs text-muted-foreground">{account.display_name}</span>
+        <div className="flex flex-wrap gap-1">
+          {linked && (
+            <Badge variant="success">
+              <Check aria-hidden="true" />
+              Linked
+            </Badge>
+          )}
+          {account.needs_reconnect && <Badge variant="warning">{accountMessages.reconnectNeeded}</Badge>}
+        </div>
+      </div>
+      <Button
+        variant={linked ? 'outline' : 'brand'}
+        size="sm"
+        className="w-24"
+        disabled={pending}
+        onClick={onToggle}
+        aria-pressed={linked}
+        aria-label={`${linked ? 'Unlink' : 'Link'} ${handle}`}
+      >
+        {pending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : linked ? <Link2Off aria-hidden="true" /> : <Link2 aria-hidden="true" />}
+        {linked ? 'Unlink' : 'Link'}
+      </Button>
+    </li>
+  );
+}
+
+interface AccountsListProps {
+  streamer: Streamer;
+  accounts: ReturnType<typeof useTikTokAccounts>;
+  connecting: boolean;
+  onConnect: () => void;
+}
+
+function AccountsList({ streamer, accounts, connecting, onConnect }: AccountsListProps) {
+  const links = useAccountLinks();
+  const linkedIds = new Set(streamer.tiktok_accounts.map((account) => account.id));
+
+  if (accounts.isPending) {
+    return (
+      <div className="space-y-2" aria-busy="true">
+        <Skeleton className="h-14 w-full" />
+        <Skeleton className="h-14 w-full" />
+      </div>
+    );
+  }
+  if (accounts.isError) {
+    return (
+      <EmptyState
+        icon={UsersRound}
+        title={accountMessages.loadFailed}
+        action={
+          <Button variant="outline" onClick={() => void accounts.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+    );
+  }
+  if (accounts.data.length === 0) {
+    return (
+      <EmptyState
+        icon={UsersRound}
+        title={accountMessages.emptyTitle}
+        description={accountMessages.emptyDescription}
+        action={
+          <Button variant="brand" onClick={onConnect} disabled={connecting}>
+            {connecting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
+            Connect Account
+          </Button>
+        }
+      />
+    );
+  }
+  return (
+    <ul className="divide-y" aria-label="TikTok accounts">
+      {accounts.data.map((account) => {
+        const linked = linkedIds.has(account.id);
+        return (
+          <AccountRow
+            key={account.id}
+            account={account}
+            linked={linked}
+            pending={links.isPending(account.id)}
+            onToggle={() => links.toggle(streamer.name, account.id, linked)}
+          />
+        );
+      })}
+    </ul>
+  );
+}
+
+interface ManageAccountsDialogProps {
+  streamer: Streamer;
+  onClose: () => void;
+}
+
+/** Which of the user's TikTok accounts a streamer's clips go to; another account can be connected in place. */
+export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialogProps) {
+  const { connect, waiting } = useConnectAccount();
+  const accounts = useTikTokAccounts({ fresh: true });
+  useErrorToast(accounts, accountMessages.loadFailed);
+  const title = streamerTitle(streamer);
+  // With no account at all, the empty state's Connect Account is the one way in.
+  const none = accounts.data?.length === 0;
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-lg">
+        <DialogHeader>
+          <DialogTitle>TikTok accounts for {title}</DialogTitle>
+          <DialogDescription>
+            Link the accounts {title}&apos;s clips are posted to: automatic publishing and Post to TikTok in the clip details use them.
+          </DialogDescription>
+        </DialogHeader>
+        <AccountsList streamer={streamer} accounts={accounts} connecting={waiting} onConnect={connect} />
+        {waiting && (
+          <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+            <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" />
+            Finish connecting in the TikTok window. Closing it cancels.
+          </p>
+        )}
+        <DialogFooter className="sm:justify-between">
+          {none ? (
+            <span aria-hidden="true" />
+          ) : (
+            <Button variant="outline" onClick={connect} disabled={waiting}>
+              {waiting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
+              Connect Another Account
+            </Button>
+          )}
+          <Button variant="brand" onClick={onClose}>
+            Done
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
