@@ -338,8 +338,10 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     expect(await nextButton().isDisabled()).toBe(true);
     await erin.check();
     expect(await nextButton().isDisabled()).toBe(true);
+    // With an account chosen, the menu lists exactly what TikTok says that creator may use.
+    await wizard().getByText('The levels every chosen account offers, as TikTok reports them.').waitFor();
     await privacy.click();
-    expect(await page.getByRole('option').allTextContents()).toEqual(['Everyone', 'Friends (followers you follow back)', 'Followers', 'Only me']);
+    expect(await page.getByRole('option').allTextContents()).toEqual(['Everyone', 'Friends (followers you follow back)', 'Only me']);
     await page.getByRole('option', { name: 'Everyone', exact: true }).click();
     expect(await nextButton().isEnabled()).toBe(true);
     await erin.uncheck();
@@ -582,7 +584,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await screenshotViewport(page, 'wizard-step-2-mobile');
     await nextButton().click();
     await accountCheckbox(`@${ERIN.username}`).check();
-    await choosePrivacy(wizard(), 'Followers');
+    await choosePrivacy(wizard(), 'Only me');
     await wizard().getByTestId('linked-note').filter({ hasText: 'linked to pixelqueen' }).waitFor();
     const stepBody = wizard().getByTestId('wizard-step-3');
     expect(await stepBody.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);

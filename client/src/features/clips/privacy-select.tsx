@@ -9,6 +9,8 @@ export const PRIVACY_HINT =
 
 interface PrivacySelectProps {
   value: PrivacyLevel | null;
+  /** The levels the chosen accounts offer (from TikTok's creator info); null lists all four. */
+  options?: readonly PrivacyLevel[] | null;
   onChange: (level: PrivacyLevel) => void;
   disabled?: boolean;
   /** The explanation under the select; the details modal keeps it short. */
@@ -22,8 +24,9 @@ interface PrivacySelectProps {
  * Who can see the post. TikTok's content-sharing guidelines ask for no preselected value: the
  * placeholder shows until the user chooses, and posting waits for a choice.
  */
-export function PrivacySelect({ value, onChange, disabled = false, compact = false, className, children }: PrivacySelectProps) {
+export function PrivacySelect({ value, options = null, onChange, disabled = false, compact = false, className, children }: PrivacySelectProps) {
   const id = useId();
+  const levels = options ?? PRIVACY_LEVELS;
   const hintId = `${id}-hint`;
   return (
     <div className={cn('space-y-2', className)}>
@@ -34,7 +37,7 @@ export function PrivacySelect({ value, onChange, disabled = false, compact = fal
             <SelectValue placeholder="Choose a privacy level" />
           </SelectTrigger>
           <SelectContent>
-            {PRIVACY_LEVELS.map((level) => (
+            {levels.map((level) => (
               <SelectItem key={level} value={level}>
                 {privacyLabel(level)}
               </SelectItem>
@@ -44,7 +47,13 @@ export function PrivacySelect({ value, onChange, disabled = false, compact = fal
         {children}
       </div>
       <p id={hintId} className="text-xs text-muted-foreground">
-        {compact ? 'Required. TikTok refuses a level the account does not offer, and says why.' : PRIVACY_HINT}
+        {options
+          ? options.length
+            ? 'The levels every chosen account offers, as TikTok reports them.'
+            : 'The chosen accounts share no privacy level: post to them one at a time.'
+          : compact
+            ? 'Required. TikTok refuses a level the account does not offer, and says why.'
+            : PRIVACY_HINT}
       </p>
     </div>
   );

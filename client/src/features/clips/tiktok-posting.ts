@@ -1,4 +1,4 @@
-import { postClipInput, PRIVACY_LEVEL_LABELS, type Clip, type PostClipInput } from '@clipshift/shared';
+import { postClipInput, PRIVACY_LEVEL_LABELS, type Clip, type CreatorOptions, type PostClipInput } from '@clipshift/shared';
 
 /** TikTok's four privacy levels, in the order the shared input schema lists them. */
 export const PRIVACY_LEVELS = postClipInput.shape.privacy_level.unwrap().options;
@@ -60,4 +60,31 @@ export function deliveredAccounts(clip: Pick<Clip, 'posted_to'>): string {
     .filter(isDelivered)
     .map((entry) => entry.account)
     .join(', ');
+}
+
+/** What the chosen accounts all allow: the privacy levels every one offers, and interactions any has turned off. */
+export interface CreatorLimits {
+  privacyLevels: PrivacyLevel[] | null;
+  locked: Interactions;
+  loading: boolean;
+}
+
+/**
+ * Asks TikTok (through tiktok.creatorOptions) what each chosen account may post with, so the
+ * privacy menu lists exactly the offered levels and interactions the creator turned off stay off.
+ * Until an account is chosen (or if TikTok cannot be asked), every level is listed and the server
+ * still enforces the account's own options.
+ */
+export function combineCreatorOptions(options: readonly CreatorOptions[], loading: boolean): CreatorLimits {
+  if (options.length === 0) return { privacyLevels: null, locked: { comments: false, duet: false, stitch: false }, loading };
+  const offered = PRIVACY_LEVELS.filter((level) => options.every((option) => option.privacy_level_options.includes(level)));
+  return {
+    privacyLevels: offered,
+    locked: {
+      comments: options.some((option) => option.comment_disabled),
+      duet: options.some((option) => option.duet_disabled),
+      stitch: options.some((option) => option.stitch_disabled),
+    },
+    loading,
+  };
 }

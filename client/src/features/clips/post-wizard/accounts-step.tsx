@@ -10,7 +10,7 @@ import { accountHandle, isLinkedTo } from '@/lib/tiktok-accounts';
 import { cn } from '@/lib/utils';
 import { clipMessages } from '../clip-messages';
 import { PrivacySelect } from '../privacy-select';
-import type { Interactions, PrivacyLevel } from '../tiktok-posting';
+import type { CreatorLimits, Interactions, PrivacyLevel } from '../tiktok-posting';
 import { InteractionSettings } from './interaction-settings';
 import { canPostWith } from './wizard-rules';
 
@@ -106,6 +106,7 @@ export interface AccountsStepProps {
   onPrivacyChange: (level: PrivacyLevel) => void;
   interactions: Interactions;
   onInteractionsChange: (value: Interactions) => void;
+  limits: CreatorLimits;
 }
 
 /** Step 3: which accounts, who can view, and what viewers may do. */
@@ -136,8 +137,8 @@ export function AccountsStep(props: AccountsStepProps) {
           ))}
         </ul>
       </fieldset>
-      <PrivacySelect value={props.privacy} onChange={props.onPrivacyChange} />
-      <InteractionSettings value={props.interactions} onChange={props.onInteractionsChange} />
+      <PrivacySelect value={props.privacy} options={props.limits.privacyLevels} onChange={props.onPrivacyChange} disabled={props.limits.loading} />
+      <InteractionSettings value={props.interactions} locked={props.limits.locked} onChange={props.onInteractionsChange} />
     </div>
   );
 }

@@ -11,12 +11,14 @@ const OPTIONS: readonly { key: keyof Interactions; label: string }[] = [
 
 interface InteractionSettingsProps {
   value: Interactions;
+  /** Interactions the creator has turned off in TikTok: shown off and not changeable. */
+  locked?: Interactions;
   onChange: (value: Interactions) => void;
   disabled?: boolean;
 }
 
 /** What viewers may do with the post (TikTok's content-sharing guidelines); all allowed at first. */
-export function InteractionSettings({ value, onChange, disabled = false }: InteractionSettingsProps) {
+export function InteractionSettings({ value, locked, onChange, disabled = false }: InteractionSettingsProps) {
   const id = useId();
   return (
     <fieldset className="min-w-0 space-y-2" aria-describedby={`${id}-hint`}>
@@ -26,11 +28,12 @@ export function InteractionSettings({ value, onChange, disabled = false }: Inter
           <Label key={option.key} htmlFor={`${id}-${option.key}`} className="cursor-pointer font-normal">
             <Checkbox
               id={`${id}-${option.key}`}
-              checked={value[option.key]}
-              disabled={disabled}
+              checked={value[option.key] && !locked?.[option.key]}
+              disabled={disabled || locked?.[option.key] === true}
               onCheckedChange={(checked) => onChange({ ...value, [option.key]: checked === true })}
             />
             {option.label}
+            {locked?.[option.key] && <span className="text-xs text-muted-foreground">(turned off by the account)</span>}
           </Label>
         ))}
       </div>

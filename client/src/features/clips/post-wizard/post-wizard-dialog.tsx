@@ -87,6 +87,7 @@ function PostWizardBody({ listed, generating, onGenerateSubtitles, onClose }: Po
             privacy={wizard.privacy}
             onPrivacyChange={wizard.setPrivacy}
             interactions={wizard.interactions}
+            limits={wizard.limits}
             onInteractionsChange={wizard.setInteractions}
           />
         )}

@@ -1,7 +1,8 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Clip, TikTokAccount } from '@clipshift/shared';
 import { postDescription, rankedSuggestions } from '../description-text';
-import { ALL_INTERACTIONS_ALLOWED, interactionFlags, type Interactions, type PrivacyLevel } from '../tiktok-posting';
+import { trpc } from '@/lib/trpc';
+import { ALL_INTERACTIONS_ALLOWED, combineCreatorOptions, interactionFlags, type Interactions, type PrivacyLevel } from '../tiktok-posting';
 import { usePostClip } from '../use-post-clip';
 import { canAdvance, canPostWith, LAST_STEP, postReady, type WizardStep } from './wizard-rules';
 
@@ -26,7 +27,19 @@ export function usePostWizard(clip: Clip, accounts: readonly TikTokAccount[] | u
     [accounts, chosen],
   );
   const selectedIds = selectedAccounts.map((account) => account.id);
-  const choice = { accounts, selectedIds, privacy };
+  const creatorQueries = trpc.useQueries((t) => selectedIds.map((id) => t.tiktok.creatorOptions({ id }, { staleTime: 60_000, retry: false })));
+  const limits = combineCreatorOptions(
+    creatorQueries.flatMap((query) => (query.data ? [query.data] : [])),
+    creatorQueries.some((query) => query.isLoading),
+  );
+  // A level chosen before another account was ticked may no longer be offered by all of them.
+  const offeredPrivacy = privacy !== null && (limits.privacyLevels === null || limits.privacyLevels.includes(privacy)) ? privacy : null;
+  const effectiveInteractions: Interactions = {
+    comments: interactions.comments && !limits.locked.comments,
+    duet: interactions.duet && !limits.locked.duet,
+    stitch: interactions.stitch && !limits.locked.stitch,
+  };
+  const choice = { accounts, selectedIds, privacy: offeredPrivacy };
 
   const toggleAccount = useCallback((id: string, on: boolean) => {
     setChosen((current) => {
@@ -47,9 +60,9 @@ export function usePostWizard(clip: Clip, accounts: readonly TikTokAccount[] | u
     if (step > 1 && !posting) setStep((current) => (current - 1) as WizardStep);
   };
   const submit = () => {
-    if (!canPost || privacy === null) return;
+    if (!canPost || offeredPrivacy === null) return;
     post(
-      { id: clip.clip_id, description, tiktok_account_ids: selectedIds, privacy_level: privacy, ...interactionFlags(interactions) },
+      { id: clip.clip_id, description, tiktok_account_ids: selectedIds, privacy_level: offeredPrivacy, ...interactionFlags(effectiveInteractions) },
       { onSuccess: onPosted },
     );
   };
@@ -68,10 +81,11 @@ export function usePostWizard(clip: Clip, accounts: readonly TikTokAccount[] | u
     selectedAccounts,
     isChosen: (id: string) => chosen.has(id),
     toggleAccount,
-    privacy,
+    privacy: offeredPrivacy,
     setPrivacy,
-    interactions,
+    interactions: effectiveInteractions,
     setInteractions,
+    limits,
   };
 }
 
