@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { JobHelpers, Task } from 'graphile-worker';
 import { z } from 'zod';
+import { PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import type { UploadStatus } from '../db/schema.ts';
 import { clipFilePath } from '../clips/files.ts';
@@ -26,7 +27,8 @@ function choosePrivacy(requested: string | null, creator: CreatorInfo): PrivacyL
   const options = creator.privacyLevelOptions as PrivacyLevel[];
   if (requested) {
     if (!options.includes(requested as PrivacyLevel)) {
-      throw new Error(`This TikTok account does not offer the privacy level ${requested}; it offers ${options.join(', ')}`);
+      const label = (level: string) => `"${PRIVACY_LEVEL_LABELS[level] ?? level}"`;
+      throw new Error(`This TikTok account cannot post to ${label(requested)}; it offers ${options.map(label).join(', ')}`);
     }
     return requested as PrivacyLevel;
   }
