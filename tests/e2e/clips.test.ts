@@ -1,43 +1,20 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page, Request, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { CLIP_FILES } from '../../server/src/clips/files.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { seedClip } from '../helpers/clips.ts';
-import { launchBrowser, screenshot, screenshotViewport, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
+import { launchBrowser, makeClipMedia, screenshot, screenshotViewport, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const FFMPEG = path.join(ROOT, 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
 const USER = { username: 'casey', password: 'a long enough password' };
 const PHONE = { width: 390, height: 844 };
 /** A real transcription, caption burn-in and 1080x1920 re-render on a shared machine. */
 const SUBTITLE_RUN_TIMEOUT_MS = 120_000;
 
-interface Media {
-  video: Buffer;
-  thumbnail: Buffer;
-}
-
-/** A real 2 s H.264/AAC MP4 (faststart) and a JPEG frame of the given size. */
-function makeMedia(dir: string, width: number, height: number): Media {
-  const name = `${width}x${height}`;
-  const video = path.join(dir, `${name}.mp4`);
-  const thumbnail = path.join(dir, `${name}.jpg`);
-  const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
-  execFileSync(FFMPEG, [
-    ...quiet,
-    ...['-f', 'lavfi', '-i', `testsrc2=size=${name}:rate=30:duration=2`],
-    ...['-f', 'lavfi', '-i', 'sine=duration=2'],
-    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', video],
-  ]);
-  execFileSync(FFMPEG, [...quiet, '-f', 'lavfi', '-i', `testsrc2=size=${name}`, '-frames:v', '1', '-q:v', '4', thumbnail]);
-  return { video: readFileSync(video), thumbnail: readFileSync(thumbnail) };
-}
+type Media = ClipMedia;
 
 interface ClipSpec {
   clip_id: string;
@@ -133,8 +110,8 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
 
   beforeAll(async () => {
     mediaDir = mkdtempSync(path.join(os.tmpdir(), 'clipshift-e2e-media-'));
-    vertical = makeMedia(mediaDir, 360, 640);
-    horizontal = makeMedia(mediaDir, 640, 360);
+    vertical = makeClipMedia(mediaDir, 360, 640);
+    horizontal = makeClipMedia(mediaDir, 640, 360);
     // Subtitles run for real: the job worker beside the server, transcribing with a fake
     // OpenAI-compatible server.
     openai = await startFakeOpenAi({ scenario: 'speech' });

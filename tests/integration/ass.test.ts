@@ -72,11 +72,6 @@ function highlighted(text: string): string | undefined {
   return match === undefined ? undefined : visibleText(match);
 }
 
-function seconds(time: string): number {
-  const [h, m, s] = time.split(':');
-  return Number(h) * 3600 + Number(m) * 60 + Number(s);
-}
-
 describe('ASS time and text', () => {
   it('formats times as h:mm:ss.cc, rounding to centiseconds', () => {
     expect(formatAssTime(0)).toBe('0:00:00.00');
