@@ -1,5 +1,6 @@
 import { accountIdInput, creatorOptions, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
 import { z } from 'zod';
+import type { DbOrTrx } from '../db/database.ts';
 import { findPasskeyOwner } from '../guests/service.ts';
 import { recordLog } from '../logs/service.ts';
 import { consumeRateLimit, RATE_LIMITS } from '../security/rate-limit.ts';
@@ -12,6 +13,19 @@ import { authorizeUrlFor, requireTikTok } from './oauth.ts';
 import { awaitAccepted, findUpload, postClip, toUpload } from './uploads.ts';
 
 const authUrlOutput = z.object({ auth_url: z.string() });
+
+/** Link or unlink: both check that the streamer and the account are the caller's, then answer the streamer. */
+function linkProcedure(change: (db: DbOrTrx, streamerId: string, accountId: string) => Promise<void>) {
+  return authedProcedure
+    .input(linkAccountInput)
+    .output(streamer)
+    .mutation(async ({ ctx, input }) => {
+      const row = await findStreamer(ctx.deps.db, ctx.user.id, input.name);
+      const account = await findAccount(ctx.deps.db, ctx.user.id, input.tiktok_account_id);
+      await change(ctx.deps.db, row.id, account.id);
+      return streamerView(ctx.deps.db, row);
+    });
+}
 
 export const tiktokRouter = router({
   authUrl: authedProcedure.output(authUrlOutput).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner') })),
@@ -63,25 +77,8 @@ export const tiktokRouter = router({
       return rows.map((row) => ({ name: row.name }));
     }),
 
-  link: authedProcedure
-    .input(linkAccountInput)
-    .output(streamer)
-    .mutation(async ({ ctx, input }) => {
-      const row = await findStreamer(ctx.deps.db, ctx.user.id, input.name);
-      const account = await findAccount(ctx.deps.db, ctx.user.id, input.tiktok_account_id);
-      await linkAccount(ctx.deps.db, row.id, account.id);
-      return streamerView(ctx.deps.db, row);
-    }),
-
-  unlink: authedProcedure
-    .input(linkAccountInput)
-    .output(streamer)
-    .mutation(async ({ ctx, input }) => {
-      const row = await findStreamer(ctx.deps.db, ctx.user.id, input.name);
-      const account = await findAccount(ctx.deps.db, ctx.user.id, input.tiktok_account_id);
-      await unlinkAccount(ctx.deps.db, row.id, account.id);
-      return streamerView(ctx.deps.db, row);
-    }),
+  link: linkProcedure(linkAccount),
+  unlink: linkProcedure(unlinkAccount),
 
   post: authedProcedure
     .input(postClipInput)
