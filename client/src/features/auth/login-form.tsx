@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
+import { CredentialFields } from './credential-fields';
 import { FormError } from './form-error';
 import { useLoginSubmit } from './use-auth-forms';
 
@@ -17,29 +16,14 @@ export function LoginForm({ onAuthenticated }: { onAuthenticated: () => void }) 
 
   return (
     <form onSubmit={handleSubmit} noValidate className="space-y-4" aria-label="Login">
-      <div className="space-y-2">
-        <Label htmlFor="login-username">Username</Label>
-        <Input
-          id="login-username"
-          name="username"
-          autoComplete="username"
-          aria-required="true"
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-        />
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor="login-password">Password</Label>
-        <Input
-          id="login-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          aria-required="true"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-      </div>
+      <CredentialFields
+        idPrefix="login"
+        username={username}
+        password={password}
+        onUsernameChange={setUsername}
+        onPasswordChange={setPassword}
+        passwordAutoComplete="current-password"
+      />
       <FormError message={error} />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? 'Logging in...' : 'Login'}

@@ -3,6 +3,7 @@ import { INVITE_CODE_HINT, PASSWORD_RULE } from '@clipshift/shared';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { CredentialFields } from './credential-fields';
 import { FormError } from './form-error';
 import { useRegisterSubmit } from './use-auth-forms';
 
@@ -56,33 +57,15 @@ export function RegisterForm({ inviteRequired, onAuthenticated }: RegisterFormPr
 
   return (
     <form onSubmit={handleSubmit} noValidate className="space-y-4" aria-label="Register">
-      <div className="space-y-2">
-        <Label htmlFor="register-username">Username</Label>
-        <Input
-          id="register-username"
-          name="username"
-          autoComplete="username"
-          aria-required="true"
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-        />
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor="register-password">Password</Label>
-        <Input
-          id="register-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          aria-required="true"
-          aria-describedby="register-password-hint"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-        <p id="register-password-hint" className="text-xs text-muted-foreground">
-          {PASSWORD_RULE}
-        </p>
-      </div>
+      <CredentialFields
+        idPrefix="register"
+        username={username}
+        password={password}
+        onUsernameChange={setUsername}
+        onPasswordChange={setPassword}
+        passwordAutoComplete="new-password"
+        passwordHint={PASSWORD_RULE}
+      />
       {inviteRequired && <InviteCodeField value={inviteCode} onChange={setInviteCode} />}
       <FormError message={error} />
       <Button type="submit" variant="brand" className="w-full" disabled={pending}>
