@@ -103,7 +103,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     });
   }
   job.onStage('thumbnail', 0);
-  await makeThumbnail({ ffmpeg: media.ffmpeg, source: videoPath, output: thumbPath, atSec: Math.min(THUMBNAIL_AT_SEC, info.durationSec / 2), width: 480, signal: job.signal });
+  await makeThumbnail({ ffmpeg: media.ffmpeg, source: videoPath, output: thumbPath, atSec: THUMBNAIL_AT_SEC, durationSec: info.durationSec, width: 480, signal: job.signal });
   const rendered = await probe(media.ffprobe, videoPath, job.signal);
   const descriptions = hooks.describe ? await hooks.describe(job, subtitles?.transcript ?? null) : [];
 
