@@ -7,6 +7,7 @@ import type { Page, Request, Route } from 'playwright-core';
 import { CLIP_FILES } from '../../server/src/clips/files.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, makeClipMedia, screenshot, screenshotViewport, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
 
 const USER = { username: 'casey', password: 'a long enough password' };
@@ -149,24 +150,7 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
   }
 
   async function addStreamer(name: string, displayName: string | null) {
-    await db()
-      .insertInto('streamers')
-      .values({
-        user_id: userId,
-        name,
-        display_name: displayName,
-        twitch_user_id: null,
-        clip_limit: 10,
-        vertical: true,
-        language: '',
-        layout: 'blur',
-        schedule_interval: null,
-        schedule_unit: null,
-        auto_subtitle: false,
-        auto_publish: false,
-        next_run_at: null,
-      })
-      .execute();
+    await seedStreamer(server.app.deps, userId, name, displayName);
   }
 
   async function addClip(spec: ClipSpec) {

@@ -9,6 +9,7 @@ import { CLIP_FILES } from '../../server/src/clips/files.ts';
 import { startFakeTikTok, type FakePost, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { upsertAccount } from '../../server/src/tiktok/accounts.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, makeClipMedia, screenshotViewport, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
 
 const USER = { username: 'riley', password: 'a long enough password' };
@@ -201,24 +202,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await page.waitForURL((url) => url.pathname === '/app');
     userId = (await db().selectFrom('users').select('id').where('username', '=', USER.username).executeTakeFirstOrThrow()).id;
 
-    await db()
-      .insertInto('streamers')
-      .values({
-        user_id: userId,
-        name: 'pixelqueen',
-        display_name: 'PixelQueen',
-        twitch_user_id: null,
-        clip_limit: 10,
-        vertical: true,
-        language: '',
-        layout: 'blur',
-        schedule_interval: null,
-        schedule_unit: null,
-        auto_subtitle: false,
-        auto_publish: false,
-        next_run_at: null,
-      })
-      .execute();
+    await seedStreamer(server.app.deps, userId, 'pixelqueen', 'PixelQueen');
     for (const spec of [ACE, TRIPLE, LATE]) await addClip(spec);
 
     await page.goto('/app/clips');

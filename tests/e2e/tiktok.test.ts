@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { DELETE_ACCOUNT_CONFIRM } from '@clipshift/shared';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
+import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, screenshot, screenshotViewport, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
 
 const OWNER = { username: 'erin', password: 'a long enough password' };
@@ -193,26 +194,8 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     const owner = await db.selectFrom('users').select('id').where('username', '=', OWNER.username).executeTakeFirstOrThrow();
     const account = await db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', owner.id).executeTakeFirstOrThrow();
     for (const name of ['pixelqueen', 'nightowl']) {
-      const streamer = await db
-        .insertInto('streamers')
-        .values({
-          user_id: owner.id,
-          name,
-          display_name: null,
-          twitch_user_id: null,
-          clip_limit: 10,
-          vertical: true,
-          language: '',
-          layout: 'blur',
-          schedule_interval: null,
-          schedule_unit: null,
-          auto_subtitle: false,
-          auto_publish: false,
-          next_run_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamer.id, tiktok_account_id: account.id }).execute();
+      const streamerId = await seedStreamer(server.app.deps, owner.id, name);
+      await db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: account.id }).execute();
     }
     await db.updateTable('tiktok_accounts').set({ needs_reconnect: true }).where('id', '=', account.id).execute();
     await page.reload();
