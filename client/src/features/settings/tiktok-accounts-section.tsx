@@ -1,4 +1,5 @@
 import { LoaderCircle, Plus, UsersRound } from 'lucide-react';
+import { AccountsLoadError } from '@/components/accounts-load-error';
 import { EmptyState } from '@/components/empty-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -22,19 +23,7 @@ function TikTokAccountsList({ connecting, onReconnect }: AccountsListProps) {
   const { remove, isRemoving } = useDeleteAccount();
 
   if (accounts.isPending) return <Skeleton className="h-24 w-full" />;
-  if (accounts.isError) {
-    return (
-      <EmptyState
-        icon={UsersRound}
-        title={accountMessages.loadFailed}
-        action={
-          <Button variant="outline" onClick={() => void accounts.refetch()}>
-            Try again
-          </Button>
-        }
-      />
-    );
-  }
+  if (accounts.isError) return <AccountsLoadError onRetry={() => void accounts.refetch()} />;
   if (accounts.data.length === 0) {
     return <EmptyState icon={UsersRound} title={accountMessages.emptyTitle} description={accountMessages.emptyDescription} />;
   }

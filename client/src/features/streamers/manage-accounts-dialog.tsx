@@ -1,6 +1,7 @@
 import { Check, Link2, Link2Off, LoaderCircle, Plus, UsersRound } from 'lucide-react';
 import type { Streamer, TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
+import { AccountsLoadError } from '@/components/accounts-load-error';
 import { EmptyState } from '@/components/empty-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -73,19 +74,7 @@ function AccountsList({ streamer, accounts, connecting, onConnect }: AccountsLis
       </div>
     );
   }
-  if (accounts.isError) {
-    return (
-      <EmptyState
-        icon={UsersRound}
-        title={accountMessages.loadFailed}
-        action={
-          <Button variant="outline" onClick={() => void accounts.refetch()}>
-            Try again
-          </Button>
-        }
-      />
-    );
-  }
+  if (accounts.isError) return <AccountsLoadError onRetry={() => void accounts.refetch()} />;
   if (accounts.data.length === 0) {
     return (
       <EmptyState
