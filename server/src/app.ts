@@ -15,7 +15,7 @@ import { finalErrorHandler, rejectCrossSite, requireJsonBodies } from './securit
 import { createRequestContext } from './trpc/context.ts';
 import { isServerFault } from './trpc/errors.ts';
 import { appRouter } from './trpc/router.ts';
-import { recordLog } from './logs/service.ts';
+import { FAULT_LOG_BUDGET, recordLog } from './logs/service.ts';
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist');
 const JSON_BODY_LIMIT = '100kb';
@@ -37,6 +37,7 @@ function apiRouter(deps: AppDeps): express.Router {
             logger: 'trpc',
             message: `${procedurePath ?? 'unknown procedure'} failed: ${error.cause?.message ?? error.message}`,
             error: error.cause ?? error,
+            budget: FAULT_LOG_BUDGET,
           });
         }
       },
