@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import * as trpcExpress from '@trpc/server/adapters/express';
+import { MAX_TRPC_BATCH } from '@clipshift/shared';
 import { clipFilesRouter } from './clips/http.ts';
 import type { AppDeps } from './deps.ts';
 import { tiktokCallbackRouter } from './tiktok/http.ts';
@@ -17,7 +18,6 @@ import { createRequestContext } from './trpc/context.ts';
 import { isServerFault } from './trpc/errors.ts';
 import { appRouter } from './trpc/router.ts';
 import { FAULT_LOG_BUDGET, recordLog } from './logs/service.ts';
-import { MAX_TRPC_BATCH } from '@clipshift/shared';
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist');
 const JSON_BODY_LIMIT = '100kb';

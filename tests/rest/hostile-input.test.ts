@@ -151,6 +151,15 @@ describe('REST: hostile input', () => {
       expect(described.body.custom_description).toBeNull();
     });
 
+    it('however deep in the body it sits', async () => {
+      const depth = 20_000;
+      const deep = (leaf: string) => `{"days_valid":${'['.repeat(depth)}${leaf}${']'.repeat(depth)}}`;
+      const headers = { 'content-type': 'application/json' };
+      expectJsonError(await raw('POST', '/api/admin/invite-codes/generate', { headers, body: deep('"\\u0000"') }), 400, NUL_BYTE, 'deep NUL');
+      const clean = await raw('POST', '/api/admin/invite-codes/generate', { headers, body: deep('2') });
+      expect({ status: clean.status, message: clean.body.message }).toEqual({ status: 400, message: 'days_valid must be a number' });
+    });
+
     it('in the session cookie: treated as no session', async () => {
       const reply = await rawRequest(server.baseUrl, 'GET', '/api/streamers', { headers: { cookie: 'clipshift_session=abc%00.def' } });
       expectJsonError(reply, 401, errorBody('UNAUTHORIZED', 'Authentication required'), 'cookie');

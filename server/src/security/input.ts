@@ -15,7 +15,8 @@ export function containsNulByte(value: unknown): boolean {
     if (typeof item === 'string') {
       if (item.includes('\0')) return true;
     } else if (Array.isArray(item)) {
-      pending.push(...item);
+      // One by one: spreading a very long array into push() would overflow the call stack.
+      for (const child of item) pending.push(child);
     } else if (item !== null && typeof item === 'object') {
       for (const [key, child] of Object.entries(item)) {
         if (key.includes('\0')) return true;
