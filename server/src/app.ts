@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import * as trpcExpress from '@trpc/server/adapters/express';
+import { MAX_TRPC_BATCH } from '@clipshift/shared';
 import { clipFilesRouter } from './clips/http.ts';
 import type { AppDeps } from './deps.ts';
 import { tiktokCallbackRouter } from './tiktok/http.ts';
@@ -11,24 +12,29 @@ import { createRestRouter } from './rest/adapter.ts';
 import { renderDocsPage } from './rest/docs.ts';
 import { httpError, sendError } from './rest/errors.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
-import { finalErrorHandler, rejectCrossSite, requireJsonBodies } from './security/middleware.ts';
+import { rejectUndecodableUrls } from './security/input.ts';
+import { finalErrorHandler, limitTrpcBatches, rejectCrossSite, requireJsonBodies } from './security/middleware.ts';
 import { createRequestContext } from './trpc/context.ts';
 import { isServerFault } from './trpc/errors.ts';
 import { appRouter } from './trpc/router.ts';
-import { recordLog } from './logs/service.ts';
+import { FAULT_LOG_BUDGET, recordLog } from './logs/service.ts';
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/dist');
 const JSON_BODY_LIMIT = '100kb';
 
 function apiRouter(deps: AppDeps): express.Router {
   const api = express.Router();
+  api.use(rejectUndecodableUrls(deps));
   api.use(requireJsonBodies(deps));
   api.use(rejectCrossSite(deps));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));
   api.use(
     '/trpc',
+    limitTrpcBatches(deps),
     trpcExpress.createExpressMiddleware({
       router: appRouter,
+      // limitTrpcBatches answers first with the contract's body; this is tRPC's own guard behind it.
+      maxBatchSize: MAX_TRPC_BATCH,
       createContext: ({ req, res }) => createRequestContext(deps, req, res),
       onError: ({ error, path: procedurePath }) => {
         if (isServerFault(error)) {
@@ -37,6 +43,7 @@ function apiRouter(deps: AppDeps): express.Router {
             logger: 'trpc',
             message: `${procedurePath ?? 'unknown procedure'} failed: ${error.cause?.message ?? error.message}`,
             error: error.cause ?? error,
+            budget: FAULT_LOG_BUDGET,
           });
         }
       },

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
+import { queryInt } from './input.ts';
 
 export const DESCRIPTION_TOO_LONG = `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`;
 export const DESCRIPTION_REQUIRED = 'Description is required';
 export const CLIP_PAGE_MAX = 100;
 export const CLIP_PAGE_DEFAULT = 50;
+/** Far beyond any library, and small enough that the row offset stays a safe integer. */
+export const CLIP_PAGE_LAST = 1_000_000;
 
 export const descriptionOption = z.object({
   description: z.string(),
@@ -41,13 +44,14 @@ export const clipDetails = clip.extend({ transcript: z.string().nullable() });
 export type ClipDetails = z.infer<typeof clipDetails>;
 
 const PAGING_RULE = `limit must be a whole number from 1 to ${CLIP_PAGE_MAX}`;
+const PAGE_RULE = 'page must be a whole number of at least 1';
 
 export const listClipsInput = z
   .object({
     streamer: z.string().trim().max(64).optional(),
     search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
-    page: z.coerce.number({ error: 'page must be a whole number of at least 1' }).int('page must be a whole number of at least 1').min(1, 'page must be a whole number of at least 1').default(1),
-    limit: z.coerce.number({ error: PAGING_RULE }).int(PAGING_RULE).min(1, PAGING_RULE).max(CLIP_PAGE_MAX, PAGING_RULE).default(CLIP_PAGE_DEFAULT),
+    page: queryInt(z.number().int(PAGE_RULE).min(1, PAGE_RULE).max(CLIP_PAGE_LAST, `page must be at most ${CLIP_PAGE_LAST}`), PAGE_RULE).default(1),
+    limit: queryInt(z.number().int(PAGING_RULE).min(1, PAGING_RULE).max(CLIP_PAGE_MAX, PAGING_RULE), PAGING_RULE).default(CLIP_PAGE_DEFAULT),
   })
   .default({ page: 1, limit: CLIP_PAGE_DEFAULT });
 export type ListClipsInput = z.infer<typeof listClipsInput>;

@@ -33,8 +33,14 @@ export const POST_WIZARD_STEPS = 4;
 export const RECENT_LOGS_COUNT = 5;
 export const LOG_LIST_MAX_HEIGHT_PX = 600;
 
-/** Log retention: keep the newest 30 days or 100,000 rows, whichever is less. */
+/**
+ * Log retention: 30 days, and at most the newest N rows of each user; system rows (about no user)
+ * have a cap of their own. Per user, so that nobody's entries can push out anybody else's.
+ */
 export const LOG_RETENTION_DAYS = 30;
-export const LOG_RETENTION_ROWS = 100_000;
+export const LOG_RETENTION_ROWS_PER_USER = 50_000;
+export const LOG_RETENTION_SYSTEM_ROWS = 50_000;
+/** The most calls one tRPC batch may carry (rest-api.md "Hardening rules"); the browser's link splits larger ones. */
+export const MAX_TRPC_BATCH = 20;
 export const LOG_LIST_DEFAULT_LIMIT = 500;
 export const LOG_LIST_MAX_LIMIT = 1000;

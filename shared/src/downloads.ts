@@ -56,7 +56,9 @@ export type StatusEntry = z.infer<typeof statusEntry>;
 export const statusMap = z.record(z.string(), statusEntry);
 export type StatusMap = z.infer<typeof statusMap>;
 
-const optionalLimit = z.coerce
+const CONCURRENCY_RULE = 'Concurrency must be a whole number from 1 to 20';
+
+const optionalLimit = z
   .number({ error: CLIP_LIMIT_RULE })
   .int(CLIP_LIMIT_RULE)
   .min(CLIP_LIMIT_MIN, CLIP_LIMIT_RULE)
@@ -70,7 +72,7 @@ export const startDownloadInput = z.object({
   clip_limit: optionalLimit,
   vertical: z.boolean({ error: 'vertical must be true or false' }).optional(),
   /** The user's concurrency preference (app-settings), bounded by the server's WORKER_CONCURRENCY. */
-  concurrency: z.coerce.number().int().min(1).max(20).optional(),
+  concurrency: z.number({ error: CONCURRENCY_RULE }).int(CONCURRENCY_RULE).min(1, CONCURRENCY_RULE).max(20, CONCURRENCY_RULE).optional(),
 });
 export type StartDownloadInput = z.infer<typeof startDownloadInput>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INVITE_DAYS_DEFAULT, INVITE_DAYS_MAX, INVITE_LIST_LIMIT } from './constants.ts';
+import { queryInt } from './input.ts';
 
 /** 24 characters from a 32-letter alphabet: 120 bits, shown as six groups of four. */
 export const INVITE_CODE_LENGTH = 24;
@@ -32,9 +33,11 @@ export function inviteDisplayStatus(
   return 'Active';
 }
 
+const INVITE_LIMIT_RULE = 'limit must be between 1 and 200';
+
 export const generateInviteInput = z
   .object({
-    days_valid: z.coerce
+    days_valid: z
       .number({ error: 'days_valid must be a number' })
       .int('days_valid must be a whole number of days')
       .min(1, 'days_valid must be between 1 and 365')
@@ -45,12 +48,9 @@ export const generateInviteInput = z
 
 export const listInvitesInput = z
   .object({
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1, 'limit must be between 1 and 200')
-      .max(200, 'limit must be between 1 and 200')
-      .default(INVITE_LIST_LIMIT),
+    limit: queryInt(z.number().int(INVITE_LIMIT_RULE).min(1, INVITE_LIMIT_RULE).max(200, INVITE_LIMIT_RULE), INVITE_LIMIT_RULE).default(
+      INVITE_LIST_LIMIT,
+    ),
   })
   .default({ limit: INVITE_LIST_LIMIT });
 

@@ -73,7 +73,7 @@ describe('listLogsInput', () => {
     expect(listLogsInput.parse({})).toEqual({ limit: 500 });
   });
 
-  it('coerces the query string, uppercases the level and drops an empty level', () => {
+  it('reads digits from the query string, uppercases the level and drops an empty level', () => {
     expect(listLogsInput.parse({ limit: '20', level: 'warning', search: '  clip ' })).toEqual({
       limit: 20,
       level: 'WARNING',
@@ -86,7 +86,9 @@ describe('listLogsInput', () => {
     [{ limit: 0 }, 'limit must be between 1 and 1000'],
     [{ limit: 1001 }, 'limit must be between 1 and 1000'],
     [{ limit: 2.5 }, 'limit must be a whole number'],
-    [{ limit: 'many' }, 'limit must be a number'],
+    [{ limit: 'many' }, 'limit must be a whole number'],
+    [{ limit: '2.5' }, 'limit must be a whole number'],
+    [{ limit: ['20'] }, 'limit must be a whole number'],
     [{ level: 'verbose' }, 'level must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL'],
     [{ search: 'x'.repeat(201) }, 'search must be at most 200 characters'],
   ])('refuses %j', (input, message) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOG_LIST_DEFAULT_LIMIT, LOG_LIST_MAX_LIMIT } from './constants.ts';
+import { queryInt } from './input.ts';
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -23,12 +24,14 @@ export type LogEntry = z.infer<typeof logEntry>;
 
 export const listLogsInput = z
   .object({
-    limit: z.coerce
-      .number({ error: 'limit must be a number' })
-      .int('limit must be a whole number')
-      .min(1, `limit must be between 1 and ${LOG_LIST_MAX_LIMIT}`)
-      .max(LOG_LIST_MAX_LIMIT, `limit must be between 1 and ${LOG_LIST_MAX_LIMIT}`)
-      .default(LOG_LIST_DEFAULT_LIMIT),
+    limit: queryInt(
+      z
+        .number()
+        .int('limit must be a whole number')
+        .min(1, `limit must be between 1 and ${LOG_LIST_MAX_LIMIT}`)
+        .max(LOG_LIST_MAX_LIMIT, `limit must be between 1 and ${LOG_LIST_MAX_LIMIT}`),
+      'limit must be a whole number',
+    ).default(LOG_LIST_DEFAULT_LIMIT),
     level: z
       .string()
       .trim()

@@ -43,7 +43,7 @@ export type Layout = (typeof LAYOUTS)[number];
 export const LAYOUT_LABELS: Record<Layout, string> = { blur: 'Blurred background', crop: 'Centre crop' };
 
 export const scheduleSchema = z.object({
-  interval: z.coerce
+  interval: z
     .number({ error: SCHEDULE_INTERVAL_RULE })
     .int(SCHEDULE_INTERVAL_RULE)
     .min(1, SCHEDULE_INTERVAL_RULE)
@@ -71,7 +71,7 @@ export const streamerName = z
   .min(1, STREAMER_NAME_REQUIRED)
   .regex(/^[A-Za-z0-9_]{1,25}$/, STREAMER_NAME_RULE);
 
-const clipLimit = z.coerce
+const clipLimit = z
   .number({ error: CLIP_LIMIT_RULE })
   .int(CLIP_LIMIT_RULE)
   .min(CLIP_LIMIT_MIN, CLIP_LIMIT_RULE)

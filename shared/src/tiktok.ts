@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG } from './clips.ts';
+import { rowId } from './input.ts';
 
 export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'] as const;
 export const TIKTOK_AUTH_MESSAGE_TYPE = 'tiktok-auth';
@@ -24,11 +25,12 @@ export const tiktokAccount = z.object({
 });
 export type TikTokAccount = z.infer<typeof tiktokAccount>;
 
-export const accountIdInput = z.object({ id: z.string().trim().min(1).max(64) });
+/** A TikTok account's or an upload's id in the path. */
+export const accountIdInput = z.object({ id: rowId('id is required') });
 
 export const linkAccountInput = z.object({
   name: z.string().trim().min(1),
-  tiktok_account_id: z.string({ error: 'tiktok_account_id is required' }).trim().min(1, 'tiktok_account_id is required'),
+  tiktok_account_id: rowId('tiktok_account_id is required'),
 });
 
 export const UPLOAD_STATUSES = ['queued', 'uploading', 'processing', 'sent_to_inbox', 'published', 'failed'] as const;
@@ -52,15 +54,17 @@ export const postClipInput = z.object({
     .string({ error: DESCRIPTION_REQUIRED })
     .refine((text) => text.trim().length > 0, DESCRIPTION_REQUIRED)
     .pipe(z.string().max(DESCRIPTION_MAX_LENGTH, DESCRIPTION_TOO_LONG)),
-  tiktok_account_id: z.string().trim().min(1).optional(),
-  tiktok_account_ids: z.array(z.string().trim().min(1)).max(20).optional(),
+  tiktok_account_id: rowId('tiktok_account_id must be an account id').optional(),
+  tiktok_account_ids: z.array(rowId('tiktok_account_ids must be account ids')).max(20).optional(),
   /** One of the creator's privacy_level_options; no default is chosen for the user. */
   privacy_level: z.enum(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']).optional(),
   disable_comment: z.boolean().optional(),
   disable_duet: z.boolean().optional(),
   disable_stitch: z.boolean().optional(),
 });
-export type PostClipInput = z.infer<typeof postClipInput>;
+/** What a caller sends; PostClipRequest is what the server works with (ids that cannot exist are null). */
+export type PostClipInput = z.input<typeof postClipInput>;
+export type PostClipRequest = z.output<typeof postClipInput>;
 
 export const creatorOptions = z.object({
   tiktok_account_id: z.string(),

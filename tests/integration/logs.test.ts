@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PublicUser } from '@clipshift/shared';
-import { recordLog, trimLogs } from '../../server/src/logs/service.ts';
+import { LOG_RETENTION_DAYS, LOG_RETENTION_ROWS_PER_USER, type PublicUser } from '@clipshift/shared';
+import { ANONYMOUS_LOG_LIMIT, anonymousLogBudget, recordLog, trimLogs, type LogBudget } from '../../server/src/logs/service.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { countRows, expectError, register } from './support.ts';
 
@@ -162,6 +162,56 @@ describe('logs', () => {
     });
   });
 
+  describe('recordLog with a budget', () => {
+    const budget: LogBudget = { key: 'test-budget', max: 3, windowSeconds: 3600, label: 'test entries' };
+    const record = (index: number, userId: string | null = alice.id, withBudget: LogBudget = budget) =>
+      recordLog(app.deps.db, app.deps.logger, { level: 'WARNING', logger: 'budget', message: `entry ${index}`, userId, budget: withBudget });
+    const stored = async () =>
+      (await app.deps.db.selectFrom('logs').select(['message', 'level', 'user_id']).where('logger', '=', 'budget').orderBy('id').execute()).map(
+        (row) => row.message,
+      );
+
+    beforeEach(async () => {
+      await app.deps.db.deleteFrom('logs').execute();
+      await app.deps.db.deleteFrom('rate_limits').execute();
+    });
+
+    it('stores max entries per window, then one note saying the rest are not stored, then nothing', async () => {
+      for (let index = 1; index <= 8; index += 1) await record(index);
+      expect(await stored()).toEqual([
+        'entry 1',
+        'entry 2',
+        'entry 3',
+        'More than 3 test entries within 60 minutes: further ones are not stored in this log until that window ends (the server output has them all)',
+      ]);
+      const rows = await app.deps.db.selectFrom('logs').select(['level', 'user_id']).where('logger', '=', 'budget').execute();
+      expect(new Set(rows.map((row) => `${row.level} ${row.user_id}`))).toEqual(new Set([`WARNING ${alice.id}`]));
+    });
+
+    it('stores again once the window has passed', async () => {
+      for (let index = 1; index <= 5; index += 1) await record(index);
+      await sql`update rate_limits set window_started_at = now() - interval '2 hours' where key = 'log:test-budget'`.execute(app.deps.db);
+      await record(6);
+      expect((await stored()).at(-1)).toBe('entry 6');
+    });
+
+    it('counts each budget on its own', async () => {
+      for (let index = 1; index <= 5; index += 1) await record(index, alice.id, anonymousLogBudget(alice.id));
+      await record(100, bob.id, anonymousLogBudget(bob.id));
+      await record(200, null, anonymousLogBudget(null));
+      const messagesAbout = async (userId: string | null) =>
+        (await app.deps.db.selectFrom('logs').select('message').where('user_id', userId ? '=' : 'is', userId).execute()).map((row) => row.message);
+      expect(await messagesAbout(bob.id)).toEqual(['entry 100']);
+      expect(await messagesAbout(null)).toEqual(['entry 200']);
+      expect(await messagesAbout(alice.id)).toHaveLength(5);
+    });
+
+    it('lets callers without a session add fewer rows in 30 days than a user keeps', () => {
+      const windows = (LOG_RETENTION_DAYS * 24 * 60 * 60) / ANONYMOUS_LOG_LIMIT.windowSeconds;
+      expect((ANONYMOUS_LOG_LIMIT.max + 1) * windows).toBeLessThan(LOG_RETENTION_ROWS_PER_USER / 2);
+    });
+  });
+
   describe('trimLogs', () => {
     async function seedAges(ages: { minutes: number; message: string }[]): Promise<void> {
       await app.deps.db.deleteFrom('logs').execute();
@@ -172,9 +222,9 @@ describe('logs', () => {
     const remaining = async () =>
       (await app.deps.db.selectFrom('logs').select('message').orderBy('timestamp', 'desc').orderBy('id', 'desc').execute()).map((row) => row.message);
 
-    it('keeps only the newest N rows', async () => {
+    it('keeps only the newest N system rows', async () => {
       await seedAges([50, 40, 30, 20, 10].map((minutes) => ({ minutes, message: `${minutes}m` })));
-      expect(await trimLogs(app.deps.db, { days: 30, rows: 3 })).toBe(2);
+      expect(await trimLogs(app.deps.db, { days: 30, rowsPerUser: 100, systemRows: 3 })).toBe(2);
       expect(await remaining()).toEqual(['10m', '20m', '30m']);
     });
 
@@ -183,21 +233,21 @@ describe('logs', () => {
       for (let index = 1; index <= 8; index += 1) {
         await app.deps.db.insertInto('logs').values({ level: 'INFO', logger: 'trim', message: `row ${index}` }).execute();
       }
-      expect(await trimLogs(app.deps.db, { days: 30, rows: 5 })).toBe(3);
+      expect(await trimLogs(app.deps.db, { days: 30, rowsPerUser: 100, systemRows: 5 })).toBe(3);
       expect(await remaining()).toEqual(['row 8', 'row 7', 'row 6', 'row 5', 'row 4']);
     });
 
     it('keeps exactly N rows when they share one timestamp', async () => {
       await app.deps.db.deleteFrom('logs').execute();
       await sql`insert into logs (level, logger, message) select 'INFO', 'trim', 'row ' || i from generate_series(1, 6) as i`.execute(app.deps.db);
-      expect(await trimLogs(app.deps.db, { days: 30, rows: 2 })).toBe(4);
+      expect(await trimLogs(app.deps.db, { days: 30, rowsPerUser: 100, systemRows: 2 })).toBe(4);
       expect(await remaining()).toEqual(['row 6', 'row 5']);
     });
 
     it('removes nothing when there are no more rows than the limit', async () => {
       await seedAges([3, 2, 1].map((minutes) => ({ minutes, message: `${minutes}m` })));
-      expect(await trimLogs(app.deps.db, { days: 30, rows: 3 })).toBe(0);
-      expect(await trimLogs(app.deps.db, { days: 30, rows: 10 })).toBe(0);
+      expect(await trimLogs(app.deps.db, { days: 30, rowsPerUser: 100, systemRows: 3 })).toBe(0);
+      expect(await trimLogs(app.deps.db, { days: 30, rowsPerUser: 100, systemRows: 10 })).toBe(0);
       expect(await countRows(app.deps, 'logs')).toBe(3);
     });
 
@@ -208,7 +258,7 @@ describe('logs', () => {
         { minutes: 2 * 24 * 60 - 1, message: 'just under 2 days' },
         { minutes: 1, message: 'now' },
       ]);
-      expect(await trimLogs(app.deps.db, { days: 2, rows: 100 })).toBe(2);
+      expect(await trimLogs(app.deps.db, { days: 2, rowsPerUser: 100, systemRows: 100 })).toBe(2);
       expect(await remaining()).toEqual(['now', 'just under 2 days']);
     });
 
@@ -219,8 +269,59 @@ describe('logs', () => {
         { minutes: 20, message: 'b' },
         { minutes: 10, message: 'c' },
       ]);
-      expect(await trimLogs(app.deps.db, { days: 1, rows: 2 })).toBe(2);
+      expect(await trimLogs(app.deps.db, { days: 1, rowsPerUser: 100, systemRows: 2 })).toBe(2);
       expect(await remaining()).toEqual(['c', 'b']);
+    });
+
+    describe('per user', () => {
+      async function seedFor(user: PublicUser | null, count: number, minutesAgo: number, label: string): Promise<void> {
+        await sql`insert into logs (timestamp, level, logger, message, user_id)
+          select now() - make_interval(mins => ${minutesAgo}) - make_interval(secs => i), 'INFO', 'trim', ${label} || ' ' || i, ${user?.id ?? null}
+          from generate_series(1, ${count}) as i`.execute(app.deps.db);
+      }
+      const messagesOf = async (user: PublicUser | null) =>
+        (
+          await app.deps.db
+            .selectFrom('logs')
+            .select('message')
+            .where('user_id', user ? '=' : 'is', user ? user.id : null)
+            .orderBy('timestamp', 'desc')
+            .orderBy('id', 'desc')
+            .execute()
+        ).map((row) => row.message);
+
+      it("keeps each user's newest N rows, and the system rows' own cap", async () => {
+        await app.deps.db.deleteFrom('logs').execute();
+        await seedFor(alice, 5, 60, 'alice');
+        await seedFor(bob, 2, 60, 'bob');
+        await seedFor(null, 4, 60, 'system');
+        expect(await trimLogs(app.deps.db, { days: 30, rowsPerUser: 3, systemRows: 1 })).toBe(2 + 3);
+        expect(await messagesOf(alice)).toEqual(['alice 1', 'alice 2', 'alice 3']);
+        expect(await messagesOf(bob)).toEqual(['bob 1', 'bob 2']);
+        expect(await messagesOf(null)).toEqual(['system 1']);
+      });
+
+      it("a flood of newer rows elsewhere never pushes out a user's own history", async () => {
+        await app.deps.db.deleteFrom('logs').execute();
+        await seedFor(alice, 3, 24 * 60, 'alice');
+        // Far more recent rows than either cap, for the system and for bob.
+        await seedFor(null, 500, 1, 'flood');
+        await seedFor(bob, 500, 1, 'bob flood');
+        await trimLogs(app.deps.db, { days: 30, rowsPerUser: 10, systemRows: 10 });
+        expect(await messagesOf(alice)).toEqual(['alice 1', 'alice 2', 'alice 3']);
+        expect(await messagesOf(bob)).toHaveLength(10);
+        expect(await messagesOf(null)).toHaveLength(10);
+      });
+
+      it('applies the 30 days to every user', async () => {
+        await app.deps.db.deleteFrom('logs').execute();
+        await seedFor(alice, 2, 31 * 24 * 60, 'old alice');
+        await seedFor(alice, 1, 1, 'alice');
+        await seedFor(bob, 1, 31 * 24 * 60, 'old bob');
+        expect(await trimLogs(app.deps.db)).toBe(3);
+        expect(await messagesOf(alice)).toEqual(['alice 1']);
+        expect(await messagesOf(bob)).toEqual([]);
+      });
     });
 
     it('by default keeps 30 days and removes older rows', async () => {

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { AppDeps } from '../../server/src/deps.ts';
@@ -131,4 +132,46 @@ export async function adminAndMember(baseUrl: string, seen: string[] = []): Prom
   expect((await member.post('/api/register', { ...MEMBER, invite_code: invite.body.code })).status).toBe(201);
   await member.login(MEMBER.username, MEMBER.password);
   return { admin, member };
+}
+
+export interface RawReply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  /** Parsed JSON, or undefined when the body is not JSON. */
+  body: any;
+}
+
+/**
+ * One request through node's http module, which sends the path and body exactly as given: fetch
+ * would normalise a bad %-escape or refuse a NUL byte before it left the test.
+ */
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<RawReply> {
+  const { hostname, port } = new URL(baseUrl);
+  const body = options.body === undefined ? undefined : Buffer.from(options.body);
+  const headers = { ...options.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: hostname, port, method, path, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body: parsed });
+      });
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }

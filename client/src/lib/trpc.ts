@@ -1,4 +1,5 @@
 import { createTRPCReact } from '@trpc/react-query';
+import { MAX_TRPC_BATCH } from '@clipshift/shared';
 import { httpBatchLink, httpLink, splitLink, TRPCClientError, type TRPCClientErrorLike } from '@trpc/client';
 import type { AppRouter } from '../../../server/src/trpc/router';
 
@@ -21,7 +22,8 @@ export function createTrpcClient() {
       splitLink({
         condition: (operation) => LONG_RUNNING.has(operation.path),
         true: httpLink({ url: TRPC_URL, fetch: withCookie }),
-        false: httpBatchLink({ url: TRPC_URL, fetch: withCookie }),
+        // The server refuses larger batches; the link splits them instead.
+        false: httpBatchLink({ url: TRPC_URL, fetch: withCookie, maxItems: MAX_TRPC_BATCH }),
       }),
     ],
   });

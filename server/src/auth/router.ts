@@ -1,6 +1,6 @@
 import { loginInput, publicUser, registerInput, registrationStatus } from '@clipshift/shared';
 import { z } from 'zod';
-import { recordLog } from '../logs/service.ts';
+import { anonymousLogBudget, recordLog } from '../logs/service.ts';
 import { consumeRateLimit, RATE_LIMITS } from '../security/rate-limit.ts';
 import { AppError } from '../trpc/errors.ts';
 import { publicProcedure, router } from '../trpc/init.ts';
@@ -27,6 +27,7 @@ export const authRouter = router({
             ? `Failed sign-in attempt for ${result.username} from ${ctx.meta.ip}`
             : `Failed sign-in attempt for an unknown username from ${ctx.meta.ip}`,
           userId: result.userId,
+          budget: anonymousLogBudget(result.userId),
         });
         throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
       }

@@ -1,14 +1,54 @@
-import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Router, type Request, type Response } from 'express';
-import { getTRPCErrorFromUnknown } from '@trpc/server';
+import { getTRPCErrorFromUnknown, TRPCError } from '@trpc/server';
 import type { AppDeps } from '../deps.ts';
-import { sendError } from '../rest/errors.ts';
+import { sendClientError, sendError } from '../rest/errors.ts';
 import { createRequestContext } from '../trpc/context.ts';
 import { notFound, unauthorized } from '../trpc/errors.ts';
 import { clipFilePath } from './files.ts';
 import { findClipRow } from './service.ts';
 
 type ClipFile = 'video' | 'thumbnail';
+
+const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable';
+/** The Range form `send` (behind res.sendFile) serves; any other unit is ignored, as RFC 9110 asks. */
+const BYTES_RANGE = /^ *bytes=/;
+
+async function fileSize(filePath: string): Promise<number | null> {
+  try {
+    const info = await stat(filePath);
+    return info.isFile() ? info.size : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A bytes Range that no part of the file satisfies, or that cannot be parsed. `send` would answer
+ * the first with a bare error and ignore the second; both get 416. Under If-Range `send` decides,
+ * since a stale validator means the whole (new) file is wanted, whatever the range says.
+ */
+function refusesRange(req: Request, size: number): boolean {
+  const header = req.headers.range;
+  if (!header || !BYTES_RANGE.test(header) || req.headers['if-range'] !== undefined) return false;
+  const ranges = req.range(size, { combine: true });
+  return ranges === -1 || ranges === -2;
+}
+
+function sendRangeNotSatisfiable(deps: AppDeps, req: Request, res: Response, size: number): void {
+  res.setHeader('Content-Range', `bytes */${size}`);
+  sendClientError(deps, req, res, 416, 'RANGE_NOT_SATISFIABLE', RANGE_NOT_SATISFIABLE);
+}
+
+/** What `send` failed with, as the contract's error; `send` marks client errors with an HTTP status. */
+function sendFailure(deps: AppDeps, req: Request, res: Response, error: Error & { status?: number; code?: string }, size: number, what: string): void {
+  // The client went away: nobody is left to answer, and nothing went wrong here.
+  if (error.code === 'ECONNABORTED') return;
+  if (error.status === 416) sendRangeNotSatisfiable(deps, req, res, size);
+  else if (error.status === 404) void sendError(deps, req, res, notFound(`${what} is missing`));
+  else if (error.status === 412) void sendError(deps, req, res, new TRPCError({ code: 'PRECONDITION_FAILED', message: `${what} has changed` }));
+  else void sendError(deps, req, res, getTRPCErrorFromUnknown(error));
+}
 
 async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: ClipFile): Promise<void> {
   try {
@@ -17,7 +57,13 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: C
     const clipId = String(req.params.id);
     const row = await findClipRow(deps.db, ctx.user.id, clipId);
     const filePath = clipFilePath(deps.env.dataDir, row.files_dir, file);
-    if (!existsSync(filePath)) throw notFound(`The ${file} of clip ${clipId} is missing`);
+    const what = `The ${file} of clip ${clipId}`;
+    const size = await fileSize(filePath);
+    if (size === null) throw notFound(`${what} is missing`);
+    if (refusesRange(req, size)) {
+      sendRangeNotSatisfiable(deps, req, res, size);
+      return;
+    }
     if (file === 'video' && req.query.download === '1') {
       // The contract's exact form: a quoted filename, the clip id made header-safe.
       res.setHeader('Content-Disposition', `attachment; filename="${row.clip_id.replace(/[^A-Za-z0-9_.-]/g, '_')}.mp4"`);
@@ -25,7 +71,7 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: C
     // Files change when a clip is rendered again (e.g. with subtitles): revalidate each time.
     res.setHeader('Cache-Control', 'private, no-cache');
     res.sendFile(filePath, { headers: { 'Content-Type': file === 'video' ? 'video/mp4' : 'image/jpeg' }, acceptRanges: true, lastModified: true }, (error) => {
-      if (error && !res.headersSent) void sendError(deps, req, res, getTRPCErrorFromUnknown(error));
+      if (error && !res.headersSent) sendFailure(deps, req, res, error, size, what);
     });
   } catch (error) {
     await sendError(deps, req, res, getTRPCErrorFromUnknown(error));

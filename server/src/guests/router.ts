@@ -1,6 +1,6 @@
 import { passkeyInput } from '@clipshift/shared';
 import { z } from 'zod';
-import { recordLog } from '../logs/service.ts';
+import { anonymousLogBudget, recordLog } from '../logs/service.ts';
 import { consumeRateLimit, RATE_LIMITS } from '../security/rate-limit.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts';
 import { ensurePasskey, findPasskeyOwner } from './service.ts';
@@ -22,6 +22,7 @@ export const guestsRouter = router({
         logger: 'guests',
         message: `A guest verified ${owner.username}'s passkey from ${ctx.meta.ip}`,
         userId: owner.id,
+        budget: anonymousLogBudget(owner.id),
       });
       return { valid: true as const, message: 'Passkey verified' };
     }),

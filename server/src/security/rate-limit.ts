@@ -18,9 +18,9 @@ export const RATE_LIMITS = {
 
 /**
  * Counts one attempt in a fixed window kept in Postgres, so every process sharing the database
- * shares the limit. Throws TOO_MANY_REQUESTS once the window is full.
+ * shares the limit. Returns the attempts of the current window, this one included.
  */
-export async function consumeRateLimit(db: DbOrTrx, key: string, rule: RateLimitRule): Promise<void> {
+export async function countAttempt(db: DbOrTrx, key: string, rule: RateLimitRule): Promise<number> {
   const row = await sql<{ hits: number }>`
     insert into rate_limits as r (key, window_started_at, hits)
     values (${key}, now(), 1)
@@ -28,8 +28,12 @@ export async function consumeRateLimit(db: DbOrTrx, key: string, rule: RateLimit
       hits = case when r.window_started_at <= now() - make_interval(secs => ${rule.windowSeconds}) then 1 else r.hits + 1 end,
       window_started_at = case when r.window_started_at <= now() - make_interval(secs => ${rule.windowSeconds}) then now() else r.window_started_at end
     returning hits`.execute(db);
-  const hits = row.rows[0]?.hits ?? 1;
-  if (hits > rule.max) throw tooManyRequests();
+  return row.rows[0]?.hits ?? 1;
+}
+
+/** Counts one attempt; throws TOO_MANY_REQUESTS once the window is full. */
+export async function consumeRateLimit(db: DbOrTrx, key: string, rule: RateLimitRule): Promise<void> {
+  if ((await countAttempt(db, key, rule)) > rule.max) throw tooManyRequests();
 }
 
 export async function deleteStaleRateLimits(db: DbOrTrx, olderThanSeconds = 24 * 60 * 60): Promise<void> {

@@ -52,8 +52,9 @@ export async function listAccounts(db: DbOrTrx, userId: string): Promise<Account
   return [...byId.values()];
 }
 
-export async function findAccount(db: DbOrTrx, userId: string, accountId: string): Promise<TikTokAccountRow> {
-  if (!/^[0-9a-f-]{36}$/i.test(accountId)) throw accountNotFound();
+/** The caller's account; a null id (text that cannot be a UUID, see rowId) is missing like any other. */
+export async function findAccount(db: DbOrTrx, userId: string, accountId: string | null): Promise<TikTokAccountRow> {
+  if (accountId === null) throw accountNotFound();
   const row = await db.selectFrom('tiktok_accounts').selectAll().where('user_id', '=', userId).where('id', '=', accountId).executeTakeFirst();
   if (!row) throw accountNotFound();
   return row;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps.ts';
-import { recordLog } from '../logs/service.ts';
+import { anonymousLogBudget, recordLog } from '../logs/service.ts';
 import type { TikTokClient } from '../providers/tiktok/index.ts';
 import { callbackError } from '../providers/tiktok/index.ts';
 import { AppError } from '../trpc/errors.ts';
@@ -79,11 +79,19 @@ export async function completeAuthorization(
       logger: 'tiktok',
       message: `Connected TikTok account ${account.username ? `@${account.username}` : account.display_name}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
       userId: owner.userId,
+      budget: sessionUserId ? undefined : anonymousLogBudget(owner.userId),
     });
     return { success: true };
   } catch (error) {
     const message = (error as Error).message;
-    await recordLog(deps.db, deps.logger, { level: 'WARNING', logger: 'tiktok', message: `TikTok connection failed: ${message}`, userId: sessionUserId });
+    await recordLog(deps.db, deps.logger, {
+      level: 'WARNING',
+      logger: 'tiktok',
+      message: `TikTok connection failed: ${message}`,
+      userId: sessionUserId,
+      // Anyone can call the callback: without a session, what it may write is bounded.
+      budget: sessionUserId ? undefined : anonymousLogBudget(null),
+    });
     return { success: false, error: message };
   }
 }

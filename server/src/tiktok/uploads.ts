@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { PostClipInput, Upload } from '@clipshift/shared';
+import type { PostClipRequest, Upload } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../db/database.ts';
 import type { UploadsTable } from '../db/schema.ts';
 import { findClipRow } from '../clips/service.ts';
@@ -32,8 +32,9 @@ export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
   };
 }
 
-export async function findUpload(db: DbOrTrx, userId: string, uploadId: string): Promise<UploadRow> {
-  if (!/^[0-9a-f-]{36}$/i.test(uploadId)) throw notFound('Upload not found');
+/** The caller's upload; a null id (text that cannot be a UUID, see rowId) is missing like any other. */
+export async function findUpload(db: DbOrTrx, userId: string, uploadId: string | null): Promise<UploadRow> {
+  if (uploadId === null) throw notFound('Upload not found');
   const row = await db.selectFrom('uploads').selectAll().where('user_id', '=', userId).where('id', '=', uploadId).executeTakeFirst();
   if (!row) throw notFound('Upload not found');
   return row;
@@ -92,11 +93,12 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { sk
 }
 
 /** Which accounts a post goes to: the ones asked for, else every account linked to the clip's streamer. */
-async function targetAccounts(db: DbOrTrx, userId: string, input: PostClipInput, streamerId: string | null, streamerName: string): Promise<string[]> {
-  const asked = [...(input.tiktok_account_ids ?? []), ...(input.tiktok_account_id ? [input.tiktok_account_id] : [])];
+async function targetAccounts(db: DbOrTrx, userId: string, input: PostClipRequest, streamerId: string | null, streamerName: string): Promise<string[]> {
+  const asked = [...(input.tiktok_account_ids ?? []), ...(input.tiktok_account_id === undefined ? [] : [input.tiktok_account_id])];
   if (asked.length) {
-    for (const id of asked) await findAccount(db, userId, id);
-    return [...new Set(asked)];
+    const found = [];
+    for (const id of asked) found.push((await findAccount(db, userId, id)).id);
+    return [...new Set(found)];
   }
   const linked = streamerId
     ? await db.selectFrom('streamer_tiktok_accounts').select('tiktok_account_id').where('streamer_id', '=', streamerId).execute()
@@ -105,7 +107,7 @@ async function targetAccounts(db: DbOrTrx, userId: string, input: PostClipInput,
   return linked.map((row) => row.tiktok_account_id);
 }
 
-export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox', input: PostClipInput): Promise<UploadRow[]> {
+export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox', input: PostClipRequest): Promise<UploadRow[]> {
   const clip = await findClipRow(db, userId, input.id);
   return db.transaction().execute(async (trx) => {
     const accountIds = await targetAccounts(trx, userId, input, clip.streamer_id, clip.streamer_name);

@@ -11,7 +11,9 @@ function readCookie(req: Request, name: string): string | undefined {
     if (index < 0) continue;
     if (part.slice(0, index).trim() === name) {
       try {
-        return decodeURIComponent(part.slice(index + 1).trim());
+        const value = decodeURIComponent(part.slice(index + 1).trim());
+        // A cookie no server could have set counts as none; NUL must never reach a query.
+        return value.includes('\0') ? undefined : value;
       } catch {
         return undefined;
       }

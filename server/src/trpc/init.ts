@@ -2,7 +2,8 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { PublicUser } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
-import { AppError, toErrorResponse, unauthorized, forbidden } from './errors.ts';
+import { containsNulByte, NUL_BYTE_MESSAGE } from '../security/input.ts';
+import { AppError, badRequest, toErrorResponse, unauthorized, forbidden } from './errors.ts';
 
 export interface RequestMeta {
   /** The client's address (behind a proxy only when TRUST_PROXY is set). */
@@ -58,7 +59,16 @@ const humanValidationMessages = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(humanValidationMessages);
+/**
+ * PostgreSQL text cannot hold NUL: any string of the input (JSON bodies, tRPC's query input) that
+ * carries one is refused before the procedure runs. URLs are checked earlier (rejectUndecodableUrls).
+ */
+const rejectNulBytes = t.middleware(async ({ getRawInput, next }) => {
+  if (containsNulByte(await getRawInput())) throw badRequest(NUL_BYTE_MESSAGE);
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(rejectNulBytes).use(humanValidationMessages);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw unauthorized();

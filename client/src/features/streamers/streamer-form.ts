@@ -84,14 +84,23 @@ export type StreamerFormResult = { ok: true; payload: CreateStreamerInput } | { 
 /** An existing streamer keeps its name (it cannot change), so editing checks only the settings. */
 const settingsInput = createStreamerInput.omit({ name: true });
 
+/**
+ * A typed number as JSON sends it (the server takes JSON numbers only): decimal text becomes its
+ * number, so "2.5" still meets the whole-number rule; anything else becomes NaN, which the schema
+ * refuses with the field's message.
+ */
+function numberFromField(text: string): number {
+  return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN;
+}
+
 /** Checks the form with the server's own rules (shared schema, spec section 5 messages) and builds the payload. */
 export function validateStreamerForm(values: StreamerFormValues, mode: StreamerFormMode): StreamerFormResult {
   const settings = {
-    clip_limit: values.clipLimit.trim(),
+    clip_limit: numberFromField(values.clipLimit),
     vertical: values.vertical,
     layout: values.layout,
     language: values.language,
-    schedule: values.scheduleEnabled ? { interval: values.scheduleInterval.trim(), unit: values.scheduleUnit } : null,
+    schedule: values.scheduleEnabled ? { interval: numberFromField(values.scheduleInterval), unit: values.scheduleUnit } : null,
     auto_subtitle: values.autoSubtitle,
     auto_publish: values.autoPublish,
   };
