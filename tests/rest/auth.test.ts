@@ -113,6 +113,17 @@ describe('REST auth routes (invite mode)', () => {
       const reply = await client.post('/api/register', { username: 'BOB', password: BOB_PASSWORD, invite_code: body.code });
       expect(reply.status).toBe(409);
       expect(reply.body).toEqual(errorBody('CONFLICT', 'Username is already taken'));
+      // The refused attempt did not spend the code.
+      const stored = await app.deps.db.selectFrom('invite_codes').select('used_at').where('code', '=', body.code.replaceAll('-', '')).executeTakeFirstOrThrow();
+      expect(stored.used_at).toBeNull();
+    });
+
+    it("400 'Invalid or expired invite code' for a taken name with a bogus code: the invite is checked first", async () => {
+      for (const username of ['bob', 'BOB', 'admin', 'free-name']) {
+        const reply = await client.post('/api/register', { username, password: BOB_PASSWORD, invite_code: 'AAAA-BBBB-CCCC-DDDD-EEEE-FFFF' });
+        expect(reply.status, username).toBe(400);
+        expect(reply.body).toEqual(errorBody('BAD_REQUEST', 'Invalid or expired invite code'));
+      }
     });
 
     it('429 once an address registers too often', async () => {
