@@ -214,7 +214,12 @@ export interface UploadsTable {
   id: Generated<string>;
   user_id: string;
   clip_row_id: string;
-  tiktok_account_id: string;
+  /** Null once the account is removed: the upload stays as history. */
+  tiktok_account_id: string | null;
+  /** The account's name when the upload was made ("@username" or the display name). */
+  account_name: string;
+  /** The TikTok account's open_id: a clip goes to one TikTok account at most once, even across reconnections. */
+  account_open_id: string;
   status: ColumnType<UploadStatus, UploadStatus | undefined, UploadStatus>;
   mode: 'direct' | 'inbox';
   description: string;
