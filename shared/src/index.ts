@@ -8,3 +8,4 @@ export * from './streamers.ts';
 export * from './downloads.ts';
 export * from './clips.ts';
 export * from './tiktok.ts';
+export * from './settings.ts';
