@@ -98,6 +98,17 @@ describe('sign-in limits per account, with device cookies (contract: hardening r
     await expectError(attempt('alice', PASSWORD).promise, 'TOO_MANY_REQUESTS', locked('15 minutes'));
   });
 
+  it('does not hold a device-cookie holder to its address limit, which a proxy may make everybody share', async () => {
+    const device = await deviceCookieOf('alice', PASSWORD);
+    const sharedAddress = nextIp();
+    for (let guess = 0; guess < 10; guess += 1) {
+      await expectError(callerFor(app.deps, { ip: sharedAddress }).api.auth.login({ username: 'bob', password: `guess ${guess}` }), 'UNAUTHORIZED', INVALID);
+    }
+    await expectError(callerFor(app.deps, { ip: sharedAddress }).api.auth.login({ username: 'alice', password: PASSWORD }), 'TOO_MANY_REQUESTS', 'Too many attempts. Please wait a moment and try again.');
+    const owner = callerFor(app.deps, { ip: sharedAddress, deviceCookie: device });
+    expect((await owner.api.auth.login({ username: 'alice', password: PASSWORD })).user).toEqual(alice);
+  });
+
   it('limits a device-cookie holder on its own: 10 failures, then 429 for that browser only', async () => {
     const device = await deviceCookieOf('alice', PASSWORD);
     const otherDevice = await deviceCookieOf('alice', PASSWORD);
