@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { accountKeyFor, DEVICE_COOKIE_TTL_MS } from '../../server/src/auth/device-cookie.ts';
+import { deleteStaleLoginLocks } from '../../server/src/auth/throttle.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectError, nextIp, register, storedLogs } from './support.ts';
 
@@ -201,5 +202,16 @@ describe('sign-in limits per account, with device cookies (contract: hardening r
       'Too many failed sign-in attempts for alice: sign-in is locked for 15 minutes, except from browsers that signed in to it before',
     ]);
     expect(JSON.stringify(messages)).not.toContain('ghost');
+  });
+
+  it('housekeeping forgets accounts with no attempt and no lock for a day, and keeps the others', async () => {
+    await failFromFreshAddresses('alice', 10);
+    await failFromFreshAddresses('bob', 3);
+    await failFromFreshAddresses('ghost', 3);
+    await sql`update login_account_locks set updated_at = now() - interval '2 days'`.execute(app.deps.db);
+    await deleteStaleLoginLocks(app.deps.db);
+    const left = await app.deps.db.selectFrom('login_account_locks').select('account_key').execute();
+    // Alice's lock is still running: it stays, with the lockout count that doubles the next one.
+    expect(left).toEqual([{ account_key: accountKeyFor(app.deps.appSecret, 'alice') }]);
   });
 });
