@@ -20,6 +20,9 @@ export const CLIP_LIMIT_MAX = 100;
 export const CLIP_LIMIT_DEFAULT = 10;
 export const DESCRIPTION_MAX_LENGTH = 2200;
 export const DEFAULT_CONCURRENCY = 5;
+/** Clips one run processes at once, as a user may ask (the server also caps it at WORKER_CONCURRENCY). */
+export const CONCURRENCY_MIN = 1;
+export const CONCURRENCY_MAX = 20;
 export const DEFAULT_WHISPER_MODEL = 'large-v3-turbo';
 
 export const INVITE_DAYS_DEFAULT = 7;

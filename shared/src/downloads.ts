@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLIP_LIMIT_MAX, CLIP_LIMIT_MIN } from './constants.ts';
+import { CLIP_LIMIT_MAX, CLIP_LIMIT_MIN, CONCURRENCY_MAX, CONCURRENCY_MIN } from './constants.ts';
 import { CLIP_LIMIT_RULE } from './streamers.ts';
 
 export const DOWNLOAD_STATUSES = ['downloading', 'stopping', 'completed', 'stopped', 'error'] as const;
@@ -71,8 +71,8 @@ export const startDownloadInput = z.object({
   limit: optionalLimit,
   clip_limit: optionalLimit,
   vertical: z.boolean({ error: 'vertical must be true or false' }).optional(),
-  /** The user's concurrency preference (app-settings), bounded by the server's WORKER_CONCURRENCY. */
-  concurrency: z.number({ error: CONCURRENCY_RULE }).int(CONCURRENCY_RULE).min(1, CONCURRENCY_RULE).max(20, CONCURRENCY_RULE).optional(),
+  /** The user's concurrency preference (app-settings); without it the one saved in Settings. Bounded by WORKER_CONCURRENCY. */
+  concurrency: z.number({ error: CONCURRENCY_RULE }).int(CONCURRENCY_RULE).min(CONCURRENCY_MIN, CONCURRENCY_RULE).max(CONCURRENCY_MAX, CONCURRENCY_RULE).optional(),
 });
 export type StartDownloadInput = z.infer<typeof startDownloadInput>;
 

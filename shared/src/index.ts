@@ -9,3 +9,4 @@ export * from './downloads.ts';
 export * from './clips.ts';
 export * from './tiktok.ts';
 export * from './input.ts';
+export * from './settings.ts';

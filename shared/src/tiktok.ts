@@ -38,7 +38,8 @@ export const UPLOAD_STATUSES = ['queued', 'uploading', 'processing', 'sent_to_in
 export const upload = z.object({
   id: z.string(),
   clip_id: z.string(),
-  tiktok_account_id: z.string(),
+  /** null once the account has been removed; `account` keeps its name. */
+  tiktok_account_id: z.string().nullable(),
   account: z.string(),
   status: z.enum(UPLOAD_STATUSES),
   publish_id: z.string().nullable(),

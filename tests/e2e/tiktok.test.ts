@@ -295,37 +295,60 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     expect(fake.requestsTo('revoke').length).toBeGreaterThanOrEqual(1);
   });
 
-  it('keeps the processing preferences in app-settings across a reload', async () => {
-    const processing = page.getByRole('region', { name: 'Processing' });
-    const model = processing.getByRole('combobox', { name: 'Transcription model' });
-    const concurrency = processing.getByLabel('Concurrency');
-    const save = processing.getByRole('button', { name: 'Save' });
-    expect(await model.textContent()).toContain('large-v3-turbo');
-    expect(await concurrency.inputValue()).toBe('5');
-    expect(await save.isDisabled()).toBe(true);
-    await processing.getByText('never reach the browser', { exact: false }).waitFor();
+  it('keeps the processing preferences in app-settings and on the account; the account\'s values win on load', async () => {
+    const processing = () => page.getByRole('region', { name: 'Processing' });
+    const model = () => processing().getByRole('combobox', { name: 'Transcription model' });
+    const concurrency = () => processing().getByLabel('Concurrency');
+    const save = () => processing().getByRole('button', { name: 'Save' });
+    const saveState = () => processing().getByTestId('processing-save-state');
+    const appSettings = async () => JSON.parse((await page.evaluate(() => window.localStorage.getItem('app-settings'))) ?? '{}') as Record<string, unknown>;
+    const stored = () => server.app.deps.db.selectFrom('user_settings').select(['whisper_model', 'concurrency']).execute();
+    expect(await model().textContent()).toContain('large-v3-turbo');
+    expect(await concurrency().inputValue()).toBe('5');
+    expect(await save().isDisabled()).toBe(true);
+    expect(await saveState().textContent()).toBe('Defaults');
+    await processing().getByText('never reach the browser', { exact: false }).waitFor();
 
-    await model.click();
+    await model().click();
     const options = await page.getByRole('option').allTextContents();
     expect(options).toEqual(['tiny', 'base', 'small', 'medium', 'large-v3', 'large-v3-turbo (default)']);
     await page.getByRole('option', { name: 'small', exact: true }).click();
 
-    await concurrency.fill('25');
-    await processing.getByText('Concurrency must be a whole number from 1 to 20').waitFor();
-    expect(await save.isDisabled()).toBe(true);
-    await concurrency.fill('8');
-    await save.click();
+    await concurrency().fill('25');
+    await processing().getByText('Concurrency must be a whole number from 1 to 20').waitFor();
+    expect(await save().isDisabled()).toBe(true);
+    await concurrency().fill('8');
+    expect(await saveState().textContent()).toBe('Unsaved changes');
+    await save().click();
     await toast(page, 'Processing preferences saved').waitFor();
-    const stored = await page.evaluate(() => window.localStorage.getItem('app-settings'));
-    expect(JSON.parse(stored ?? '{}')).toMatchObject({ whisper_model: 'small', concurrency: 8 });
+    expect(await appSettings()).toMatchObject({ whisper_model: 'small', concurrency: 8 });
+    // Saved to the account too: scheduled and automatic work reads them there.
+    expect(await stored()).toEqual([{ whisper_model: 'small', concurrency: 8 }]);
+    expect(await saveState().textContent()).toBe('Saved to your account');
 
     await page.reload();
-    const reloaded = page.getByRole('region', { name: 'Processing' });
-    await reloaded.getByLabel('Concurrency').waitFor();
-    expect(await reloaded.getByLabel('Concurrency').inputValue()).toBe('8');
-    expect(await reloaded.getByRole('combobox', { name: 'Transcription model' }).textContent()).toContain('small');
-    expect(await reloaded.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await concurrency().waitFor();
+    await expect.poll(() => concurrency().inputValue()).toBe('8');
+    expect(await model().textContent()).toContain('small');
+    expect(await save().isDisabled()).toBe(true);
     await screenshot(page, 'settings-processing');
+
+    // Changed elsewhere (another browser): on load the account's values replace this browser's.
+    await server.app.deps.db.updateTable('user_settings').set({ whisper_model: 'medium', concurrency: 3 }).execute();
+    await page.reload();
+    await expect.poll(() => concurrency().inputValue()).toBe('3');
+    expect(await model().textContent()).toContain('medium');
+    await expect.poll(appSettings).toMatchObject({ whisper_model: 'medium', concurrency: 3 });
+
+    // Preferences kept only in this browser (saved before they lived on the account) can be saved there.
+    await server.app.deps.db.deleteFrom('user_settings').execute();
+    await page.reload();
+    await expect.poll(() => saveState().textContent()).toBe('Saved in this browser only: save to use them for scheduled work too');
+    expect(await concurrency().inputValue()).toBe('3');
+    expect(await save().isDisabled()).toBe(false);
+    await save().click();
+    await expect.poll(stored).toEqual([{ whisper_model: 'medium', concurrency: 3 }]);
+    await expect.poll(() => saveState().textContent()).toBe('Saved to your account');
   });
 
   it('edits the passkey boxes: typing, Backspace, arrows, paste and the incomplete message', async () => {
@@ -428,11 +451,26 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     expect(await page.getByTestId('verified-passkey').textContent()).toBe(passkey);
   });
 
-  it('shows the server message when it throttles guesses', async () => {
-    await server.app.deps.db.updateTable('rate_limits').set({ hits: 10 }).execute();
-    await page.goto('/connect?passkey=ZZZZZ9');
-    await toast(page, 'Too many attempts. Please wait a moment and try again.').waitFor();
+  it('verifies a shared link however often it is loaded', async () => {
     await resetPasskeyThrottle();
+    // More loads than the address may make wrong guesses: a right code spends nothing.
+    for (let load = 0; load < 12; load += 1) {
+      await page.goto(`/connect?passkey=${passkey}`);
+      await page.getByRole('region', { name: 'Passkey verified' }).waitFor();
+    }
+  });
+
+  it('shows the server message when it throttles guesses, and does not call the code wrong', async () => {
+    await server.app.deps.db.updateTable('rate_limits').set({ hits: 10 }).execute();
+    await page.goto(`/connect?passkey=${passkey}`);
+    await toast(page, 'Too many attempts. Please wait a moment and try again.').waitFor();
+    await page.getByText('Too many attempts for now; this says nothing about the code.', { exact: false }).waitFor();
+    expect(await page.getByText('Check the code with the person who shared it', { exact: false }).count()).toBe(0);
+    expect(await box(page, 1).getAttribute('aria-invalid')).toBeNull();
+    await resetPasskeyThrottle();
+    // Once the wait is over, Verify Passkey tries the same code again.
+    await page.getByRole('button', { name: 'Verify Passkey' }).click();
+    await page.getByRole('region', { name: 'Passkey verified' }).waitFor();
   });
 
   it('connects a guest account without a session; the owner sees it in Settings', async () => {

@@ -59,26 +59,34 @@ export interface CallerOptions {
   user?: PublicUser | null;
   sessionId?: string | null;
   ip?: string;
+  /** The clipshift_device cookie the browser sends. */
+  deviceCookie?: string;
 }
 
 export interface RecordedCookies {
   set: { token: string; expiresAt: Date }[];
   cleared: number;
+  /** Device cookies set, in order. */
+  device: { value: string; expiresAt: Date }[];
+  /** Retry-After values set, in order. */
+  retryAfter: number[];
 }
 
 /** A tRPC caller as a request from `ip` with `user` signed in would get one. */
 export function callerFor(deps: AppDeps, options: CallerOptions = {}) {
-  const cookies: RecordedCookies = { set: [], cleared: 0 };
+  const cookies: RecordedCookies = { set: [], cleared: 0, device: [], retryAfter: [] };
   const ctx: Context = {
     deps,
     user: options.user ?? null,
     sessionId: options.sessionId ?? null,
-    meta: { ip: options.ip ?? '127.0.0.1', userAgent: 'vitest' },
+    meta: { ip: options.ip ?? '127.0.0.1', userAgent: 'vitest', deviceCookie: options.deviceCookie },
     response: {
       setSessionCookie: (token, expiresAt) => cookies.set.push({ token, expiresAt }),
       clearSessionCookie: () => {
         cookies.cleared += 1;
       },
+      setDeviceCookie: (value, expiresAt) => cookies.device.push({ value, expiresAt }),
+      setRetryAfter: (seconds) => cookies.retryAfter.push(seconds),
     },
   };
   return { api: createCaller(ctx), cookies };

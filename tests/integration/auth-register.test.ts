@@ -152,6 +152,24 @@ describe('auth.register in invite mode (the default)', () => {
     expect((await register(app.deps, 'ivan', PASSWORD, code)).username).toBe('ivan');
   });
 
+  it('checks the invite before the username, so a caller without a valid code learns nothing about taken names', async () => {
+    const admin = await findUser(app.deps, 'Alice');
+    const used = await inviteFrom(app.deps, admin);
+    await register(app.deps, 'kate', PASSWORD, used);
+    const expired = await inviteFrom(app.deps, admin);
+    await sql`update invite_codes set expires_at = now() - interval '1 second' where code = ${expired.replaceAll('-', '')}`.execute(app.deps.db);
+    for (const inviteCode of [NEVER_ISSUED, 'nonsense', used, expired]) {
+      // A taken name and a free one get the very same answer.
+      for (const username of ['alice', 'nobody-has-this']) {
+        const { api } = callerFor(app.deps, { ip: nextIp() });
+        await expectError(api.auth.register({ username, password: PASSWORD, invite_code: inviteCode }), 'BAD_REQUEST', 'Invalid or expired invite code');
+      }
+    }
+    const { api } = callerFor(app.deps, { ip: nextIp() });
+    await expectError(api.auth.register({ username: 'alice', password: PASSWORD }), 'BAD_REQUEST', 'Invite code is required for registration');
+    expect(await app.deps.db.selectFrom('users').select('id').where('username', '=', 'nobody-has-this').executeTakeFirst()).toBeUndefined();
+  });
+
   it('refuses a weak password or a bad username with 400 and the rule', async () => {
     const { api } = callerFor(app.deps, { ip: nextIp() });
     await expectError(api.auth.register({ username: 'judy', password: 'short77' }), 'BAD_REQUEST', 'Password must be at least 8 characters');

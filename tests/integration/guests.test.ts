@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
+import { TIKTOK_NOT_CONFIGURED } from '../../server/src/tiktok/oauth.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectError, nextIp, register, storedLogs } from './support.ts';
 
 const PASSKEY = /^[A-Z0-9]{6}$/;
+
+let unusedCounter = 0;
 
 /** A well-formed passkey that differs from every given one. */
 function otherPasskey(...taken: string[]): string {
@@ -22,6 +25,16 @@ describe('guest passkeys', () => {
     other = await register(app.deps, 'other');
   });
   afterAll(() => app.close());
+
+  /** A code nobody has, different on each call, so that tests do not share a code's budget. */
+  async function unusedPasskey(...also: string[]): Promise<string> {
+    const taken = (await app.deps.db.selectFrom('users').select('passkey').execute()).map((row) => row.passkey);
+    for (;;) {
+      unusedCounter += 1;
+      const candidate = `Q${String(unusedCounter).padStart(5, '0')}`;
+      if (!taken.includes(candidate) && !also.includes(candidate)) return candidate;
+    }
+  }
 
   describe('currentPasskey', () => {
     it('creates a 6-character uppercase code on first use and stores it', async () => {
@@ -96,18 +109,68 @@ describe('guest passkeys', () => {
       ]);
     });
 
-    it('throttles an address after 10 attempts, even for the right code', async () => {
-      const theirs = (await app.deps.db.selectFrom('users').select('passkey').where('id', '=', other.id).executeTakeFirstOrThrow()).passkey!;
-      const wrong = otherPasskey(passkey, theirs);
-      const { api } = callerFor(app.deps, { ip: nextIp() });
+    it('counts wrong guesses only: 10 of them lock the address, even for the right code; right codes spend nothing', async () => {
+      const wrong = await unusedPasskey();
+      const { api, cookies } = callerFor(app.deps, { ip: nextIp() });
       for (let attempt = 0; attempt < 9; attempt += 1) {
         await expectError(api.guests.verifyPasskey({ passkey: wrong }), 'NOT_FOUND', 'Invalid passkey');
+        expect(await api.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
       }
-      expect(await api.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
+      await expectError(api.guests.verifyPasskey({ passkey: wrong }), 'NOT_FOUND', 'Invalid passkey');
       await expectError(api.guests.verifyPasskey({ passkey }), 'TOO_MANY_REQUESTS', 'Too many attempts. Please wait a moment and try again.');
       await expectError(api.guests.verifyPasskey({ passkey: wrong }), 'TOO_MANY_REQUESTS', 'Too many attempts. Please wait a moment and try again.');
+      // The answer says when to come back: the ten-minute window of the address.
+      expect(cookies.retryAfter.at(-1)).toBeGreaterThan(9 * 60);
+      expect(cookies.retryAfter.at(-1)).toBeLessThanOrEqual(10 * 60);
       // Other addresses are not affected.
       expect(await callerFor(app.deps, { ip: nextIp() }).api.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
+    });
+
+    it('never locks anyone out for loading a shared link again and again', async () => {
+      const { api } = callerFor(app.deps, { ip: nextIp() });
+      for (let load = 0; load < 40; load += 1) {
+        expect(await api.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
+      }
+      // The whole budget for mistakes is still there.
+      const wrong = await unusedPasskey();
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        await expectError(api.guests.verifyPasskey({ passkey: wrong }), 'NOT_FOUND', 'Invalid passkey');
+      }
+    });
+
+    it('locks one code for everybody after 20 wrong guesses at it from many addresses', async () => {
+      const wrong = await unusedPasskey();
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        await expectError(callerFor(app.deps, { ip: nextIp() }).api.guests.verifyPasskey({ passkey: wrong }), 'NOT_FOUND', 'Invalid passkey');
+      }
+      const fresh = callerFor(app.deps, { ip: nextIp() });
+      await expectError(fresh.api.guests.verifyPasskey({ passkey: wrong }), 'TOO_MANY_REQUESTS', 'Too many attempts. Please wait a moment and try again.');
+      expect(fresh.cookies.retryAfter.at(-1)).toBeGreaterThan(59 * 60);
+      // That refusal cost the fresh address nothing, and other codes answer as before.
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        await expectError(fresh.api.guests.verifyPasskey({ passkey: await unusedPasskey(wrong) }), 'NOT_FOUND', 'Invalid passkey');
+      }
+      expect(await callerFor(app.deps, { ip: nextIp() }).api.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
+      // The code is kept only as an HMAC: no passkey, guessed or real, is stored in the throttle table.
+      const keys = JSON.stringify(await app.deps.db.selectFrom('rate_limits').select('key').execute());
+      expect(keys).not.toContain(wrong);
+      expect(keys).not.toContain(passkey);
+    });
+
+    it('applies the same budget to the guest TikTok connection', async () => {
+      const ip = nextIp();
+      const { api } = callerFor(app.deps, { ip });
+      // TikTok is not configured here: the right code passes the passkey check and spends nothing.
+      for (let load = 0; load < 15; load += 1) {
+        await expectError(api.tiktok.guestAuthUrl({ passkey }), 'SERVICE_UNAVAILABLE', TIKTOK_NOT_CONFIGURED);
+      }
+      const wrong = await unusedPasskey();
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        await expectError(api.tiktok.guestAuthUrl({ passkey: wrong }), 'NOT_FOUND', 'Invalid passkey');
+        await expectError(api.guests.verifyPasskey({ passkey: wrong }), 'NOT_FOUND', 'Invalid passkey');
+      }
+      await expectError(api.tiktok.guestAuthUrl({ passkey }), 'TOO_MANY_REQUESTS', 'Too many attempts. Please wait a moment and try again.');
+      await expectError(api.guests.verifyPasskey({ passkey }), 'TOO_MANY_REQUESTS', 'Too many attempts. Please wait a moment and try again.');
     });
   });
 });

@@ -51,6 +51,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     tiktok.addUser({ openId: 'open-alice', displayName: 'Alice Clips', username: 'aliceclips' });
     tiktok.addUser({ openId: 'open-private', displayName: 'Private One', username: 'private1', isPrivate: true });
     tiktok.addUser({ openId: 'open-guest', displayName: 'Guest', username: 'guestacct' });
+    tiktok.addUser({ openId: 'open-history', displayName: 'History Keeper', username: 'historykeeper' });
     tiktok.setPollsUntilDone(0);
     app = await createTestApp({ ...tiktok.env, ...twitch.env });
     server = await startTestServer(app.deps);
@@ -306,6 +307,64 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     expect(posted).toEqual([expect.objectContaining({ status: 'published' })]);
     const clip = await app.deps.db.selectFrom('clips').select('descriptions').where('streamer_name', '=', 'autopub').executeTakeFirstOrThrow();
     expect((posted[0] as unknown as { description: string }).description).toBe(clip.descriptions[0]!.description);
+  });
+
+  it('keeps the post history of a removed account, and refuses posting the clip again to it once reconnected', async () => {
+    const api = callerFor(app.deps, { user: alice }).api;
+    const accountId = await connect(alice, 'open-history');
+    await seedClip(app.deps, alice.id, { clip_id: 'Keepsake', title: 'keepsake' });
+    const posted = await api.tiktok.post({ id: 'Keepsake', description: 'kept #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' });
+    const uploadId = posted.uploads[0]!.id;
+    await waitForStatus(uploadId, ['published']);
+
+    await api.tiktok.deleteAccount({ id: accountId });
+    // The Posted badge and the upload status stay, under the name the account had.
+    expect((await api.clips.details({ id: 'Keepsake' })).posted_to).toEqual([{ account: '@historykeeper', status: 'published' }]);
+    const listed = await api.clips.list({ page: 1, limit: 100 });
+    expect(listed.clips.find((clip) => clip.clip_id === 'Keepsake')?.posted_to).toEqual([{ account: '@historykeeper', status: 'published' }]);
+    expect(await api.tiktok.uploadStatus({ id: uploadId })).toMatchObject({ id: uploadId, clip_id: 'Keepsake', tiktok_account_id: null, account: '@historykeeper', status: 'published' });
+    const rest = await fetch(`${server.baseUrl}/api/upload-status/${uploadId}`, { headers: { cookie: await sessionCookie(alice) } });
+    expect(rest.status).toBe(200);
+    expect(await rest.json()).toMatchObject({ tiktok_account_id: null, account: '@historykeeper', status: 'published' });
+
+    // The same TikTok account connected again: the clip is not posted to it a second time, by hand or automatically.
+    const inits = tiktok.requestsTo('video_init').length;
+    const again = await connect(alice, 'open-history');
+    expect(again).not.toBe(accountId);
+    await expect(api.tiktok.post({ id: 'Keepsake', description: 'twice #a #b #c', tiktok_account_id: again, privacy_level: 'SELF_ONLY' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'This clip is already posted or being posted to @historykeeper',
+    });
+    const { queueUploads } = await import('../../server/src/tiktok/uploads.ts');
+    const clip = await app.deps.db.selectFrom('clips').select('id').where('clip_id', '=', 'Keepsake').executeTakeFirstOrThrow();
+    const queued = await queueUploads(app.deps.db, { userId: alice.id, clipRowId: clip.id, accountIds: [again], description: 'auto #a', mode: 'direct' }, { skipExisting: true });
+    expect(queued).toEqual([]);
+    expect(tiktok.requestsTo('video_init').length).toBe(inits);
+    // And the history is the reconnected account's again.
+    expect(await api.tiktok.uploadStatus({ id: uploadId })).toMatchObject({ tiktok_account_id: again, account: '@historykeeper' });
+  });
+
+  it('fails a queued post plainly when its account is removed before the job runs', async () => {
+    const api = callerFor(app.deps, { user: alice }).api;
+    const accountId = await connect(alice, 'open-guest');
+    const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Orphaned' });
+    await worker.stop();
+    try {
+      const { queueUploads } = await import('../../server/src/tiktok/uploads.ts');
+      const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
+      await api.tiktok.deleteAccount({ id: accountId });
+      await postTask(app.deps)({ uploadId: row!.id }, { job: { attempts: 1, max_attempts: 3 } } as never);
+      expect(await api.tiktok.uploadStatus({ id: row!.id })).toMatchObject({
+        status: 'failed',
+        error: 'The TikTok account was removed before the clip was posted',
+        tiktok_account_id: null,
+        account: '@guestacct',
+      });
+      expect((await api.clips.details({ id: 'Orphaned' })).posted_to).toEqual([{ account: '@guestacct', status: 'failed' }]);
+    } finally {
+      await app.deps.db.deleteFrom('graphile_worker._private_jobs' as never).execute().catch(() => undefined);
+      worker = await startWorker(app.deps, app.database.pool, 3);
+    }
   });
 
   async function waitForStatus(uploadId: string, statuses: string[]) {

@@ -113,6 +113,17 @@ describe('REST auth routes (invite mode)', () => {
       const reply = await client.post('/api/register', { username: 'BOB', password: BOB_PASSWORD, invite_code: body.code });
       expect(reply.status).toBe(409);
       expect(reply.body).toEqual(errorBody('CONFLICT', 'Username is already taken'));
+      // The refused attempt did not spend the code.
+      const stored = await app.deps.db.selectFrom('invite_codes').select('used_at').where('code', '=', body.code.replaceAll('-', '')).executeTakeFirstOrThrow();
+      expect(stored.used_at).toBeNull();
+    });
+
+    it("400 'Invalid or expired invite code' for a taken name with a bogus code: the invite is checked first", async () => {
+      for (const username of ['bob', 'BOB', 'admin', 'free-name']) {
+        const reply = await client.post('/api/register', { username, password: BOB_PASSWORD, invite_code: 'AAAA-BBBB-CCCC-DDDD-EEEE-FFFF' });
+        expect(reply.status, username).toBe(400);
+        expect(reply.body).toEqual(errorBody('BAD_REQUEST', 'Invalid or expired invite code'));
+      }
     });
 
     it('429 once an address registers too often', async () => {
@@ -191,6 +202,57 @@ describe('REST auth routes (invite mode)', () => {
       const reply = await client.fresh().post('/api/login', { username: 'bob', password: BOB_PASSWORD });
       expect(reply.body).toEqual(errorBody('TOO_MANY_REQUESTS', 'Too many attempts. Please wait a moment and try again.'));
       expect(reply.setCookies).toEqual([]);
+    });
+
+    /** The clipshift_device cookie line of a reply, and the name=value pair a browser sends back. */
+    function deviceCookie(reply: { setCookies: string[] }): { line: string; pair: string } {
+      const line = reply.setCookies.find((candidate) => candidate.startsWith('clipshift_device='));
+      expect(line, reply.setCookies.join('\n')).toBeDefined();
+      return { line: line!, pair: line!.split(';')[0]! };
+    }
+
+    it('sets a signed device cookie: HttpOnly, SameSite=Strict, sent to /api only, for a year; logout keeps it', async () => {
+      const browser = client.fresh();
+      const { line } = deviceCookie(await browser.login('bob', BOB_PASSWORD));
+      const attributes = line.split(';').map((part) => part.trim().toLowerCase());
+      expect(attributes).toContain('httponly');
+      expect(attributes).toContain('samesite=strict');
+      expect(attributes).toContain('path=/api');
+      const expires = Date.parse(/expires=([^;]+)/i.exec(line)![1]!);
+      expect(expires).toBeGreaterThan(Date.now() + 364 * 24 * 60 * 60 * 1000);
+      // The cookie names the account only through an HMAC.
+      expect(line.toLowerCase()).not.toContain('bob');
+      const logout = await browser.post('/api/logout');
+      expect(logout.setCookies.some((candidate) => candidate.startsWith('clipshift_device='))).toBe(false);
+    });
+
+    it('429 with Retry-After for an account after 10 failures from any addresses; a browser that signed in before still gets in', async () => {
+      const owner = client.fresh();
+      const { pair } = deviceCookie(await owner.login('bob', BOB_PASSWORD));
+      await resetThrottles(app.deps);
+      for (let guess = 0; guess < 10; guess += 1) {
+        expect((await client.fresh().post('/api/login', { username: 'bob', password: `guess ${guess}` })).status).toBe(401);
+      }
+      // Whatever the address (the address limit is emptied here), the account is locked.
+      await sql`delete from rate_limits`.execute(app.deps.db);
+      const refused = await client.fresh().post('/api/login', { username: 'bob', password: BOB_PASSWORD });
+      expect(refused.status).toBe(429);
+      const message = 'Too many failed sign-in attempts for this account. Try again in 15 minutes, or sign in from a browser that has signed in to it before.';
+      expect(refused.body).toEqual(errorBody('TOO_MANY_REQUESTS', message));
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
+      expect(refused.setCookies).toEqual([]);
+      // Over tRPC the same answer and header.
+      const trpc = await client.fresh().post('/api/trpc/auth.login', { username: 'bob', password: BOB_PASSWORD });
+      expect(trpc.status).toBe(429);
+      expect(trpc.headers.get('retry-after')).not.toBeNull();
+
+      const back = await client.fresh().post('/api/login', { username: 'bob', password: BOB_PASSWORD }, { headers: { cookie: pair } });
+      expect(back.status, back.text).toBe(200);
+      deviceCookie(back);
+      // A tampered device cookie is no key.
+      const tampered = `${pair.slice(0, -2)}${pair.endsWith('AA') ? 'BB' : 'AA'}`;
+      expect((await client.fresh().post('/api/login', { username: 'bob', password: BOB_PASSWORD }, { headers: { cookie: tampered } })).status).toBe(429);
     });
   });
 

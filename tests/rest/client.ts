@@ -100,6 +100,7 @@ export function errorBody(code: string, message: string, extra: Record<string, u
 /** Forgets every throttle window, so that tests of one file do not spend each other's attempts. */
 export async function resetThrottles(deps: AppDeps): Promise<void> {
   await sql`delete from rate_limits`.execute(deps.db);
+  await sql`delete from login_account_locks`.execute(deps.db);
 }
 
 /** No body ever shows a stack trace, a password hash or any of the given secrets. */

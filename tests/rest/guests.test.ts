@@ -83,6 +83,19 @@ describe('REST guest passkey', () => {
     });
   });
 
+  it('200 for the right code however often one address sends it (a shared link loaded again and again); wrong codes still count', async () => {
+    const guest = member.fresh();
+    const statuses: number[] = [];
+    for (let load = 0; load < 15; load += 1) statuses.push((await guest.post('/api/guest/verify-passkey', { passkey })).status);
+    expect(statuses).toEqual(Array(15).fill(200));
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      expect((await guest.post('/api/guest/verify-passkey', { passkey: wrongPasskey() })).status).toBe(404);
+    }
+    const refused = await guest.post('/api/guest/verify-passkey', { passkey });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(9 * 60);
+  });
+
   it('never shows a secret in a body, nor stores a passkey in the logs', async () => {
     expectNoSecrets(seen, [ADMIN.password, MEMBER.password]);
     const logs = await app.deps.db.selectFrom('logs').select(['message', 'exception']).execute();

@@ -3,7 +3,14 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { DelayedNavigate } from '@/components/delayed-navigate';
 import { LoadingView } from '@/components/loading-view';
 import { useAuth } from '@/lib/auth';
+import { useProcessingPreferencesSync } from '@/lib/processing-preferences';
 import { paths } from '@/lib/paths';
+
+/** Signed-in screens keep this browser's app-settings in step with the account's preferences. */
+function ProcessingPreferencesSync() {
+  useProcessingPreferencesSync();
+  return null;
+}
 
 /** Guards every /app route: unknown → loading view; signed out → /login, remembering the page. */
 export function RequireAuth() {
@@ -21,6 +28,7 @@ export function RequireAuth() {
   }
   return (
     <div className="mx-auto w-full max-w-6xl space-y-8 px-4 py-8 sm:px-6 sm:py-10">
+      <ProcessingPreferencesSync />
       <Outlet />
     </div>
   );

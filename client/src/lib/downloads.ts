@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
 import { isBusyStatus, type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
-import { readSettings } from './storage';
+import { preferencesToSend } from './processing-preferences';
 import { errorCode, isNetworkError, isUnauthorizedError, serverMessage, trpc } from './trpc';
 
 /** Download toasts of spec section 8, shared by the dashboard and the streamers screen. */
@@ -13,14 +13,6 @@ export const downloadMessages = {
   startFailedFor: (name: string) => `Failed to start download for ${name}`,
   stopFailed: 'Failed to stop download',
 } as const;
-
-/** The server accepts at most this many clips at once per run (startDownloadInput). */
-const MAX_CONCURRENCY = 20;
-
-/** The user's concurrency preference from app-settings, within what the server accepts. */
-export function preferredConcurrency(): number {
-  return Math.min(Math.max(1, readSettings().concurrency), MAX_CONCURRENCY);
-}
 
 /** The latest run of every streamer that has run, polled every `pollMs`. */
 export function useDownloadStatus(pollMs: number) {
@@ -51,7 +43,8 @@ function errorToast(error: unknown, fallback: string, offline: string): void {
 export type StartDownloadRequest = Omit<StartDownloadInput, 'concurrency'>;
 
 /**
- * Starts a streamer's download with the user's concurrency. A streamer known to be busy is not
+ * Starts a streamer's download with the user's concurrency (none sent when this browser has none
+ * stored: the server then uses the one saved to the account). A streamer known to be busy is not
  * asked for at all; the server's own "already downloading" (a race) is shown the same way, as info.
  */
 export function useStartDownload() {
@@ -94,7 +87,7 @@ export function useStartDownload() {
         toast.info(downloadMessages.alreadyDownloading(request.name));
         return;
       }
-      mutate({ ...request, concurrency: preferredConcurrency() });
+      mutate({ ...request, concurrency: preferencesToSend().concurrency });
     },
     [mutate, utils],
   );

@@ -69,6 +69,19 @@ export const DEFAULT_SETTINGS: AppSettings = {
   whisper_model: DEFAULT_WHISPER_MODEL,
 };
 
+/** The processing fields this browser actually stored and that are usable; no defaults filled in. */
+export function readStoredProcessingSettings(): Partial<Pick<AppSettings, 'concurrency' | 'whisper_model'>> {
+  const stored = readJson(SETTINGS_STORAGE_KEY);
+  if (!stored || typeof stored !== 'object') return {};
+  const { concurrency, whisper_model } = stored as Record<string, unknown>;
+  const storedConcurrency = z.number().int().min(1).safeParse(concurrency);
+  const storedModel = z.string().min(1).safeParse(whisper_model);
+  return {
+    ...(storedConcurrency.success ? { concurrency: storedConcurrency.data } : {}),
+    ...(storedModel.success ? { whisper_model: storedModel.data } : {}),
+  };
+}
+
 export function readSettings(): AppSettings {
   const stored = readJson(SETTINGS_STORAGE_KEY);
   const parsed = appSettings.safeParse({ ...DEFAULT_SETTINGS, ...(stored && typeof stored === 'object' ? stored : {}) });

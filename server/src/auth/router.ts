@@ -1,10 +1,12 @@
 import { loginInput, publicUser, registerInput, registrationStatus } from '@clipshift/shared';
 import { z } from 'zod';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
-import { consumeRateLimit, RATE_LIMITS } from '../security/rate-limit.ts';
+import { consumeRateLimit, RATE_LIMITS, waitInWords } from '../security/rate-limit.ts';
 import { AppError } from '../trpc/errors.ts';
 import { publicProcedure, router } from '../trpc/init.ts';
+import { DEVICE_COOKIE_TTL_MS, issueDeviceCookie } from './device-cookie.ts';
 import { createSession, invalidateSession } from './sessions.ts';
+import { guardLogin } from './throttle.ts';
 import { checkCredentials, getRegistrationStatus, INVALID_CREDENTIALS, registerUser } from './service.ts';
 
 const messageWithUser = z.object({ message: z.string(), user: publicUser });
@@ -14,27 +16,38 @@ export const authRouter = router({
     .input(loginInput)
     .output(messageWithUser)
     .mutation(async ({ ctx, input }) => {
-      const { db, logger } = ctx.deps;
-      await consumeRateLimit(db, `login:${ctx.meta.ip}`, RATE_LIMITS.login);
+      const { db, logger, appSecret } = ctx.deps;
+      const guard = await guardLogin(db, appSecret, ctx.meta, input.username);
       const result = await checkCredentials(db, input);
       if (!result.ok) {
+        const lockedSeconds = await guard.failed();
         // Name the account only when it exists: a password typed into the username field
         // must never land in the log.
         await recordLog(db, logger, {
           level: 'WARNING',
           logger: 'auth',
           message: result.username
-            ? `Failed sign-in attempt for ${result.username} from ${ctx.meta.ip}`
+            ? `Failed sign-in attempt for ${result.username} from ${ctx.meta.ip}${guard.device ? ' (a browser that signed in before)' : ''}`
             : `Failed sign-in attempt for an unknown username from ${ctx.meta.ip}`,
           userId: result.userId,
           budget: anonymousLogBudget(result.userId),
         });
+        if (lockedSeconds !== null && result.username) {
+          await recordLog(db, logger, {
+            level: 'WARNING',
+            logger: 'auth',
+            message: `Too many failed sign-in attempts for ${result.username}: sign-in is locked for ${waitInWords(lockedSeconds)}, except from browsers that signed in to it before`,
+            userId: result.userId,
+          });
+        }
         throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
       }
+      await guard.succeeded();
       // A new session on every login; the one the browser had (if any) ends.
       if (ctx.sessionId) await invalidateSession(db, ctx.sessionId);
       const session = await createSession(db, result.user.id);
       ctx.response.setSessionCookie(session.token, session.expiresAt);
+      ctx.response.setDeviceCookie(issueDeviceCookie(appSecret, ctx.meta.deviceCookie, guard.accountKey), new Date(Date.now() + DEVICE_COOKIE_TTL_MS));
       await recordLog(db, logger, {
         level: 'INFO',
         logger: 'auth',

@@ -11,7 +11,7 @@ import {
   type RegistrationStatus,
 } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../db/database.ts';
-import { consumeInvite } from '../invites/service.ts';
+import { consumeInvite, lockUsableInvite } from '../invites/service.ts';
 import { badRequest, conflict, forbidden } from '../trpc/errors.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 
@@ -51,7 +51,11 @@ export async function registerUser(db: Db, mode: RegistrationMode, input: Regist
       const first = !(await hasUsers(trx));
       if (!first) {
         if (mode === 'closed') throw forbidden(REGISTRATION_CLOSED);
-        if (mode === 'invite' && !inviteCode) throw badRequest(INVITE_REQUIRED);
+        if (mode === 'invite') {
+          if (!inviteCode) throw badRequest(INVITE_REQUIRED);
+          // Before the username: without a valid code nobody learns which names are taken.
+          if (!(await lockUsableInvite(trx, inviteCode))) throw badRequest(INVALID_INVITE);
+        }
       }
       const taken = await trx
         .selectFrom('users')

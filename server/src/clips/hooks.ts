@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AppDeps } from '../deps.ts';
 import { llmConfigFromEnv, suggestDescriptions } from '../descriptions/index.ts';
 import { recordLog } from '../logs/service.ts';
+import { whisperModelFor } from '../settings/service.ts';
 import { captionClip } from '../subtitles/captions.ts';
 import { autoPublish } from '../tiktok/auto-publish.ts';
 import type { ClipProcessingHooks } from './pipeline.ts';
@@ -19,6 +20,8 @@ export function createClipHooks(deps: AppDeps): ClipProcessingHooks {
         assPath: path.join(job.workDir, 'captions.ass'),
         target: job.vertical ? { width: 1080, height: 1920, vertical: true } : { width: info.width, height: info.height, vertical: false },
         language: job.streamer.language || undefined,
+        // Runs have no browser behind them: the model is the one saved in Settings.
+        model: await whisperModelFor(deps.db, job.userId),
         signal: job.signal,
       });
       if (!overlay) {

@@ -5,6 +5,7 @@ import { sortByRank, type Clip, type ClipDetails, type ClipList, type ListClipsI
 import type { DbOrTrx } from '../db/database.ts';
 import type { ClipsTable } from '../db/schema.ts';
 import { badRequest, notFound } from '../trpc/errors.ts';
+import { accountLabel } from '../tiktok/accounts.ts';
 import { mediaRoot } from './files.ts';
 
 export type ClipRow = Selectable<ClipsTable>;
@@ -42,14 +43,15 @@ async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Promise<Map
   if (!clipRowIds.length) return map;
   const rows = await db
     .selectFrom('uploads as u')
-    .innerJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
-    .select(['u.clip_row_id', 'u.status', 'a.username', 'a.display_name'])
+    .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
+    .select(['u.clip_row_id', 'u.status', 'u.account_name', 'a.username', 'a.display_name'])
     .where('u.clip_row_id', 'in', clipRowIds)
     .orderBy('u.created_at')
     .execute();
   for (const row of rows) {
     const list = map.get(row.clip_row_id) ?? [];
-    list.push({ account: row.username ? `@${row.username}` : row.display_name, status: row.status });
+    // A removed account's posts stay, under the name the account had then.
+    list.push({ account: row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name }), status: row.status });
     map.set(row.clip_row_id, list);
   }
   return map;

@@ -48,6 +48,24 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+/** Sign-in failures and lockouts per account (key: HMAC of the lowercased username). */
+export interface LoginAccountLocksTable {
+  account_key: string;
+  failures: ColumnType<number, number | undefined, number>;
+  window_started_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_until: Timestamp | null;
+  lockouts: ColumnType<number, number | undefined, number>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** The Processing preferences a user saved in Settings. */
+export interface UserSettingsTable {
+  user_id: string;
+  whisper_model: string;
+  concurrency: number;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface StreamersTable {
   id: Generated<string>;
   user_id: string;
@@ -196,7 +214,12 @@ export interface UploadsTable {
   id: Generated<string>;
   user_id: string;
   clip_row_id: string;
-  tiktok_account_id: string;
+  /** Null once the account is removed: the upload stays as history. */
+  tiktok_account_id: string | null;
+  /** The account's name when the upload was made ("@username" or the display name). */
+  account_name: string;
+  /** The TikTok account's open_id: a clip goes to one TikTok account at most once, even across reconnections. */
+  account_open_id: string;
   status: ColumnType<UploadStatus, UploadStatus | undefined, UploadStatus>;
   mode: 'direct' | 'inbox';
   description: string;
@@ -218,6 +241,8 @@ export interface Database {
   invite_codes: InviteCodesTable;
   logs: LogsTable;
   rate_limits: RateLimitsTable;
+  login_account_locks: LoginAccountLocksTable;
+  user_settings: UserSettingsTable;
   streamers: StreamersTable;
   download_runs: DownloadRunsTable;
   clips: ClipsTable;

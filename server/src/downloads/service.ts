@@ -1,7 +1,8 @@
 import { sql, type Selectable } from 'kysely';
-import { DEFAULT_CONCURRENCY, type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
+import { type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../db/database.ts';
 import type { DownloadRunsTable } from '../db/schema.ts';
+import { concurrencyFor } from '../settings/service.ts';
 import { findStreamer, hasActiveRun, type StreamerRow } from '../streamers/service.ts';
 import { conflict } from '../trpc/errors.ts';
 import { HEARTBEAT_STALE_MS } from '../worker/identity.ts';
@@ -73,7 +74,8 @@ export async function startRun(
         trigger: options.trigger,
         clip_limit: input.limit ?? input.clip_limit ?? streamer.clip_limit,
         vertical: input.vertical ?? streamer.vertical,
-        concurrency: Math.min(input.concurrency ?? DEFAULT_CONCURRENCY, options.maxConcurrency),
+        // A start without a concurrency (a schedule, a script) uses the one saved in Settings.
+        concurrency: Math.min(await concurrencyFor(tx, userId, input.concurrency), options.maxConcurrency),
       })
       .returningAll()
       .executeTakeFirstOrThrow();

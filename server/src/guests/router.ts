@@ -1,9 +1,8 @@
 import { passkeyInput } from '@clipshift/shared';
 import { z } from 'zod';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
-import { consumeRateLimit, RATE_LIMITS } from '../security/rate-limit.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts';
-import { ensurePasskey, findPasskeyOwner } from './service.ts';
+import { ensurePasskey, findPasskeyOwnerLimited } from './service.ts';
 
 export const guestsRouter = router({
   currentPasskey: authedProcedure
@@ -15,8 +14,7 @@ export const guestsRouter = router({
     .output(z.object({ valid: z.literal(true), message: z.string() }))
     .mutation(async ({ ctx, input }) => {
       const { db, logger } = ctx.deps;
-      await consumeRateLimit(db, `passkey:${ctx.meta.ip}`, RATE_LIMITS.passkey);
-      const owner = await findPasskeyOwner(db, input.passkey);
+      const owner = await findPasskeyOwnerLimited({ db, appSecret: ctx.deps.appSecret, ip: ctx.meta.ip, passkey: input.passkey });
       await recordLog(db, logger, {
         level: 'INFO',
         logger: 'guests',

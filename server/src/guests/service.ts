@@ -1,5 +1,6 @@
 import { PASSKEY_ALPHABET, PASSKEY_INVALID, PASSKEY_LENGTH } from '@clipshift/shared';
 import type { DbOrTrx } from '../db/database.ts';
+import { failuresWithinLimits, RATE_LIMITS, secretThrottleKey } from '../security/rate-limit.ts';
 import { notFound } from '../trpc/errors.ts';
 
 function randomPasskey(): string {
@@ -43,4 +44,24 @@ export async function findPasskeyOwner(db: DbOrTrx, passkey: string): Promise<Pa
   const owner = await db.selectFrom('users').select(['id', 'username']).where('passkey', '=', passkey).executeTakeFirst();
   if (!owner) throw notFound(PASSKEY_INVALID);
   return owner;
+}
+
+export interface PasskeyAttempt {
+  db: DbOrTrx;
+  appSecret: string;
+  ip: string;
+  passkey: string;
+}
+
+/**
+ * The owner of a typed passkey, within the guess budgets: wrong codes spend the address's budget
+ * and the code's own (so a flood at one code from many addresses locks that code); a right code
+ * spends nothing, so loading a shared /connect link again and again never locks anyone out.
+ */
+export function findPasskeyOwnerLimited({ db, appSecret, ip, passkey }: PasskeyAttempt): Promise<PasskeyOwner> {
+  const limits = [
+    { key: `passkey:${ip}`, rule: RATE_LIMITS.passkey },
+    { key: secretThrottleKey(appSecret, 'passkey-code', passkey), rule: RATE_LIMITS.passkeyCode },
+  ];
+  return failuresWithinLimits(db, limits, () => findPasskeyOwner(db, passkey));
 }

@@ -60,6 +60,22 @@ export async function cleanupInvites(db: DbOrTrx): Promise<number> {
 }
 
 /**
+ * Whether the code exists, is unused and unexpired; the row stays locked until the transaction
+ * ends, so the consumption that follows in that transaction cannot lose it to another registration.
+ */
+export async function lockUsableInvite(db: DbOrTrx, normalizedCode: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('invite_codes')
+    .select('id')
+    .where('code', '=', normalizedCode)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
  * Marks the code used by `userId` if it is unused and unexpired. The conditional update takes the
  * row lock, so of two registrations racing with one code exactly one sees a row come back.
  */

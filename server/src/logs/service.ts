@@ -66,7 +66,7 @@ function describeError(error: unknown): string | null {
 
 /** The row to store for an event under its budget: itself, the note that the rest are not stored, or nothing. */
 async function budgetedRow(db: DbOrTrx, budget: LogBudget, row: { message: string; exception: string | null }) {
-  const count = await countAttempt(db, `log:${budget.key}`, budget);
+  const { hits: count } = await countAttempt(db, `log:${budget.key}`, budget);
   if (count <= budget.max) return row;
   if (count > budget.max + 1) return null;
   const minutes = Math.round(budget.windowSeconds / 60);

@@ -1,17 +1,19 @@
 import type { Task } from 'graphile-worker';
 import { deleteExpiredSessions } from '../auth/sessions.ts';
+import { deleteStaleLoginLocks } from '../auth/throttle.ts';
 import type { AppDeps } from '../deps.ts';
 import { deleteStaleRateLimits } from '../security/rate-limit.ts';
 import { trimLogs } from './service.ts';
 
 export const LOGS_TRIM_TASK = 'logs/trim';
 
-/** Hourly housekeeping: log retention, expired sessions, old rate-limit windows. */
+/** Hourly housekeeping: log retention, expired sessions, old rate-limit windows and sign-in locks. */
 export function logsTrimTask(deps: AppDeps): Task {
   return async () => {
     const removed = await trimLogs(deps.db);
     const sessions = await deleteExpiredSessions(deps.db);
     await deleteStaleRateLimits(deps.db);
+    await deleteStaleLoginLocks(deps.db);
     deps.logger.info({ removedLogs: removed, removedSessions: sessions }, 'housekeeping done');
   };
 }

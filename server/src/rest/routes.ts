@@ -99,6 +99,9 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'POST', path: '/streamers/{name}/unlink-tiktok', procedure: 'tiktok.unlink', auth: true, tag: 'Streamers', summary: 'Unlink a TikTok account from a streamer' },
   { method: 'POST', path: '/guest/tiktok/auth-url', procedure: 'tiktok.guestAuthUrl', auth: false, tag: 'Guests', summary: "Start connecting a guest's TikTok account to the passkey's owner", input: ({ body }) => bodyObject(body) },
 
+  { method: 'GET', path: '/settings/processing', procedure: 'settings.processing', auth: true, tag: 'Settings', summary: 'Your processing preferences (speech model, clips at once); the defaults with updated_at null until saved' },
+  { method: 'PUT', path: '/settings/processing', procedure: 'settings.saveProcessing', auth: true, tag: 'Settings', summary: 'Save your processing preferences; scheduled and automatic work uses them' },
+
   { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first', input: optionalQuery },
   { method: 'GET', path: '/health', procedure: 'health.check', auth: false, tag: 'Health', summary: 'Database and worker health' },
 ];

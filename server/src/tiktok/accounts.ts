@@ -11,6 +11,11 @@ export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
 type LinkedAccount = Streamer['tiktok_accounts'][number];
 
 export const accountNotFound = () => notFound('TikTok account not found');
+
+/** How an account is named to the user: "@username", else its display name. */
+export function accountLabel(account: { username: string | null; display_name: string }): string {
+  return account.username ? `@${account.username}` : account.display_name;
+}
 /** Refresh this long before the access token expires, so a long upload never starts on a dying token. */
 const REFRESH_AHEAD_MS = 5 * 60_000;
 
@@ -103,7 +108,7 @@ export async function upsertAccount(
     avatar_url: input.info.avatarUrl ?? null,
   };
   const tokens = tokenColumns(input.tokens, appSecret, now);
-  return db
+  const account = await db
     .insertInto('tiktok_accounts')
     .values({ user_id: input.userId, open_id: input.info.openId || input.tokens.openId, connected_via: input.via, ...profile, ...tokens })
     .onConflict((conflict) =>
@@ -111,6 +116,15 @@ export async function upsertAccount(
     )
     .returningAll()
     .executeTakeFirstOrThrow();
+  // The same TikTok account removed and connected again: its post history is its own again.
+  await db
+    .updateTable('uploads')
+    .set({ tiktok_account_id: account.id })
+    .where('user_id', '=', account.user_id)
+    .where('account_open_id', '=', account.open_id)
+    .where('tiktok_account_id', 'is', null)
+    .execute();
+  return account;
 }
 
 export class ReconnectRequired extends Error {
@@ -122,9 +136,12 @@ export class ReconnectRequired extends Error {
  * concurrent refreshes impossible: TikTok rotates refresh tokens, so the loser would be locked out.
  * A refused refresh marks the account as needing reconnection.
  */
+export const ACCOUNT_REMOVED = 'The TikTok account was removed before the clip was posted';
+
 export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: { force?: boolean } = {}): Promise<string> {
   const outcome = await db.transaction().execute(async (trx) => {
-    const account = await trx.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
+    const account = await trx.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
+    if (!account) throw new Error(ACCOUNT_REMOVED);
     if (account.needs_reconnect) return { reconnect: account.display_name, token: undefined };
     const now = Date.now();
     if (!options.force && account.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return { token: decryptSecret(account.access_token_enc, appSecret), reconnect: undefined };

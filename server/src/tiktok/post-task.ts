@@ -15,10 +15,12 @@ import {
   type TikTokClient,
 } from '../providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../security/crypto.ts';
-import { freshAccessToken, ReconnectRequired } from './accounts.ts';
+import { ACCOUNT_REMOVED, freshAccessToken, ReconnectRequired } from './accounts.ts';
 import type { UploadRow } from './uploads.ts';
 
 const payloadSchema = z.object({ uploadId: z.uuid() });
+/** TikTok may have the video already; we can no longer ask. */
+const ACCOUNT_REMOVED_MIDWAY = 'The TikTok account was removed while TikTok was receiving the video: check the account on TikTok before posting again';
 /** Cover frame one second in: the first frame of a clip is often a fade. */
 const COVER_AT_MS = 1000;
 
@@ -67,14 +69,16 @@ export function postTask(deps: AppDeps): Task {
 }
 
 async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow): Promise<void> {
-  let token = await freshAccessToken(deps.db, tiktok, deps.appSecret, upload.tiktok_account_id);
+  const accountId = upload.tiktok_account_id;
+  if (!accountId) throw new Error(upload.publish_id ? ACCOUNT_REMOVED_MIDWAY : ACCOUNT_REMOVED);
+  let token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId);
   // An access token TikTok refuses mid-way is refreshed once and the step tried again.
   const withToken = async <T>(step: (accessToken: string) => Promise<T>): Promise<T> => {
     try {
       return await step(token);
     } catch (error) {
       if (!isTikTokError(error, 'token_invalid')) throw error;
-      token = await freshAccessToken(deps.db, tiktok, deps.appSecret, upload.tiktok_account_id, { force: true });
+      token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { force: true });
       return step(token);
     }
   };

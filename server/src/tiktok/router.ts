@@ -1,9 +1,8 @@
 import { accountIdInput, creatorOptions, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../db/database.ts';
-import { findPasskeyOwner } from '../guests/service.ts';
+import { findPasskeyOwnerLimited } from '../guests/service.ts';
 import { recordLog } from '../logs/service.ts';
-import { consumeRateLimit, RATE_LIMITS } from '../security/rate-limit.ts';
 import { decryptSecret } from '../security/crypto.ts';
 import { findStreamer, streamerView } from '../streamers/service.ts';
 import { AppError } from '../trpc/errors.ts';
@@ -34,8 +33,7 @@ export const tiktokRouter = router({
     .input(passkeyInput)
     .output(authUrlOutput)
     .mutation(async ({ ctx, input }) => {
-      await consumeRateLimit(ctx.deps.db, `passkey:${ctx.meta.ip}`, RATE_LIMITS.passkey);
-      const owner = await findPasskeyOwner(ctx.deps.db, input.passkey);
+      const owner = await findPasskeyOwnerLimited({ db: ctx.deps.db, appSecret: ctx.deps.appSecret, ip: ctx.meta.ip, passkey: input.passkey });
       return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest') };
     }),
 

@@ -5,7 +5,7 @@ import type { UploadsTable } from '../db/schema.ts';
 import { findClipRow } from '../clips/service.ts';
 import { AppError, badRequest, conflict, notFound } from '../trpc/errors.ts';
 import { addJob } from '../worker/jobs.ts';
-import { findAccount } from './accounts.ts';
+import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
 
 export type UploadRow = Selectable<UploadsTable>;
 export const POST_TASK = 'tiktok/post';
@@ -14,16 +14,23 @@ export const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'fa
 const WAIT_LIMIT_MS = 20 * 60_000;
 const POLL_MS = 500;
 
+/** The account's current name while it is connected, else the name it had when the upload was made. */
+async function uploadAccountName(db: DbOrTrx, row: UploadRow): Promise<string> {
+  if (!row.tiktok_account_id) return row.account_name;
+  const account = await db.selectFrom('tiktok_accounts').select(['display_name', 'username']).where('id', '=', row.tiktok_account_id).executeTakeFirst();
+  return account ? accountLabel(account) : row.account_name;
+}
+
 export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
   const [clip, account] = await Promise.all([
     db.selectFrom('clips').select('clip_id').where('id', '=', row.clip_row_id).executeTakeFirst(),
-    db.selectFrom('tiktok_accounts').select(['display_name', 'username']).where('id', '=', row.tiktok_account_id).executeTakeFirst(),
+    uploadAccountName(db, row),
   ]);
   return {
     id: row.id,
     clip_id: clip?.clip_id ?? '',
     tiktok_account_id: row.tiktok_account_id,
-    account: account?.username ? `@${account.username}` : (account?.display_name ?? ''),
+    account,
     status: row.status,
     publish_id: row.publish_id,
     error: row.error,
@@ -53,16 +60,24 @@ interface QueueInput {
 }
 
 /**
- * One upload row per (clip, account) and its job, in one transaction. A clip already posted or
- * posting to an account is refused; a failed attempt may be tried again.
+ * One upload row per (clip, TikTok account) and its job, in one transaction. A clip already posted
+ * or posting to an account is refused — also when that TikTok account was removed and connected
+ * again since (same open_id); a failed attempt may be tried again.
  */
 export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { skipExisting?: boolean } = {}): Promise<UploadRow[]> {
+  const accounts = input.accountIds.length
+    ? await db.selectFrom('tiktok_accounts').select(['id', 'open_id', 'display_name', 'username']).where('id', 'in', input.accountIds).execute()
+    : [];
   const rows: UploadRow[] = [];
   for (const accountId of input.accountIds) {
+    const account = accounts.find((candidate) => candidate.id === accountId);
+    if (!account) throw accountNotFound();
     const values = {
       user_id: input.userId,
       clip_row_id: input.clipRowId,
-      tiktok_account_id: accountId,
+      tiktok_account_id: account.id,
+      account_name: accountLabel(account),
+      account_open_id: account.open_id,
       mode: input.mode,
       description: input.description,
       privacy_level: input.privacyLevel ?? null,
@@ -75,7 +90,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { sk
       .values(values)
       .onConflict((onConflict) =>
         onConflict
-          .columns(['clip_row_id', 'tiktok_account_id'])
+          .columns(['clip_row_id', 'account_open_id'])
           .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, error: null, updated_at: new Date() })
           .where('uploads.status', '=', 'failed'),
       )
@@ -83,8 +98,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { sk
       .executeTakeFirst();
     if (!row) {
       if (options.skipExisting) continue;
-      const account = await db.selectFrom('tiktok_accounts').select(['display_name', 'username']).where('id', '=', accountId).executeTakeFirstOrThrow();
-      throw conflict(`This clip is already posted or being posted to ${account.username ? `@${account.username}` : account.display_name}`);
+      throw conflict(`This clip is already posted or being posted to ${accountLabel(account)}`);
     }
     await addJob(db, POST_TASK, { uploadId: row.id }, { jobKey: `upload:${row.id}`, maxAttempts: 3 });
     rows.push(row);

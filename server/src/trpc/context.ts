@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../deps.ts';
+import { DEVICE_COOKIE } from '../auth/device-cookie.ts';
 import { SESSION_COOKIE, validateSessionToken } from '../auth/sessions.ts';
 import type { Context } from './init.ts';
 
@@ -36,10 +37,17 @@ export async function createRequestContext(deps: AppDeps, req: Request, res: Res
     deps,
     user: session?.user ?? null,
     sessionId: session?.sessionId ?? null,
-    meta: { ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', userAgent: req.headers['user-agent'] },
+    meta: {
+      ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      userAgent: req.headers['user-agent'],
+      deviceCookie: readCookie(req, DEVICE_COOKIE),
+    },
     response: {
       setSessionCookie,
       clearSessionCookie: () => res.clearCookie(SESSION_COOKIE, cookieOptions),
+      // Only sign-in reads it, and no other site ever needs to send it.
+      setDeviceCookie: (value, expiresAt) => res.cookie(DEVICE_COOKIE, value, { ...cookieOptions, sameSite: 'strict', path: '/api', expires: expiresAt }),
+      setRetryAfter: (seconds) => res.setHeader('Retry-After', String(seconds)),
     },
   };
 }

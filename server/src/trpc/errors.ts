@@ -22,8 +22,6 @@ export const unauthorized = (message = 'Authentication required') => new AppErro
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError('CONFLICT', message, extra);
-export const tooManyRequests = (message = 'Too many attempts. Please wait a moment and try again.') =>
-  new AppError('TOO_MANY_REQUESTS', message);
 
 /** The tRPC codes this app uses, named as the REST contract names them. */
 const REST_CODE: Partial<Record<TRPCCode, ErrorCode>> = {

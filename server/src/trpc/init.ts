@@ -3,18 +3,23 @@ import { ZodError } from 'zod';
 import type { PublicUser } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { containsNulByte, NUL_BYTE_MESSAGE } from '../security/input.ts';
+import { RateLimited } from '../security/rate-limit.ts';
 import { AppError, badRequest, toErrorResponse, unauthorized, forbidden } from './errors.ts';
 
 export interface RequestMeta {
   /** The client's address (behind a proxy only when TRUST_PROXY is set). */
   ip: string;
   userAgent: string | undefined;
+  /** The sign-in device cookie (auth/device-cookie.ts), as sent. */
+  deviceCookie: string | undefined;
 }
 
 /** What a procedure may do to the HTTP answer, whichever adapter (REST or tRPC) carries it. */
 export interface ResponseControls {
   setSessionCookie(token: string, expiresAt: Date): void;
   clearSessionCookie(): void;
+  setDeviceCookie(value: string, expiresAt: Date): void;
+  setRetryAfter(seconds: number): void;
 }
 
 export interface Context {
@@ -68,7 +73,14 @@ const rejectNulBytes = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(rejectNulBytes).use(humanValidationMessages);
+/** A throttled call says when to come back (Retry-After), over REST and tRPC alike. */
+const retryAfterHeader = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (!result.ok && result.error instanceof RateLimited) ctx.response.setRetryAfter(result.error.retryAfterSeconds);
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(rejectNulBytes).use(humanValidationMessages).use(retryAfterHeader);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw unauthorized();

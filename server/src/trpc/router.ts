@@ -8,6 +8,7 @@ import { guestsRouter } from '../guests/router.ts';
 import { healthRouter } from '../health/router.ts';
 import { invitesRouter } from '../invites/router.ts';
 import { logsRouter } from '../logs/router.ts';
+import { settingsRouter } from '../settings/router.ts';
 import { createCallerFactory, router } from './init.ts';
 
 /** The one router of domain procedures; REST routes call into it (see rest/routes.ts). */
@@ -22,6 +23,7 @@ export const appRouter = router({
   subtitles: subtitlesRouter,
   tiktok: tiktokRouter,
   health: healthRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { SUBTITLE_INFO_TOAST_MS } from '@clipshift/shared';
 import { toastTiming } from '@/components/ui/sonner';
-import { readSettings } from '@/lib/storage';
+import { preferencesToSend } from '@/lib/processing-preferences';
 import { errorCode, isNetworkError, isUnauthorizedError, serverMessage, trpc } from '@/lib/trpc';
 import { clipMessages, errorText } from './clip-messages';
 
@@ -72,7 +72,7 @@ export function useSubtitleGeneration(onGenerated: (clipId: string) => void) {
       }
       setRunning(clipId, true);
       toast.info(clipMessages.subtitlesStarted, toastTiming(SUBTITLE_INFO_TOAST_MS));
-      mutate({ id: clipId, model: readSettings().whisper_model });
+      mutate({ id: clipId, model: preferencesToSend().model });
     },
     [mutate, setRunning],
   );

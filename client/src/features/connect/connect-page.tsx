@@ -48,6 +48,7 @@ export function ConnectPage() {
               onSubmit={guest.submit}
               verifying={guest.verifying}
               refused={guest.refused}
+              throttled={guest.throttled}
               error={guest.submitError}
             />
           )}

@@ -1,6 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { connectMessages } from './connect-messages';
 import { PasskeyBoxes } from './passkey-boxes';
 import type { PasskeyChars } from './passkey-entry';
 
@@ -10,11 +11,15 @@ interface PasskeyFormProps {
   onSubmit: () => void;
   verifying: boolean;
   refused: boolean;
+  /** The server asked this browser to wait: nothing is known about the code. */
+  throttled: boolean;
   /** The validation message of a submit with fewer than six characters. */
   error: string | null;
 }
 
-function StatusLine({ id, verifying, refused, error }: { id: string; verifying: boolean; refused: boolean; error: string | null }) {
+type StatusLineProps = Pick<PasskeyFormProps, 'verifying' | 'refused' | 'throttled' | 'error'> & { id: string };
+
+function StatusLine({ id, verifying, refused, throttled, error }: StatusLineProps) {
   if (error) {
     return (
       <p id={id} role="alert" className="text-sm font-medium text-red-700">
@@ -29,6 +34,13 @@ function StatusLine({ id, verifying, refused, error }: { id: string; verifying: 
       </p>
     );
   }
+  if (throttled) {
+    return (
+      <p id={id} className="text-sm text-amber-700">
+        {connectMessages.throttled}
+      </p>
+    );
+  }
   return (
     <p id={id} className={refused ? 'text-sm text-red-700' : 'text-sm text-muted-foreground'}>
       {refused ? 'Check the code with the person who shared it and try again.' : 'Letters and digits only; case does not matter.'}
@@ -37,7 +49,7 @@ function StatusLine({ id, verifying, refused, error }: { id: string; verifying: 
 }
 
 /** The six boxes and a Verify button; typing the sixth character verifies on its own. */
-export function PasskeyForm({ chars, onChange, onSubmit, verifying, refused, error }: PasskeyFormProps) {
+export function PasskeyForm({ chars, onChange, onSubmit, verifying, refused, throttled, error }: PasskeyFormProps) {
   const statusId = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -56,7 +68,7 @@ export function PasskeyForm({ chars, onChange, onSubmit, verifying, refused, err
           autoFocus
         />
         <div className="min-h-5 text-center">
-          <StatusLine id={statusId} verifying={verifying} refused={refused} error={error} />
+          <StatusLine id={statusId} verifying={verifying} refused={refused} throttled={throttled} error={error} />
         </div>
       </fieldset>
       <Button type="submit" variant="brand" className="w-full" disabled={verifying}>

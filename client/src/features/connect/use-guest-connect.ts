@@ -49,6 +49,7 @@ export function useGuestConnect() {
     verified: verification.verified,
     verifying: verification.verifying,
     refused: verification.refused,
+    throttled: verification.throttled,
     connect: tiktok.connect,
     connecting: tiktok.connecting,
     startOver,

@@ -1,13 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { isNetworkError, serverMessage, trpc } from '@/lib/trpc';
+import { errorCode, isNetworkError, serverMessage, trpc } from '@/lib/trpc';
 import { connectMessages } from './connect-messages';
 
-/** How the server judged one passkey; `refused` is a real "no" (not a lost connection). */
+/**
+ * How the server judged one passkey: `refused` is a real "no" (not a lost connection, not a
+ * throttle); `throttled` says nothing about the code, only that this browser must wait.
+ */
 interface VerifyResult {
   passkey: string;
   valid: boolean;
   refused: boolean;
+  throttled: boolean;
 }
 
 function verifyErrorMessage(error: unknown): string {
@@ -29,9 +33,10 @@ export function usePasskeyVerification(passkey: string, complete: boolean) {
   }, [passkey]);
 
   const mutation = trpc.guests.verifyPasskey.useMutation({
-    onSuccess: (_answer, input) => setResult({ passkey: input.passkey, valid: true, refused: false }),
+    onSuccess: (_answer, input) => setResult({ passkey: input.passkey, valid: true, refused: false, throttled: false }),
     onError: (error, input) => {
-      setResult({ passkey: input.passkey, valid: false, refused: !isNetworkError(error) });
+      const throttled = errorCode(error) === 'TOO_MANY_REQUESTS';
+      setResult({ passkey: input.passkey, valid: false, refused: !throttled && !isNetworkError(error), throttled });
       if (input.passkey === current.current) toast.error(verifyErrorMessage(error));
     },
   });
@@ -59,6 +64,7 @@ export function usePasskeyVerification(passkey: string, complete: boolean) {
   return {
     verified: judged?.valid === true,
     refused: judged?.refused === true,
+    throttled: judged?.throttled === true,
     verifying: complete && mutation.isPending && mutation.variables?.passkey === passkey,
     verify,
     reset,

@@ -8,7 +8,14 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { CONCURRENCY_MAX, CONCURRENCY_MIN, WHISPER_MODELS } from '@/lib/processing-preferences';
-import { useProcessingForm } from './use-processing-form';
+import { useProcessingForm, type ProcessingSaveState } from './use-processing-form';
+
+const SAVE_STATE_TEXT: Record<ProcessingSaveState, string> = {
+  unsaved: 'Unsaved changes',
+  'browser-only': 'Saved in this browser only: save to use them for scheduled work too',
+  account: 'Saved to your account',
+  defaults: 'Defaults',
+};
 
 function modelLabel(model: string): string {
   return model === DEFAULT_WHISPER_MODEL ? `${model} (default)` : model;
@@ -87,7 +94,10 @@ function CredentialsNote() {
   );
 }
 
-/** Processing preferences kept in this browser (app-settings): the subtitle model and how many clips run at once. */
+/**
+ * Processing preferences: the subtitle model and how many clips run at once. Saved to the account
+ * (scheduled and automatic work uses them) and in this browser's app-settings.
+ */
 export function ProcessingSection() {
   const form = useProcessingForm();
   const onSubmit = (event: FormEvent) => {
@@ -100,7 +110,7 @@ export function ProcessingSection() {
         <CardTitle id="settings-processing-title" className="flex items-center gap-2">
           <Cpu className="size-4 text-brand" aria-hidden="true" /> Processing
         </CardTitle>
-        <CardDescription>Preferences this browser sends with downloads and subtitle requests.</CardDescription>
+        <CardDescription>Used for your downloads and subtitles, scheduled and automatic ones included.</CardDescription>
       </CardHeader>
       <CardContent>
         <form aria-label="Processing preferences" className="space-y-5" onSubmit={onSubmit} noValidate>
@@ -110,8 +120,10 @@ export function ProcessingSection() {
           </div>
           <CredentialsNote />
           <div className="flex flex-wrap items-center justify-end gap-3">
-            <span className="text-xs text-muted-foreground">{form.dirty ? 'Unsaved changes' : 'Saved in this browser'}</span>
-            <Button type="submit" variant="brand" size="sm" disabled={!form.dirty || form.concurrencyError !== null}>
+            <span className="text-xs text-muted-foreground" data-testid="processing-save-state">
+              {SAVE_STATE_TEXT[form.state]}
+            </span>
+            <Button type="submit" variant="brand" size="sm" disabled={!form.dirty || form.saving || form.concurrencyError !== null}>
               <Save aria-hidden="true" /> Save
             </Button>
           </div>

@@ -1,24 +1,66 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
+import { CONCURRENCY_RULE } from '@clipshift/shared';
 import {
+  hasStoredProcessingPreferences,
   parseConcurrency,
+  preferencesFromServer,
   readProcessingPreferences,
   saveProcessingPreferences,
+  useServerProcessingPreferences,
   type ProcessingPreferences,
 } from '@/lib/processing-preferences';
+import { describeError, trpc } from '@/lib/trpc';
 
 export const PREFERENCES_SAVED = 'Processing preferences saved';
-export const CONCURRENCY_INVALID = 'Concurrency must be a whole number from 1 to 20';
+export const CONCURRENCY_INVALID = CONCURRENCY_RULE;
+export const preferencesNotSaved = (reason: string) => `Failed to save processing preferences to your account: ${reason}`;
 
-/** The Processing form: edits held locally until Save writes them to app-settings. */
+/** Where the form's values stand, for the line beside Save. */
+export type ProcessingSaveState = 'unsaved' | 'browser-only' | 'account' | 'defaults';
+
+const samePreferences = (a: ProcessingPreferences, b: ProcessingPreferences) => a.whisperModel === b.whisperModel && a.concurrency === b.concurrency;
+
+/**
+ * The Processing form. It starts from this browser's app-settings and switches to the account's
+ * saved preferences once they load (the server's copy wins: scheduled work uses it). Save writes
+ * both. A browser holding preferences the account does not have yet offers to save them.
+ */
 export function useProcessingForm() {
+  const server = useServerProcessingPreferences();
+  const utils = trpc.useUtils();
   const [saved, setSaved] = useState<ProcessingPreferences>(readProcessingPreferences);
   const [whisperModel, setWhisperModel] = useState(saved.whisperModel);
   const [concurrencyText, setConcurrencyText] = useState(String(saved.concurrency));
+  const fromServer = preferencesFromServer(server.data);
 
   const concurrency = parseConcurrency(concurrencyText);
-  const concurrencyError = concurrency === null ? CONCURRENCY_INVALID : null;
-  const dirty = whisperModel !== saved.whisperModel || concurrency !== saved.concurrency;
+  const edited = whisperModel !== saved.whisperModel || concurrency !== saved.concurrency;
+  // The last Save reached this browser only, or this browser kept preferences the account never got.
+  const [serverBehind, setServerBehind] = useState(false);
+  const browserOnly = serverBehind || (server.isSuccess && fromServer === null && hasStoredProcessingPreferences());
+
+  // The account's preferences arrive (or change): they replace what the form started from, unless the user is editing.
+  useEffect(() => {
+    if (!fromServer || samePreferences(fromServer, saved) || edited) return;
+    saveProcessingPreferences(fromServer);
+    setSaved(fromServer);
+    setWhisperModel(fromServer.whisperModel);
+    setConcurrencyText(String(fromServer.concurrency));
+    // Only a new answer from the server resets the form: the other values are read as they are now.
+  }, [fromServer?.whisperModel, fromServer?.concurrency]);
+
+  const { mutate, isPending } = trpc.settings.saveProcessing.useMutation({
+    onSuccess: (stored) => {
+      setServerBehind(false);
+      utils.settings.processing.setData(undefined, stored);
+      toast.success(PREFERENCES_SAVED);
+    },
+    onError: (error) => {
+      setServerBehind(true);
+      toast.error(preferencesNotSaved(describeError(error)));
+    },
+  });
 
   const save = useCallback(() => {
     if (concurrency === null) return;
@@ -26,11 +68,13 @@ export function useProcessingForm() {
     saveProcessingPreferences(next);
     setSaved(next);
     setConcurrencyText(String(concurrency));
-    toast.success(PREFERENCES_SAVED);
-  }, [whisperModel, concurrency]);
+    mutate({ whisper_model: next.whisperModel, concurrency: next.concurrency });
+  }, [whisperModel, concurrency, mutate]);
 
+  const state: ProcessingSaveState = edited ? 'unsaved' : browserOnly ? 'browser-only' : fromServer ? 'account' : 'defaults';
+  const concurrencyError = concurrency === null ? CONCURRENCY_INVALID : null;
   return useMemo(
-    () => ({ whisperModel, setWhisperModel, concurrencyText, setConcurrencyText, concurrencyError, dirty, save }),
-    [whisperModel, concurrencyText, concurrencyError, dirty, save],
+    () => ({ whisperModel, setWhisperModel, concurrencyText, setConcurrencyText, concurrencyError, dirty: edited || browserOnly, saving: isPending, state, save }),
+    [whisperModel, concurrencyText, concurrencyError, edited, browserOnly, isPending, state, save],
   );
 }
