@@ -14,6 +14,6 @@ export const subtitlesRouter = router({
     .output(z.object({ ok: z.boolean(), message: z.string(), no_speech: z.boolean().optional() }))
     .mutation(async ({ ctx, input, signal }) => {
       const requestId = await requestSubtitles(ctx.deps.db, ctx.user.id, input.id, input.model);
-      return awaitSubtitles(ctx.deps.db, requestId, signal);
+      return awaitSubtitles(ctx.deps.db, requestId, { signal, stopping: ctx.deps.stopping });
     }),
 });

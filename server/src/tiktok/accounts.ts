@@ -121,14 +121,14 @@ export class ReconnectRequired extends Error {
  * concurrent refreshes impossible: TikTok rotates refresh tokens, so the loser would be locked out.
  * A refused refresh marks the account as needing reconnection.
  */
-export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: { force?: boolean } = {}): Promise<string> {
+export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: { force?: boolean; signal?: AbortSignal } = {}): Promise<string> {
   const outcome = await db.transaction().execute(async (trx) => {
     const account = await trx.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
     if (account.needs_reconnect) return { reconnect: account.display_name, token: undefined };
     const now = Date.now();
     if (!options.force && account.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return { token: decryptSecret(account.access_token_enc, appSecret), reconnect: undefined };
     try {
-      const tokens = await tiktok.refreshToken(decryptSecret(account.refresh_token_enc, appSecret));
+      const tokens = await tiktok.refreshToken(decryptSecret(account.refresh_token_enc, appSecret), options.signal);
       await trx.updateTable('tiktok_accounts').set({ ...tokenColumns(tokens, appSecret, now), updated_at: new Date(now) }).where('id', '=', accountId).execute();
       return { token: tokens.accessToken, reconnect: undefined };
     } catch (error) {
