@@ -35,7 +35,9 @@ describe('the job worker when recording a job’s outcome fails', () => {
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
         if (!armed || !isCompletion(args[0])) return query(...args);
         armed = false;
-        return admin.query('select pg_terminate_backend($1)', [client.processID]).then(() => query(...args));
+        // pg keeps the server process id of each connection (BackendKeyData) on the client.
+        const backendPid = (client as unknown as { processID: number }).processID;
+        return admin.query('select pg_terminate_backend($1)', [backendPid]).then(() => query(...args));
       };
     });
   });
