@@ -10,7 +10,8 @@ COPY . .
 RUN npm run build
 
 FROM node:20-bookworm-slim
-# whisper.cpp's prebuilt binding needs the OpenMP runtime.
+# util-linux (essential in bookworm) provides setpriv, which ties ffmpeg to the Node process that
+# started it (it dies with it). whisper.cpp's prebuilt binding needs the OpenMP runtime.
 RUN apt-get update && apt-get install -y --no-install-recommends libgomp1 && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app

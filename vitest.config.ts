@@ -1,13 +1,34 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts', 'shared/src/**/*.test.ts'],
     globalSetup: ['tests/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'app',
+          include: ['tests/**/*.test.ts', 'shared/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'tests/faults/**'],
+        },
+      },
+      {
+        // The fault tests start whole app processes, PostgreSQL servers and long renders: they run
+        // after everything else, one file at a time, so neither they nor the timing-sensitive
+        // browser tests compete for a 2-core machine.
+        extends: true,
+        test: {
+          name: 'faults',
+          include: ['tests/faults/**/*.test.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

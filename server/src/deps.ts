@@ -27,4 +27,6 @@ export interface AppDeps {
   transcriberProblem?: string;
   /** Whether this process runs the job worker (reported by /api/health). */
   workerRunning: () => boolean;
+  /** Aborts when the process starts shutting down: calls held open on a job answer 503 at once. */
+  stopping?: AbortSignal;
 }

@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Runner } from 'graphile-worker';
+import type { WorkerHandle } from '../../server/src/worker/worker.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser, StatusEntry } from '@clipshift/shared';
 import { clipFilePath, workRoot } from '../../server/src/clips/files.ts';
-import { INTERRUPTED_MESSAGE, recoverInterruptedRuns } from '../../server/src/downloads/recovery.ts';
+import { INTERRUPTED_MESSAGE } from '../../server/src/downloads/recovery.ts';
+import { recoverDeadWork } from '../../server/src/worker/recovery.ts';
 import { startWorker } from '../../server/src/worker/worker.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -34,6 +35,12 @@ async function videoStreamHash(ffmpeg: string, file: string): Promise<string> {
   return stdout.trim();
 }
 
+/** Every file (not folder) under `dir`: work folders may stay, their contents must not. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => !entry.isDirectory()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
 async function waitFor<T, U extends T = T>(read: () => Promise<T>, done: ((value: T) => value is U) | ((value: T) => boolean), what: string, timeoutMs = 90_000): Promise<U> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -47,7 +54,7 @@ async function waitFor<T, U extends T = T>(read: () => Promise<T>, done: ((value
 describe('download runs against a fake Twitch, with real ffmpeg', () => {
   let fake: FakeTwitch;
   let app: TestApp;
-  let worker: Runner;
+  let worker: WorkerHandle;
   let user: PublicUser;
 
   beforeAll(async () => {
@@ -150,7 +157,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     expect(entry).toMatchObject({ status: 'stopped', clips_downloaded: 0 });
     expect(await app.deps.db.selectFrom('clips').select('id').where('streamer_name', '=', 'slow').execute()).toEqual([]);
     expect(existsSync(path.join(workRoot(app.deps.env.dataDir)))).toBe(true);
-    expect(await readdir(workRoot(app.deps.env.dataDir))).toEqual([]);
+    expect(await filesUnder(workRoot(app.deps.env.dataDir))).toEqual([]);
     fake.failures.clear();
   });
 
@@ -177,14 +184,14 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     }
 
     // The restarted app (a new instance on the same host) recovers the run at start-up.
-    const recovered = await recoverInterruptedRuns(app.deps, { host: (await import('node:os')).hostname(), pid: child.pid!, instance: 'restarted' });
-    expect(recovered).toBe(1);
+    const report = await recoverDeadWork(app.deps, { host: (await import('node:os')).hostname(), pid: child.pid!, instance: 'restarted' });
+    expect(report).toMatchObject({ instances: 1, runs: 1 });
     const entry = await statusOf('crashy');
     expect(entry).toMatchObject({ status: 'error', error: INTERRUPTED_MESSAGE, progress: [] });
     const saved = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'crashy').execute();
     expect(saved.length).toBe(entry!.clips_downloaded);
     for (const row of saved) expect(existsSync(clipFilePath(app.deps.env.dataDir, row.files_dir, 'video'))).toBe(true);
-    expect(await readdir(workRoot(app.deps.env.dataDir))).toEqual([]);
+    expect(await filesUnder(workRoot(app.deps.env.dataDir))).toEqual([]);
 
     // Starting again fetches the rest; no clip exists twice.
     await api().downloads.start({ name: 'crashy' });

@@ -1,11 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { scheduleTask } from '../../server/src/downloads/schedule-task.ts';
-import { startWorker } from '../../server/src/worker/worker.ts';
+import { startWorker, type WorkerHandle } from '../../server/src/worker/worker.ts';
 import { SPELLED_WORDS, writeTinyWhisperModel } from '../fakes/whisper/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -23,7 +22,7 @@ const MODEL_RULE = 'whisper_model must be a model name such as large-v3-turbo';
 describe('processing preferences saved on the server', () => {
   let twitch: FakeTwitch;
   let app: TestApp;
-  let worker: Runner;
+  let worker: WorkerHandle;
   let user: PublicUser;
   let modelsDir: string;
 

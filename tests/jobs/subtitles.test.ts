@@ -3,7 +3,7 @@ import { copyFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Runner } from 'graphile-worker';
+import type { WorkerHandle } from '../../server/src/worker/worker.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { clipFilePath } from '../../server/src/clips/files.ts';
@@ -36,7 +36,7 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
   let openai: FakeOpenAi;
   let twitch: FakeTwitch;
   let app: TestApp;
-  let worker: Runner;
+  let worker: WorkerHandle;
   let user: PublicUser;
   let sourceBytes: Buffer;
   let work: string;

@@ -1,4 +1,4 @@
-import type { Runner } from 'graphile-worker';
+import type { WorkerHandle } from '../../server/src/worker/worker.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { upsertAccount } from '../../server/src/tiktok/accounts.ts';
@@ -10,7 +10,7 @@ import { seedClip } from '../helpers/clips.ts';
 describe('TIKTOK_POST_MODE=inbox', () => {
   let tiktok: FakeTikTok;
   let app: TestApp;
-  let worker: Runner;
+  let worker: WorkerHandle;
   let user: PublicUser;
   let accountId: string;
 

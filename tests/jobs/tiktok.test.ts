@@ -1,4 +1,4 @@
-import type { Runner } from 'graphile-worker';
+import type { WorkerHandle } from '../../server/src/worker/worker.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
@@ -16,7 +16,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   let twitch: FakeTwitch;
   let app: TestApp;
   let server: TestServer;
-  let worker: Runner;
+  let worker: WorkerHandle;
   let alice: PublicUser;
   let bob: PublicUser;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../server/src/db/database.ts';
 import { FILE_ROUTES, REST_ROUTES } from '../../server/src/rest/routes.ts';
-import { INTERNAL_MESSAGE } from '../../server/src/trpc/errors.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../server/src/trpc/errors.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { ADMIN, adminAndMember, APP_ORIGIN, errorBody, expectNoSecrets, MEMBER, resetThrottles, RestClient, SESSION_COOKIE } from './client.ts';
 
@@ -338,16 +338,16 @@ describe('REST when the database is down', () => {
     await app.close();
   });
 
-  it('answers 500 with the plain message, never the internal detail', async () => {
+  it('answers 503 with a plain message to try again, never the internal detail', async () => {
     const client = new RestClient(server.baseUrl);
     const login = await client.post('/api/login', ADMIN);
-    expect(login.status).toBe(500);
-    expect(login.body).toEqual(errorBody('INTERNAL_SERVER_ERROR', INTERNAL_MESSAGE));
+    expect(login.status).toBe(503);
+    expect(login.body).toEqual(errorBody('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE));
     const withCookie = client.fresh();
     withCookie.cookie = `${SESSION_COOKIE}=abc.def`;
     const check = await withCookie.get('/api/check-auth');
-    expect(check.status).toBe(500);
-    expect(check.body).toEqual(errorBody('INTERNAL_SERVER_ERROR', INTERNAL_MESSAGE));
+    expect(check.status).toBe(503);
+    expect(check.body).toEqual(errorBody('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE));
     expectNoSecrets(client.seen, [ADMIN.password, 'db-password-77', '127.0.0.1:1', 'ECONNREFUSED']);
   });
 

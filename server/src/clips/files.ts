@@ -2,11 +2,16 @@ import path from 'node:path';
 
 /**
  * Where clip files live: DATA_DIR/media/<user id>/<clip row id>/{source.mp4, video.mp4, thumb.jpg}.
- * A clip is prepared under DATA_DIR/media/.work/<run id>/<slug>/ and moved into place whole, so
- * the library never points at a half-written file.
+ * A clip is prepared under DATA_DIR/media/.work/<instance id>/<run id>/<slug>/ and moved into place
+ * whole, so the library never points at a half-written file.
  */
 export const mediaRoot = (dataDir: string) => path.join(dataDir, 'media');
 export const workRoot = (dataDir: string) => path.join(mediaRoot(dataDir), '.work');
+/**
+ * One process's scratch space, named after its instance id: recovery deletes exactly the folders
+ * of dead processes and never one a live job is writing to.
+ */
+export const instanceWorkDir = (dataDir: string, instance: string) => path.join(workRoot(dataDir), instance);
 
 export const CLIP_FILES = {
   source: 'source.mp4',

@@ -6,7 +6,7 @@ import type { DescriptionOption } from '../db/schema.ts';
 import { makeThumbnail, probe, renderHorizontal, renderVertical, type ProbeResult } from '../media/index.ts';
 import type { TwitchClient, TwitchClip } from '../providers/twitch/index.ts';
 import type { StreamerRow } from '../streamers/service.ts';
-import { CLIP_FILES, clipFilesDir, mediaRoot, workRoot } from './files.ts';
+import { CLIP_FILES, clipFilesDir, instanceWorkDir, mediaRoot } from './files.ts';
 
 /** Burned-in captions prepared before the single render (filled by the subtitles capability). */
 export interface PreparedSubtitles {
@@ -167,6 +167,6 @@ async function saveClip(deps: AppDeps, job: ClipJob, { rendered, descriptions, s
   return { id, inserted: true };
 }
 
-export function clipWorkDir(dataDir: string, runId: string, slug: string): string {
-  return path.join(workRoot(dataDir), runId, slug.replace(/[^A-Za-z0-9_-]/g, '_'));
+export function clipWorkDir(dataDir: string, instance: string, runId: string, slug: string): string {
+  return path.join(instanceWorkDir(dataDir, instance), runId, slug.replace(/[^A-Za-z0-9_-]/g, '_'));
 }

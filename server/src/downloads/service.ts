@@ -43,6 +43,12 @@ export async function statusMap(db: DbOrTrx, userId: string): Promise<StatusMap>
   return map;
 }
 
+/** Queues (or queues again, to resume) the job that executes a run. */
+export async function queueRunJob(db: DbOrTrx, runId: string): Promise<void> {
+  // One attempt: a failed run is reported as failed, not silently retried hours later.
+  await addJob(db, RUN_TASK, { runId }, { jobKey: runJobKey(runId), maxAttempts: 1 });
+}
+
 function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '23505';
 }
@@ -79,8 +85,7 @@ export async function startRun(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    // One attempt: a failed run is reported as failed, not silently retried hours later.
-    await addJob(tx, RUN_TASK, { runId: run.id }, { jobKey: runJobKey(run.id), maxAttempts: 1 });
+    await queueRunJob(tx, run.id);
     return { run, streamer };
   };
   try {

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../logs/logger.ts';
 import { MediaAbortError, MediaError } from './errors.ts';
+import { spawnTied } from './spawn.ts';
 
 export type ProgressCallback = (fraction: number) => void;
 
@@ -130,7 +131,7 @@ function runSupervised(tool: 'ffmpeg' | 'ffprobe', binary: string, args: readonl
   if (options.signal?.aborted) return Promise.reject(new MediaAbortError(`${tool} was cancelled before it started`, { cause: options.signal.reason }));
 
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawnTied(binary, args);
     trackChild(child);
     let stderr = '';
     let stopReason: StopReason | undefined;
@@ -194,8 +195,8 @@ function formatSeconds(ms: number): string {
 
 /**
  * Children still running when the server process exits normally are killed with it, so a
- * shutdown never leaves an encoder behind eating the CPU. (A SIGKILLed server cannot do this;
- * its orphans only ever write temporary names, which recovery deletes with the work folder.)
+ * shutdown never leaves an encoder behind eating the CPU. (A SIGKILLed server cannot do this:
+ * there the kernel kills them, see spawnTied.)
  */
 const liveChildren = new Set<ChildProcess>();
 

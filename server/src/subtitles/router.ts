@@ -17,6 +17,6 @@ export const subtitlesRouter = router({
       // Without a model in the request, the one saved in Settings.
       const model = await whisperModelFor(ctx.deps.db, ctx.user.id, input.model);
       const requestId = await requestSubtitles(ctx.deps.db, ctx.user.id, input.id, model);
-      return awaitSubtitles(ctx.deps.db, requestId, signal);
+      return awaitSubtitles(ctx.deps.db, requestId, { signal, stopping: ctx.deps.stopping });
     }),
 });

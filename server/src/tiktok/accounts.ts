@@ -138,7 +138,7 @@ export class ReconnectRequired extends Error {
  */
 export const ACCOUNT_REMOVED = 'The TikTok account was removed before the clip was posted';
 
-export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: { force?: boolean } = {}): Promise<string> {
+export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: { force?: boolean; signal?: AbortSignal } = {}): Promise<string> {
   const outcome = await db.transaction().execute(async (trx) => {
     const account = await trx.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!account) throw new Error(ACCOUNT_REMOVED);
@@ -146,7 +146,7 @@ export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: 
     const now = Date.now();
     if (!options.force && account.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return { token: decryptSecret(account.access_token_enc, appSecret), reconnect: undefined };
     try {
-      const tokens = await tiktok.refreshToken(decryptSecret(account.refresh_token_enc, appSecret));
+      const tokens = await tiktok.refreshToken(decryptSecret(account.refresh_token_enc, appSecret), options.signal);
       await trx.updateTable('tiktok_accounts').set({ ...tokenColumns(tokens, appSecret, now), updated_at: new Date(now) }).where('id', '=', accountId).execute();
       return { token: tokens.accessToken, reconnect: undefined };
     } catch (error) {

@@ -16,7 +16,7 @@ import {
 } from '../providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../security/crypto.ts';
 import { ACCOUNT_REMOVED, freshAccessToken, ReconnectRequired } from './accounts.ts';
-import type { UploadRow } from './uploads.ts';
+import { queuePostJob, type UploadRow } from './uploads.ts';
 
 const payloadSchema = z.object({ uploadId: z.uuid() });
 /** TikTok may have the video already; we can no longer ask. */
@@ -47,7 +47,9 @@ async function setStatus(deps: AppDeps, uploadId: string, status: UploadStatus, 
 /**
  * `tiktok/post`: one clip to one account, at most once. TikTok's publish_id is saved before any
  * byte is sent; a retried job with a publish_id never initialises a second post — it finishes the
- * upload if it can and otherwise polls the status.
+ * upload if it can and otherwise polls the status. graphile-worker's abort signal (the app is
+ * stopping) cancels the transfer or the wait, and the job is queued again to carry on after the
+ * restart from the saved publish_id.
  */
 export function postTask(deps: AppDeps): Task {
   return async (rawPayload, helpers: JobHelpers) => {
@@ -57,8 +59,14 @@ export function postTask(deps: AppDeps): Task {
     const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
     try {
       if (!deps.tiktok) throw new Error('TikTok is not configured on this server');
-      await runUpload(deps, deps.tiktok, upload);
+      await runUpload(deps, deps.tiktok, upload, helpers.abortSignal);
     } catch (error) {
+      if (helpers.abortSignal.aborted) {
+        // Not a failure of this post: it carries on in a fresh job (its attempts untouched).
+        await queuePostJob(deps.db, uploadId);
+        deps.logger.info({ uploadId }, 'posting interrupted by a restart; queued again');
+        return;
+      }
       const retry = isTikTokError(error) && error.retryable && !lastAttempt;
       if (retry) throw error;
       const reason = error instanceof ReconnectRequired || isTikTokError(error) || error instanceof Error ? (error as Error).message : String(error);
@@ -68,17 +76,17 @@ export function postTask(deps: AppDeps): Task {
   };
 }
 
-async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow): Promise<void> {
+async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, signal: AbortSignal): Promise<void> {
   const accountId = upload.tiktok_account_id;
   if (!accountId) throw new Error(upload.publish_id ? ACCOUNT_REMOVED_MIDWAY : ACCOUNT_REMOVED);
-  let token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId);
+  let token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { signal });
   // An access token TikTok refuses mid-way is refreshed once and the step tried again.
   const withToken = async <T>(step: (accessToken: string) => Promise<T>): Promise<T> => {
     try {
       return await step(token);
     } catch (error) {
       if (!isTikTokError(error, 'token_invalid')) throw error;
-      token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { force: true });
+      token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { force: true, signal });
       return step(token);
     }
   };
@@ -90,8 +98,8 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow)
   if (!publishId) {
     await setStatus(deps, upload.id, 'uploading');
     const target = await withToken(async (accessToken) => {
-      if (upload.mode === 'inbox') return tiktok.initInboxUpload(accessToken, plan);
-      const creator = await tiktok.queryCreatorInfo(accessToken);
+      if (upload.mode === 'inbox') return tiktok.initInboxUpload(accessToken, plan, signal);
+      const creator = await tiktok.queryCreatorInfo(accessToken, signal);
       assertDurationAllowed(clip.duration, creator);
       return tiktok.initDirectPost(
         accessToken,
@@ -105,17 +113,18 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow)
           videoCoverTimestampMs: Math.min(COVER_AT_MS, Math.floor(clip.duration * 500)),
         },
         plan,
+        signal,
       );
     });
     publishId = target.publishId;
     // Saved before the bytes go: whatever happens next, this post is never initialised twice.
     await setStatus(deps, upload.id, 'uploading', { publish_id: publishId, upload_url_enc: encryptSecret(target.uploadUrl, deps.appSecret) });
-    await tiktok.uploadChunks(target.uploadUrl, file, plan);
+    await tiktok.uploadChunks(target.uploadUrl, file, plan, { signal });
   } else if (upload.status === 'uploading' && upload.upload_url_enc) {
-    await resumeUpload(deps, tiktok, upload, token, file, plan);
+    await resumeUpload(deps, tiktok, upload, token, file, plan, signal);
   }
   await setStatus(deps, upload.id, 'processing', { upload_url_enc: null });
-  const final = await withToken((accessToken) => tiktok.waitForPublish(accessToken, publishId));
+  const final = await withToken((accessToken) => tiktok.waitForPublish(accessToken, publishId, { signal }));
   const status: UploadStatus = final.status === 'SEND_TO_USER_INBOX' ? 'sent_to_inbox' : 'published';
   await setStatus(deps, upload.id, status, { error: null });
   await recordLog(deps.db, deps.logger, {
@@ -127,11 +136,11 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow)
 }
 
 /** A retried job whose bytes may be partly sent: ask TikTok how far it got and send the rest. */
-async function resumeUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, token: string, file: string, plan: ReturnType<typeof planChunks>): Promise<void> {
-  const status = await tiktok.fetchPostStatus(token, upload.publish_id!);
+async function resumeUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, token: string, file: string, plan: ReturnType<typeof planChunks>, signal: AbortSignal): Promise<void> {
+  const status = await tiktok.fetchPostStatus(token, upload.publish_id!, signal);
   if (status.status !== 'PROCESSING_UPLOAD') return;
   const uploaded = status.uploadedBytes ?? 0;
   if (uploaded >= plan.videoSize) return;
   const startAt = plan.chunks.findIndex((chunk) => chunk.start >= uploaded);
-  await tiktok.uploadChunks(decryptSecret(upload.upload_url_enc!, deps.appSecret), file, plan, { startAt: Math.max(0, startAt) });
+  await tiktok.uploadChunks(decryptSecret(upload.upload_url_enc!, deps.appSecret), file, plan, { startAt: Math.max(0, startAt), signal });
 }

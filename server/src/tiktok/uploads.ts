@@ -3,7 +3,8 @@ import type { PostClipRequest, Upload } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../db/database.ts';
 import type { UploadsTable } from '../db/schema.ts';
 import { findClipRow } from '../clips/service.ts';
-import { AppError, badRequest, conflict, notFound } from '../trpc/errors.ts';
+import { AppError, badRequest, conflict, notFound, serviceRestarting } from '../trpc/errors.ts';
+import { pause } from '../worker/pause.ts';
 import { addJob } from '../worker/jobs.ts';
 import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
 
@@ -45,6 +46,15 @@ export async function findUpload(db: DbOrTrx, userId: string, uploadId: string |
   const row = await db.selectFrom('uploads').selectAll().where('user_id', '=', userId).where('id', '=', uploadId).executeTakeFirst();
   if (!row) throw notFound('Upload not found');
   return row;
+}
+
+export const postJobKey = (uploadId: string) => `upload:${uploadId}`;
+/** Statuses in which an upload's job still has work to do. */
+export const UNFINISHED_UPLOAD = ['queued', 'uploading', 'processing'] as const;
+
+/** Queues (or queues again, to resume) the job that posts an upload; its saved publish_id keeps it to one post. */
+export async function queuePostJob(db: DbOrTrx, uploadId: string): Promise<void> {
+  await addJob(db, POST_TASK, { uploadId }, { jobKey: postJobKey(uploadId), maxAttempts: 3 });
 }
 
 interface QueueInput {
@@ -100,7 +110,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { sk
       if (options.skipExisting) continue;
       throw conflict(`This clip is already posted or being posted to ${accountLabel(account)}`);
     }
-    await addJob(db, POST_TASK, { uploadId: row.id }, { jobKey: `upload:${row.id}`, maxAttempts: 3 });
+    await queuePostJob(db, row.id);
     rows.push(row);
   }
   return rows;
@@ -139,13 +149,19 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
   });
 }
 
-/** Waits until TikTok has accepted or refused every upload (another process may be running them). */
-export async function awaitAccepted(db: Db, uploadIds: string[], signal?: AbortSignal): Promise<UploadRow[]> {
+export const RESTARTING_UPLOADS = 'The server is restarting. The upload carries on after the restart: check the clip’s TikTok status in a minute.';
+
+/**
+ * Waits until TikTok has accepted or refused every upload (another process may be running them).
+ * `stopping` (the process is shutting down) ends the wait at once with a 503.
+ */
+export async function awaitAccepted(db: Db, uploadIds: string[], signal?: AbortSignal, stopping?: AbortSignal): Promise<UploadRow[]> {
   const deadline = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
     const rows = await db.selectFrom('uploads').selectAll().where('id', 'in', uploadIds).execute();
     if (rows.every((row) => (ACCEPTED_OR_DONE as readonly string[]).includes(row.status))) return rows;
+    if (stopping?.aborted) throw serviceRestarting(RESTARTING_UPLOADS);
     if (Date.now() > deadline || signal?.aborted) throw new AppError('BAD_GATEWAY', 'TikTok is taking long to accept the video; the upload goes on in the background');
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await pause(POLL_MS, signal, stopping);
   }
 }

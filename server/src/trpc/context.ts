@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { DEVICE_COOKIE } from '../auth/device-cookie.ts';
 import { SESSION_COOKIE, validateSessionToken } from '../auth/sessions.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import type { Context } from './init.ts';
 
 function readCookie(req: Request, name: string): string | undefined {
@@ -31,10 +32,20 @@ export async function createRequestContext(deps: AppDeps, req: Request, res: Res
     res.cookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
   };
   const token = readCookie(req, SESSION_COOKIE);
-  const session = token ? await validateSessionToken(deps.db, token) : null;
+  // With the database away the session cannot be checked: procedures answer 503 (health still
+  // reports), rather than the lookup failing the whole request with a 500.
+  let sessionUnknown = false;
+  const session = token
+    ? await validateSessionToken(deps.db, token).catch((error: unknown) => {
+        if (!isDatabaseUnavailable(error)) throw error;
+        sessionUnknown = true;
+        return null;
+      })
+    : null;
   if (session?.renewed && token) setSessionCookie(token, session.expiresAt);
   return {
     deps,
+    sessionUnknown,
     user: session?.user ?? null,
     sessionId: session?.sessionId ?? null,
     meta: {

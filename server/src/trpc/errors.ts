@@ -2,6 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { ErrorBody, ErrorCode } from '@clipshift/shared';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 
 type TRPCCode = TRPCError['code'];
 
@@ -22,6 +23,11 @@ export const unauthorized = (message = 'Authentication required') => new AppErro
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError('CONFLICT', message, extra);
+/** A held request cut short because the process is shutting down; the work itself carries on. */
+export const serviceRestarting = (message: string, extra?: Record<string, unknown>) => new AppError('SERVICE_UNAVAILABLE', message, extra);
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable right now. Please try again in a moment.';
+/** A request that failed because the database cannot be reached: a 503 to retry, not a bug. */
+export const databaseUnavailable = (cause?: unknown) => new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, undefined, cause);
 
 /** The tRPC codes this app uses, named as the REST contract names them. */
 const REST_CODE: Partial<Record<TRPCCode, ErrorCode>> = {
@@ -45,8 +51,14 @@ function zodCause(error: TRPCError): ZodError | undefined {
   return error.code === 'BAD_REQUEST' && error.cause instanceof ZodError ? error.cause : undefined;
 }
 
+/** An unexpected error whose cause is a database outage (any path that did not map it already). */
+function isOutage(error: TRPCError): boolean {
+  return !(error instanceof AppError) && getHTTPStatusCodeFromError(error) >= 500 && isDatabaseUnavailable(error.cause);
+}
+
 /** The one mapping from an error to the HTTP status and JSON body every route answers with. */
 export function toErrorResponse(error: TRPCError): { status: number; body: ErrorBody & Record<string, unknown> } {
+  if (isOutage(error)) return toErrorResponse(databaseUnavailable(error.cause));
   const status = getHTTPStatusCodeFromError(error);
   const code = REST_CODE[error.code] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
   const zod = zodCause(error);
@@ -69,6 +81,10 @@ export function toErrorResponse(error: TRPCError): { status: number; body: Error
   };
 }
 
+/**
+ * Whether an error is a fault of ours worth an ERROR row in the system log. A database outage is
+ * not (and its ERROR row could not be written anyway).
+ */
 export function isServerFault(error: TRPCError): boolean {
-  return getHTTPStatusCodeFromError(error) >= 500 && !(error instanceof AppError);
+  return getHTTPStatusCodeFromError(error) >= 500 && !(error instanceof AppError) && !isOutage(error);
 }

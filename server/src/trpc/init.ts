@@ -2,9 +2,10 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { PublicUser } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { containsNulByte, NUL_BYTE_MESSAGE } from '../security/input.ts';
 import { RateLimited } from '../security/rate-limit.ts';
-import { AppError, badRequest, toErrorResponse, unauthorized, forbidden } from './errors.ts';
+import { AppError, badRequest, databaseUnavailable, toErrorResponse, unauthorized, forbidden } from './errors.ts';
 
 export interface RequestMeta {
   /** The client's address (behind a proxy only when TRUST_PROXY is set). */
@@ -28,6 +29,8 @@ export interface Context {
   sessionId: string | null;
   meta: RequestMeta;
   response: ResponseControls;
+  /** The session could not be looked up because the database is unreachable (the request gets 503). */
+  sessionUnknown?: boolean;
 }
 
 const t = initTRPC.context<Context>().create({
@@ -80,7 +83,22 @@ const retryAfterHeader = t.middleware(async ({ ctx, next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(rejectNulBytes).use(humanValidationMessages).use(retryAfterHeader);
+/** A procedure failing because the database is unreachable answers 503, over tRPC and REST alike. */
+const databaseOutagesAre503 = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && !(result.error instanceof AppError) && isDatabaseUnavailable(result.error.cause ?? result.error)) {
+    return { ...result, error: databaseUnavailable(result.error.cause ?? result.error) };
+  }
+  return result;
+});
+
+/** Needs nothing of the request's session: health answers even when the session cannot be looked up. */
+export const probeProcedure = t.procedure.use(rejectNulBytes).use(humanValidationMessages).use(databaseOutagesAre503);
+
+export const publicProcedure = probeProcedure.use(retryAfterHeader).use(({ ctx, next }) => {
+  if (ctx.sessionUnknown) throw databaseUnavailable();
+  return next();
+});
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw unauthorized();

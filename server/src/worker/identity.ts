@@ -21,7 +21,7 @@ export interface RecordedOwner {
 /** A worker that has not reported for this long is taken as dead. */
 export const HEARTBEAT_STALE_MS = 60_000;
 
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -31,13 +31,40 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** Whether a process on `host` with `pid` is certainly gone, seen from `self` (another instance). */
+export function pidIsGone(host: string | null, pid: number | null, self: WorkerIdentity): boolean {
+  if (host !== self.host || pid === null) return false;
+  // Our own pid under another instance id: an earlier life of this pid (a restarted container).
+  return pid === self.pid || !processAlive(pid);
+}
+
 /**
  * Whether the process that claimed a row is gone: on this host, its pid is dead (or is ours after
- * a restart under another instance id); anywhere, its heartbeat went silent.
+ * a restart under another instance id); anywhere, its heartbeat went silent — a verdict only
+ * trusted when `staleVerdicts` (the judging process has itself been reaching the database for a
+ * while, so silence is the owner's and not a shared outage's).
  */
-export function ownerIsGone(owner: RecordedOwner, self: WorkerIdentity, now: number): boolean {
-  if (owner.owner_host === self.host && owner.owner_pid !== null && owner.owner_instance !== self.instance) {
-    if (owner.owner_pid === self.pid || !processAlive(owner.owner_pid)) return true;
-  }
-  return owner.heartbeat_at !== null && now - owner.heartbeat_at.getTime() > HEARTBEAT_STALE_MS;
+export function ownerIsGone(owner: RecordedOwner, self: WorkerIdentity, now: number, staleVerdicts = true): boolean {
+  if (owner.owner_instance !== self.instance && pidIsGone(owner.owner_host, owner.owner_pid, self)) return true;
+  return staleVerdicts && owner.heartbeat_at !== null && now - owner.heartbeat_at.getTime() > HEARTBEAT_STALE_MS;
+}
+
+/** What one recovery pass knows about the processes registered in app_instances. */
+export interface RecoveryScope {
+  self: WorkerIdentity;
+  now: number;
+  staleVerdicts: boolean;
+  live: ReadonlySet<string>;
+  dead: ReadonlySet<string>;
+}
+
+/**
+ * Whether the work on a claimed row is dead in this pass: its process is (by its registration, or
+ * by the row's own record for an owner that never registered), or the row's own heartbeat went
+ * silent — a live process whose task ended without saying so (its task beats while it runs).
+ */
+export function ownerIsDead(owner: RecordedOwner, scope: RecoveryScope): boolean {
+  if (owner.owner_instance === null) return false;
+  if (scope.dead.has(owner.owner_instance)) return true;
+  return ownerIsGone(owner, scope.self, scope.now, scope.staleVerdicts);
 }

@@ -46,6 +46,12 @@ export interface FakeOpenAi {
   requestCount(): number;
   setScenario(scenario: FakeScenario): void;
   failNext(plan: FailurePlan): void;
+  /** Holds every transcription unanswered (a very slow server) until release(). */
+  hold(): void;
+  /** Answers the held transcriptions and stops holding. */
+  release(): void;
+  /** Transcriptions received and held, not answered yet. */
+  pending(): number;
   close(): Promise<void>;
 }
 
@@ -63,6 +69,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   let scenario: FakeScenario = options.scenario ?? 'speech';
   let failure: FailurePlan | null = null;
   let requests = 0;
+  let holding = false;
+  const held = new Set<() => void>();
 
   const server = createServer((req, res) => {
     requests++;
@@ -93,6 +101,18 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     }
     const upload = await recordUpload(form, req.headers.authorization ?? null);
     uploads.push(upload);
+    if (holding) {
+      // A client that gives up closes the connection, which ends the hold too.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          held.delete(done);
+          resolve();
+        };
+        held.add(done);
+        res.once('close', done);
+      });
+      if (res.destroyed) return;
+    }
     const problem = validate(upload, models);
     if (problem) {
       sendJson(res, 400, { error: { message: problem, type: 'invalid_request_error' } });
@@ -113,6 +133,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     failNext: (plan) => {
       failure = { ...plan };
     },
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const done of [...held]) done();
+    },
+    pending: () => held.size,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

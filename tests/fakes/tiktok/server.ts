@@ -31,7 +31,8 @@ export type FakeTikTokEndpoint = 'authorize' | 'token' | 'revoke' | 'user_info' 
  * flat OAuth JSON for token/revoke, the v2 envelope elsewhere, a redirect with ?error= for authorize;
  * creator_info's spam_risk_* and reached_active_user_cap come with HTTP 200 as in production),
  * or an HTTP status (a generic body). For upload, 'lost_response' accepts the chunk and then
- * answers 500, as when TikTok got the bytes but its answer was lost.
+ * answers 500, as when TikTok got the bytes but its answer was lost; 'stall' reads the chunk and
+ * never answers (a transfer that hangs until the client gives up).
  */
 export type FakeFailure = string | number;
 
@@ -676,6 +677,7 @@ function sendV2Failure(res: ServerResponse, endpoint: V2Endpoint, failure: FakeF
 
 async function handleUpload(context: Context, req: IncomingMessage, res: ServerResponse, params: URLSearchParams, failure: FakeFailure | undefined): Promise<void> {
   const upload = context.state.findUpload(params.get('upload_id'), params.get('upload_token'));
+  if (failure === 'stall') return void (await drain(req));
   if (typeof failure === 'number' || (typeof failure === 'string' && failure !== 'lost_response')) {
     await drain(req);
     const status = typeof failure === 'number' ? failure : (V2_STATUS[failure] ?? 400);

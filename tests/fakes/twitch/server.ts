@@ -88,6 +88,11 @@ export interface FakeTwitch {
   revokeTokens(): void;
   /** Which VideoAccessToken_Clip hashes GQL knows (default both); the others answer PersistedQueryNotFound. */
   setAcceptedHashes(hashes: readonly string[]): void;
+  /** Clip transfers (CDN GETs) after the next `after` (default 0) wait until releaseTransfers(). */
+  holdTransfers(options?: { after?: number }): void;
+  releaseTransfers(): void;
+  /** Transfers waiting on the hold now. */
+  heldTransfers(): number;
   failures: {
     next(endpoint: Exclude<FakeEndpoint, 'unknown'>, kind: FailureKind, options?: FailureOptions): void;
     clear(): void;
@@ -109,6 +114,10 @@ interface Context {
   acceptedHashes: Set<string>;
   failures: Map<FakeEndpoint, QueuedFailure[]>;
   rateLimit: { windowStart: number; used: number };
+  /** While set, clip transfers (past the first `passes`) wait for it (holdTransfers / releaseTransfers). */
+  hold: { promise: Promise<void>; release: () => void; passes: number } | null;
+  /** Transfers waiting on the hold. */
+  held: number;
 }
 
 const RATE_LIMIT = 800;
@@ -133,6 +142,8 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     acceptedHashes: new Set([CLIP_HASHES.current, CLIP_HASHES.legacy]),
     failures: new Map(),
     rateLimit: { windowStart: 0, used: 0 },
+    hold: null,
+    held: 0,
   };
   const requests: RecordedRequest[] = [];
 
@@ -178,6 +189,19 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     setAcceptedHashes: (hashes) => {
       context.acceptedHashes = new Set(hashes);
     },
+    holdTransfers: (holdOptions = {}) => {
+      if (context.hold) return;
+      let release = () => {};
+      const promise = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      context.hold = { promise, release, passes: holdOptions.after ?? 0 };
+    },
+    releaseTransfers: () => {
+      context.hold?.release();
+      context.hold = null;
+    },
+    heldTransfers: () => context.held,
     failures: {
       next: (endpoint, kind, failureOptions = {}) => {
         const queue = context.failures.get(endpoint) ?? [];
@@ -188,6 +212,7 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        context.hold?.release();
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
@@ -530,6 +555,12 @@ async function handleCdn(context: Context, req: IncomingMessage, res: ServerResp
   }
   if (failure?.kind === 'broken_transfer' || failure?.kind === 'short_transfer' || failure?.kind === 'stalled_transfer') {
     return sendTruncated(res, headers, await readFile(context.mediaPath), failure.kind);
+  }
+  if (context.hold && context.hold.passes > 0) context.hold.passes -= 1;
+  else if (context.hold) {
+    context.held += 1;
+    await context.hold.promise;
+    context.held -= 1;
   }
   res.writeHead(200, headers);
   createReadStream(context.mediaPath).pipe(res);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTied } from '../../media/spawn.ts';
 import { abortedError, TranscriptionError } from './types.ts';
 
 /** whisper's input format: 16 kHz, mono. */
@@ -44,7 +44,7 @@ interface FfmpegOutput {
 /** Runs ffmpeg with an argument array (no shell), killing it on abort or timeout. */
 function runFfmpeg(ffmpegPath: string, args: string[], signal?: AbortSignal): Promise<FfmpegOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTied(ffmpegPath, args);
     const chunks: Buffer[] = [];
     let stderr = '';
     let failure: Error | null = null;

@@ -1,0 +1,155 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublicUser } from '@clipshift/shared';
+import { workRoot } from '../../server/src/clips/files.ts';
+import { RECOVER_TASK } from '../../server/src/downloads/recover-task.ts';
+import { startRun } from '../../server/src/downloads/service.ts';
+import { addJob } from '../../server/src/worker/jobs.ts';
+import { startWorker, type WorkerHandle } from '../../server/src/worker/worker.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
+import { clipMedia, startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
+import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
+import { poll, processRuns } from '../helpers/app-process.ts';
+import { seedClip } from '../helpers/clips.ts';
+
+const execFileAsync = promisify(execFile);
+
+/** A pid that certainly belonged to a process that has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn('true');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid!;
+}
+
+/** Folders named `name` anywhere under `dir`. */
+async function foldersNamed(dir: string, name: string): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isDirectory() && entry.name === name).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+describe('recovery only touches the work of dead processes', () => {
+  let twitch: FakeTwitch;
+  let openai: FakeOpenAi;
+  let app: TestApp;
+  let worker: WorkerHandle | undefined;
+  let user: PublicUser;
+
+  /** One pass of the per-minute recovery, queued as the cron queues it and run by the worker. */
+  async function runRecoveryTick(): Promise<void> {
+    await addJob(app.deps.db, RECOVER_TASK, {});
+    await poll(
+      async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RECOVER_TASK}`.execute(app.deps.db)).rows[0]!.n,
+      (left) => left === 0,
+      'the recovery pass',
+    );
+  }
+
+  beforeAll(async () => {
+    twitch = await startFakeTwitch();
+    twitch.addBroadcaster({ login: 'orphan' });
+    for (const title of ['a', 'b']) twitch.addClip({ broadcaster: 'orphan', title, view_count: 10 });
+    twitch.addBroadcaster({ login: 'lostjob' });
+    twitch.addClip({ broadcaster: 'lostjob', title: 'c', view_count: 10 });
+    openai = await startFakeOpenAi();
+    app = await createTestApp({ ...twitch.env, TRANSCRIBE_ENGINE: 'openai', TRANSCRIBE_API_URL: openai.url, WHISPER_MODEL: 'whisper-1' });
+    user = await app.deps.db.insertInto('users').values({ username: 'keeper', password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
+  });
+  afterAll(async () => {
+    openai?.release();
+    await worker?.stop();
+    await app?.close();
+    await openai?.close();
+    await twitch?.close();
+  });
+
+  it('lets a subtitle job that outlives two recovery ticks finish, its work folder untouched', async () => {
+    worker = await startWorker(app.deps, app.database.pool, 3);
+    const { id } = await seedClip(app.deps, user.id, { clip_id: 'SlowWords', video: await readFile(await clipMedia()) });
+    openai.hold();
+    const asked = callerFor(app.deps, { user }).api.subtitles.generate({ id: 'SlowWords' });
+    const request = await poll(
+      () => app.deps.db.selectFrom('subtitle_requests').select(['id', 'status']).where('clip_row_id', '=', id).executeTakeFirst(),
+      (row) => row?.status === 'running' && openai.pending() === 1,
+      'the transcription to be under way',
+    );
+    const folder = `subtitles-${request!.id}`;
+    expect(await foldersNamed(workRoot(app.deps.env.dataDir), folder)).toHaveLength(1);
+
+    await runRecoveryTick();
+    await runRecoveryTick();
+    expect(await foldersNamed(workRoot(app.deps.env.dataDir), folder)).toHaveLength(1);
+    expect(openai.pending()).toBe(1);
+
+    openai.release();
+    await expect(asked).resolves.toMatchObject({ ok: true });
+    const row = await app.deps.db.selectFrom('clips').select(['subtitled', 'transcript']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.subtitled).toBe(true);
+  });
+
+  it('resumes a run whose worker died between locking its job and claiming the run', async () => {
+    await worker?.stop();
+    worker = undefined;
+    const api = callerFor(app.deps, { user }).api;
+    await api.streamers.create({ name: 'orphan', clip_limit: 2 });
+    const { run } = await startRun(app.deps.db, user.id, { name: 'orphan' }, { trigger: 'manual', maxConcurrency: 2 });
+    // What graphile-worker's get_job did in a process that then died before claimRun ran.
+    await app.deps.db.insertInto('app_instances').values({ id: 'dead-before-claim', host: os.hostname(), pid: await deadPid(), worker_pool_ids: ['pool-dead-before-claim'] }).execute();
+    await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'pool-dead-before-claim', attempts = attempts + 1 where key = ${`run:${run.id}`}`.execute(app.deps.db);
+
+    worker = await startWorker(app.deps, app.database.pool, 3);
+    await runRecoveryTick();
+    const done = await poll(
+      () => app.deps.db.selectFrom('download_runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow(),
+      (row) => !['downloading', 'stopping'].includes(row.status),
+      'the resumed run',
+    );
+    expect(done).toMatchObject({ status: 'completed', clips_downloaded: 2, error: null });
+    const jobs = await sql<{ key: string }>`select key from graphile_worker.jobs where key = ${`run:${run.id}`}`.execute(app.deps.db);
+    expect(jobs.rows).toEqual([]);
+    expect(await app.deps.db.selectFrom('app_instances').select('id').where('id', '=', 'dead-before-claim').execute()).toEqual([]);
+  });
+
+  it('ends a run nobody claimed whose job is gone, saying so', async () => {
+    await worker?.stop();
+    worker = undefined;
+    await callerFor(app.deps, { user }).api.streamers.create({ name: 'lostjob' });
+    const { run } = await startRun(app.deps.db, user.id, { name: 'lostjob' }, { trigger: 'manual', maxConcurrency: 2 });
+    await sql`delete from graphile_worker._private_jobs where key = ${`run:${run.id}`}`.execute(app.deps.db);
+
+    worker = await startWorker(app.deps, app.database.pool, 3);
+    await runRecoveryTick();
+    const row = await app.deps.db.selectFrom('download_runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('error');
+    expect(row.error).toMatch(/never started/);
+  });
+
+  it('kills what a dead process left running in its work folder before deleting it, and keeps live folders', async () => {
+    const dead = 'instance-that-died';
+    await app.deps.db.insertInto('app_instances').values({ id: dead, host: os.hostname(), pid: await deadPid() }).execute();
+    const deadFolder = path.join(workRoot(app.deps.env.dataDir), dead, 'some-run');
+    await mkdir(deadFolder, { recursive: true });
+    // Stands for an ffmpeg that outlived its parent (no setpriv): it names the folder it writes to.
+    const leftover = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', path.join(deadFolder, 'video.mp4')], { detached: true, stdio: 'ignore' });
+    leftover.unref();
+    await poll(async () => (await execFileAsync('cat', [`/proc/${leftover.pid}/cmdline`])).stdout, (text) => text.includes(deadFolder), 'the leftover process');
+    worker ??= await startWorker(app.deps, app.database.pool, 3);
+    const liveFolder = path.join(workRoot(app.deps.env.dataDir), 'live-elsewhere', 'a-run');
+    await app.deps.db.insertInto('app_instances').values({ id: 'live-elsewhere', host: 'another-host', pid: 1 }).execute();
+    await mkdir(liveFolder, { recursive: true });
+    try {
+      await runRecoveryTick();
+      expect(await processRuns(leftover.pid!)).toBe(false);
+      expect(existsSync(path.join(workRoot(app.deps.env.dataDir), dead))).toBe(false);
+      expect(existsSync(liveFolder)).toBe(true);
+    } finally {
+      if (await processRuns(leftover.pid!)) process.kill(leftover.pid!, 'SIGKILL');
+    }
+  });
+});
