@@ -3,6 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { migrate } from '../../server/src/db/migrate.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
 import { migrateWorkerSchema } from '../../server/src/worker/migrate.ts';
+import { resolveDatabaseServer } from './database-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,26 +22,9 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/**
- * Finds a real PostgreSQL: TEST_DATABASE_URL when set, else a testcontainers PostgreSQL when a
- * Docker engine answers, else a loud failure. Tests never run against a fake database.
- */
-async function resolveServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
-  try {
-    const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-    const container = await new PostgreSqlContainer('postgres:16-alpine').start();
-    return { url: container.getConnectionUri(), stop: async () => void (await container.stop()) };
-  } catch (error) {
-    throw new Error(
-      'No PostgreSQL for the tests: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres) ' +
-        `or run a Docker engine for testcontainers. (${(error as Error).message})`,
-    );
-  }
-}
-
 export default async function setup(project: TestProject) {
-  const server = await resolveServer();
+  const server = await resolveDatabaseServer();
+  process.stdout.write(`Tests use ${server.source}\n`);
   const adminUrl = withDatabase(server.url, 'postgres');
   const prefix = `cs_t_${process.pid}_${Date.now().toString(36)}`;
   const template = `${prefix}_tpl`;
