@@ -3,6 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { migrate } from '../../server/src/db/migrate.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
 import { migrateWorkerSchema } from '../../server/src/worker/migrate.ts';
+import { resolveChromium, type ChromiumResolution } from './chromium.ts';
 import { resolveDatabaseServer } from './database-server.ts';
 
 declare module 'vitest' {
@@ -13,6 +14,8 @@ declare module 'vitest' {
     templateDatabase: string;
     /** Prefix of every database this run creates, so teardown can drop them. */
     databasePrefix: string;
+    /** The browser tests' Chromium, or the one line that says how to get one. */
+    chromium: ChromiumResolution;
   }
 }
 
@@ -22,9 +25,14 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+function describeChromium(chromium: ChromiumResolution): string {
+  return 'problem' in chromium ? 'no Chromium (browser tests will fail)' : `Chromium from ${chromium.source}`;
+}
+
 export default async function setup(project: TestProject) {
   const server = await resolveDatabaseServer();
-  process.stdout.write(`Tests use ${server.source}\n`);
+  const chromium = await resolveChromium();
+  process.stdout.write(`Tests use ${server.source} and ${describeChromium(chromium)}\n`);
   const adminUrl = withDatabase(server.url, 'postgres');
   const prefix = `cs_t_${process.pid}_${Date.now().toString(36)}`;
   const template = `${prefix}_tpl`;
@@ -41,6 +49,7 @@ export default async function setup(project: TestProject) {
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', template);
   project.provide('databasePrefix', prefix);
+  project.provide('chromium', chromium);
 
   return async () => {
     const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`]);
