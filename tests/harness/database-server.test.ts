@@ -159,7 +159,7 @@ describe('the embedded PostgreSQL of a test run', () => {
   it('removes what a run that died with its watchdog left behind', async () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => dead.once('exit', resolve));
-    const leftover = path.join(testPostgresRoot(), `run-${dead.pid}`);
+    const leftover = path.join(testPostgresRoot(), `run-${dead.pid}-1`);
     mkdirSync(path.join(leftover, 'postgres'), { recursive: true });
     writeFileSync(path.join(leftover, 'postgres', 'PG_VERSION'), '18\n');
     const started = await startTestPostgres();

@@ -14,6 +14,7 @@ const PASSWORD = 'clipshift-tests-not-secret';
  * cost no disk flushes.
  */
 const SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+let starts = 0;
 const WATCHDOG = path.join(path.dirname(fileURLToPath(import.meta.url)), 'postgres-watchdog.mjs');
 
 export interface TestPostgres {
@@ -33,10 +34,10 @@ export function testPostgresRoot(): string {
   return path.join(os.tmpdir(), `clipshift-test-postgres-${process.getuid?.() ?? 'user'}`);
 }
 
-/** Folders of runs (run-<pid>) and half-made templates (….partial-<pid>) whose process is gone. */
+/** Folders of runs (run-<pid>-<n>) and half-made templates (….partial-<pid>) whose process is gone. */
 async function removeLeftovers(root: string, logger: ReturnType<typeof createLogger>): Promise<void> {
   for (const entry of readdirSync(root)) {
-    const owner = /-(\d+)$/.exec(entry)?.[1];
+    const owner = /^run-(\d+)-\d+$/.exec(entry)?.[1] ?? /\.partial-(\d+)$/.exec(entry)?.[1];
     if (!owner || processAlive(Number(owner))) continue;
     await stopOrphanedServer(path.join(root, entry, 'postgres'), logger);
     await rm(path.join(root, entry), { recursive: true, force: true });
@@ -46,11 +47,13 @@ async function removeLeftovers(root: string, logger: ReturnType<typeof createLog
 /**
  * Stops the server and removes its folder if this process dies without its teardown (Ctrl-C or a
  * kill of the vitest process): the watchdog holds the read end of a pipe only this process writes
- * to, and the pipe closing is its signal. It runs in its own process group so the terminal's
- * Ctrl-C does not stop it before it has done its work.
+ * to, and the pipe closing is its signal. It starts before the server, so a run interrupted while
+ * the cluster is still being copied or started leaves nothing either, and finds the server by its
+ * postmaster.pid. It runs in its own process group so the terminal's Ctrl-C does not stop it
+ * before it has done its work.
  */
-function startWatchdog(postgresPid: number, runDir: string): () => void {
-  const watchdog = spawn(process.execPath, [WATCHDOG, String(postgresPid), runDir], {
+function startWatchdog(runDir: string): () => void {
+  const watchdog = spawn(process.execPath, [WATCHDOG, runDir], {
     stdio: ['pipe', 'ignore', 'ignore'],
     detached: true,
   });
@@ -71,16 +74,18 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const root = testPostgresRoot();
   mkdirSync(root, { recursive: true });
   await removeLeftovers(root, logger);
-  const runDir = path.join(root, `run-${process.pid}`);
+  // A folder per start, not per process: a watchdog finishing late must never remove the folder of
+  // a server the same process started after it.
+  const runDir = path.join(root, `run-${process.pid}-${(starts += 1)}`);
   mkdirSync(runDir, { recursive: true });
+  const releaseWatchdog = startWatchdog(runDir);
   let server;
   try {
     server = await startEmbeddedPostgres(runDir, PASSWORD, logger, { templateDir: path.join(root, 'template'), settings: SETTINGS });
   } catch (error) {
-    await rm(runDir, { recursive: true, force: true });
+    releaseWatchdog();
     throw error;
   }
-  const releaseWatchdog = startWatchdog(server.pid, runDir);
   const url = new URL(server.url);
   url.pathname = '/postgres';
   return {
