@@ -6,8 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { createApp } from '../../server/src/app.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import type { ChromiumResolution } from '../helpers/chromium.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLIENT_DIR = path.join(ROOT, 'client');
@@ -159,11 +161,27 @@ const CHROMIUM_ARGS = [
 ];
 const ACTION_TIMEOUT_MS = 10_000;
 
-/** Debian's chromium with a profile of its own, so no state leaks between test files or runs. */
-export async function launchBrowser(baseUrl: string, viewport = { width: 1280, height: 800 }): Promise<E2eBrowser> {
+/** An error that prints as its one line: the fix it names is all there is to read. */
+function oneLineError(line: string): Error {
+  const error = new Error(line);
+  error.stack = `Error: ${line}`;
+  return error;
+}
+
+/**
+ * The run's Chromium (see resolveChromium) with a profile of its own, so no state leaks between
+ * test files or runs.
+ */
+export async function launchBrowser(
+  baseUrl: string,
+  viewport = { width: 1280, height: 800 },
+  found: ChromiumResolution = inject('chromium'),
+): Promise<E2eBrowser> {
+  if ('problem' in found) throw oneLineError(found.problem);
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'clipshift-e2e-profile-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: found.executablePath,
+    ...(found.env ? { env: { ...process.env, ...found.env } } : {}),
     args: CHROMIUM_ARGS,
     headless: true,
     viewport,

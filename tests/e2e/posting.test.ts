@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import { DESCRIPTION_MAX_LENGTH, descriptionStats } from '@clipshift/shared';
 import { CLIP_FILES } from '../../server/src/clips/files.ts';
 import { startFakeTikTok, type FakePost, type FakeTikTok } from '../fakes/tiktok/index.ts';
@@ -72,6 +72,21 @@ const LATE: ClipSpec = {
 /** Counts the pause() calls of every video of the page. */
 interface PauseSpyWindow extends Window {
   videoPauses?: number;
+}
+
+/** Resolves when the accounts list reloaded by the answer to `procedure` has answered in turn. */
+function accountsReloadAfter(page: Page, procedure: string): Promise<void> {
+  return new Promise((resolve) => {
+    let answered = false;
+    const onResponse = (response: Response) => {
+      if (response.url().includes(procedure)) answered = true;
+      else if (answered && response.url().includes('tiktok.accounts')) {
+        page.off('response', onResponse);
+        resolve();
+      }
+    };
+    page.on('response', onResponse);
+  });
 }
 
 describe('posting to TikTok: the post wizard, the details modal, the streamers accounts dialog', () => {
@@ -483,11 +498,15 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await expect.poll(() => chips().allTextContents()).toEqual([`@${ERIN.username}`, `@${SAM.username}`]);
     await screenshotViewport(page, 'accounts-dialog');
 
+    const unlinkReloaded = accountsReloadAfter(page, 'tiktok.unlink');
     await samRow.getByRole('button', { name: `Unlink @${SAM.username}` }).click();
     await toast('Unlinked TikTok account from pixelqueen').waitFor();
     await expect.poll(() => chips().allTextContents()).toEqual([`@${ERIN.username}`]);
 
     // An account removed meanwhile (another tab): the server's words, and the list catches up.
+    // Removed only once the unlink's own reload of the list has answered: a reload reaching the
+    // server after the removal would take the row away before the click.
+    await unlinkReloaded;
     await db().deleteFrom('tiktok_accounts').where('open_id', '=', SAM.openId).execute();
     await samRow.getByRole('button', { name: `Link @${SAM.username}` }).click();
     await toast('Error: TikTok account not found').waitFor();

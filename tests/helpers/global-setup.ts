@@ -3,6 +3,8 @@ import type { TestProject } from 'vitest/node';
 import { migrate } from '../../server/src/db/migrate.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
 import { migrateWorkerSchema } from '../../server/src/worker/migrate.ts';
+import { resolveChromium, type ChromiumResolution } from './chromium.ts';
+import { resolveDatabaseServer } from './database-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +14,8 @@ declare module 'vitest' {
     templateDatabase: string;
     /** Prefix of every database this run creates, so teardown can drop them. */
     databasePrefix: string;
+    /** The browser tests' Chromium, or the one line that says how to get one. */
+    chromium: ChromiumResolution;
   }
 }
 
@@ -21,26 +25,14 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/**
- * Finds a real PostgreSQL: TEST_DATABASE_URL when set, else a testcontainers PostgreSQL when a
- * Docker engine answers, else a loud failure. Tests never run against a fake database.
- */
-async function resolveServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
-  try {
-    const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-    const container = await new PostgreSqlContainer('postgres:16-alpine').start();
-    return { url: container.getConnectionUri(), stop: async () => void (await container.stop()) };
-  } catch (error) {
-    throw new Error(
-      'No PostgreSQL for the tests: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres) ' +
-        `or run a Docker engine for testcontainers. (${(error as Error).message})`,
-    );
-  }
+function describeChromium(chromium: ChromiumResolution): string {
+  return 'problem' in chromium ? 'no Chromium (browser tests will fail)' : `Chromium from ${chromium.source}`;
 }
 
 export default async function setup(project: TestProject) {
-  const server = await resolveServer();
+  const server = await resolveDatabaseServer();
+  const chromium = await resolveChromium();
+  process.stdout.write(`Tests use ${server.source} and ${describeChromium(chromium)}\n`);
   const adminUrl = withDatabase(server.url, 'postgres');
   const prefix = `cs_t_${process.pid}_${Date.now().toString(36)}`;
   const template = `${prefix}_tpl`;
@@ -57,6 +49,7 @@ export default async function setup(project: TestProject) {
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', template);
   project.provide('databasePrefix', prefix);
+  project.provide('chromium', chromium);
 
   return async () => {
     const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`]);

@@ -1,6 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,10 +31,6 @@ const execFileAsync = promisify(execFile);
 const DATABASE_NAME = 'clipshift';
 const USER = 'clipshift';
 
-export interface EmbeddedDatabase {
-  url: string;
-  stop(): Promise<void>;
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -88,7 +84,56 @@ async function initialiseCluster(databaseDir: string, password: string, ids: { u
   }
 }
 
-function processAlive(pid: number): boolean {
+const hasCluster = (dir: string) => existsSync(path.join(dir, 'PG_VERSION'));
+
+/** The major version of the bundled server (`postgres (PostgreSQL) 18.4` gives 18). */
+async function serverMajorVersion(): Promise<string> {
+  const { postgres } = await getBinaries();
+  const { stdout } = await execFileAsync(postgres, ['--version']);
+  const major = /\d+/.exec(stdout.replace(/^[^)]*\)/, ''))?.[0];
+  if (!major) throw new Error(`Unexpected postgres --version output: ${stdout.trim()}`);
+  return major;
+}
+
+/**
+ * Makes the template cluster when it is missing or was made by another major version. initdb
+ * writes beside it and the result is renamed into place, so an interrupted initdb or a second
+ * run doing the same at once never leaves a half-made template behind.
+ */
+async function ensureTemplate(templateDir: string, password: string, ids: { uid: number; gid: number } | undefined, logger: Logger) {
+  if (hasCluster(templateDir)) {
+    const version = (await readFile(path.join(templateDir, 'PG_VERSION'), 'utf8')).trim();
+    if (version === (await serverMajorVersion())) return;
+    await rm(templateDir, { recursive: true, force: true });
+  }
+  const partial = `${templateDir}.partial-${process.pid}`;
+  await rm(partial, { recursive: true, force: true });
+  await initialiseCluster(partial, password, ids, logger);
+  try {
+    await rename(partial, templateDir);
+  } catch (error) {
+    // Another run finished its template first: theirs is as good as ours.
+    await rm(partial, { recursive: true, force: true });
+    if (!hasCluster(templateDir)) throw error;
+  }
+}
+
+async function chownTree(target: string, ids: { uid: number; gid: number }): Promise<void> {
+  await chown(target, ids.uid, ids.gid);
+  for (const entry of await readdir(target, { withFileTypes: true })) {
+    const child = path.join(target, entry.name);
+    if (entry.isDirectory()) await chownTree(child, ids);
+    else await chown(child, ids.uid, ids.gid);
+  }
+}
+
+async function copyTemplate(templateDir: string, databaseDir: string, password: string, ids: { uid: number; gid: number } | undefined, logger: Logger) {
+  await ensureTemplate(templateDir, password, ids, logger);
+  await cp(templateDir, databaseDir, { recursive: true });
+  if (ids) await chownTree(databaseDir, ids);
+}
+
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -101,7 +146,7 @@ function processAlive(pid: number): boolean {
  * After a hard kill of the app the old server may still hold the data directory: ask it to shut
  * down (fast mode) and wait, so the new start can take over.
  */
-async function stopOrphanedServer(dataDir: string, logger: Logger): Promise<void> {
+export async function stopOrphanedServer(dataDir: string, logger: Logger): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
@@ -133,6 +178,13 @@ export interface EmbeddedOptions {
   port?: number;
   /** Start the server again when it exits unexpectedly (default true). */
   restart?: boolean;
+  /**
+   * An initialised cluster to copy when the data directory has none, instead of running initdb:
+   * made by initdb on first use (with the same password) and reused, as the tests do per run.
+   */
+  templateDir?: string;
+  /** Server settings given as `-c name=value`, e.g. fsync=off for a throwaway cluster. */
+  settings?: Record<string, string>;
 }
 
 export interface EmbeddedDatabase {
@@ -164,9 +216,10 @@ function stopChild(child: ChildProcess): Promise<void> {
 export async function startEmbeddedPostgres(dataDir: string, password: string, logger: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'postgres');
   const ids = await postgresUserIds();
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+  if (!hasCluster(databaseDir)) {
     logger.info({ databaseDir }, 'initialising the embedded PostgreSQL data directory');
-    await initialiseCluster(databaseDir, password, ids, logger);
+    if (options.templateDir) await copyTemplate(options.templateDir, databaseDir, password, ids, logger);
+    else await initialiseCluster(databaseDir, password, ids, logger);
   }
   await stopOrphanedServer(databaseDir, logger);
   const port = options.port ?? (await freePort());
@@ -176,7 +229,10 @@ export async function startEmbeddedPostgres(dataDir: string, password: string, l
     // web, then worker, then pool, then the database.
     const child = spawn(
       postgres,
-      ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      [
+        ...['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+        ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+      ],
       // Its own process group: a Ctrl-C in the terminal reaches the app, which stops the database last.
       { ...(ids ?? {}), cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
