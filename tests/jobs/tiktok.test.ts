@@ -353,7 +353,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       const { queueUploads } = await import('../../server/src/tiktok/uploads.ts');
       const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
       await api.tiktok.deleteAccount({ id: accountId });
-      await postTask(app.deps)({ uploadId: row!.id }, { job: { attempts: 1, max_attempts: 3 } } as never);
+      await postTask(app.deps)({ uploadId: row!.id }, { job: { attempts: 1, max_attempts: 3 }, abortSignal: new AbortController().signal } as never);
       expect(await api.tiktok.uploadStatus({ id: row!.id })).toMatchObject({
         status: 'failed',
         error: 'The TikTok account was removed before the clip was posted',
