@@ -1,0 +1,2 @@
+// Import boundary rules of this workspace (see eslint.config.js at the root).
+export default [];
