@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../server/src/db/database.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
-import { errorBody, RestClient, SESSION_COOKIE } from '../rest/client.ts';
+import { errorBody, field, RestClient, SESSION_COOKIE } from '../rest/client.ts';
 
 /** pino lines written by the app, kept to check what it tried to do during the outage. */
 function memoryLog(): { stream: Writable; lines: () => string[] } {
@@ -52,7 +52,7 @@ describe('HTTP while the database is unreachable', () => {
   it('the tRPC health check answers 503 with a session cookie too', async () => {
     const reply = await withSession().get('/api/trpc/health.check');
     expect(reply.status).toBe(503);
-    expect(reply.body.error.data).toMatchObject({ httpStatus: 503, restCode: 'SERVICE_UNAVAILABLE' });
+    expect(field(reply, 'error', 'data')).toMatchObject({ httpStatus: 503, restCode: 'SERVICE_UNAVAILABLE' });
   });
 
   it('any other call answers 503 to try again, and no ERROR row is attempted on the dead database', async () => {
@@ -60,8 +60,8 @@ describe('HTTP while the database is unreachable', () => {
     for (let index = 0; index < 5; index += 1) {
       const clips = await withSession().get('/api/clips');
       expect(clips.status).toBe(503);
-      expect(clips.body.code).toBe('SERVICE_UNAVAILABLE');
-      expect(clips.body.error).toBe(clips.body.message);
+      expect(field(clips, 'code')).toBe('SERVICE_UNAVAILABLE');
+      expect(field(clips, 'error')).toBe(field(clips, 'message'));
       const trpc = await withSession().get('/api/trpc/clips.list');
       expect(trpc.status).toBe(503);
     }
@@ -69,4 +69,5 @@ describe('HTTP while the database is unreachable', () => {
     expect(lines.filter((line) => line.msg === 'could not store a log entry')).toEqual([]);
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
   });
+
 });

@@ -3,7 +3,7 @@ import { createDatabase, type DatabaseHandle } from '../../server/src/db/databas
 import { FILE_ROUTES, REST_ROUTES } from '../../server/src/rest/routes.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../server/src/trpc/errors.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
-import { ADMIN, adminAndMember, APP_ORIGIN, errorBody, expectNoSecrets, MEMBER, resetThrottles, RestClient, SESSION_COOKIE } from './client.ts';
+import { ADMIN, adminAndMember, APP_ORIGIN, errorBody, expectNoSecrets, field, MEMBER, resetThrottles, RestClient, SESSION_COOKIE } from './client.ts';
 
 /** The routes of rest-api.md's Auth, Invite codes, Guest passkey and Logs sections, plus health. */
 const CONTRACT_ROUTES = [
@@ -271,9 +271,9 @@ describe('REST: HTTP rules of the contract', () => {
     it('answers a validation error with the human message and no stack', async () => {
       const reply = await client.fresh().post('/api/trpc/auth.login', { username: '', password: '' });
       expect(reply.status).toBe(400);
-      expect(reply.body.error.message).toBe('Username and password are required');
-      expect(reply.body.error.data.restCode).toBe('BAD_REQUEST');
-      expect(reply.body.error.data.stack).toBeUndefined();
+      expect(field(reply, 'error', 'message')).toBe('Username and password are required');
+      expect(field(reply, 'error', 'data', 'restCode')).toBe('BAD_REQUEST');
+      expect(field(reply, 'error', 'data', 'stack')).toBeUndefined();
     });
   });
 
@@ -355,6 +355,6 @@ describe('REST when the database is down', () => {
     const reply = await new RestClient(server.baseUrl).get('/api/health');
     expect(reply.status).toBe(503);
     expect(reply.body).toMatchObject({ status: 'error', database: 'error' });
-    expect(reply.body.error).toBe(reply.body.message);
+    expect(field(reply, 'error')).toBe(field(reply, 'message'));
   });
 });
