@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../server/src/db/database.ts';
 import { createLogger } from '../../server/src/logs/logger.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../server/src/trpc/errors.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { errorBody, field, RestClient, SESSION_COOKIE } from '../rest/client.ts';
 
@@ -70,4 +71,23 @@ describe('HTTP while the database is unreachable', () => {
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
   });
 
+  it('the clip files answer 503 to a session cookie, not 401: the user is not signed out', async () => {
+    for (const file of ['video', 'thumbnail']) {
+      const reply = await withSession().get(`/api/clips/SomeClip/${file}`);
+      expect(reply.status, file).toBe(503);
+      expect(reply.body).toEqual(errorBody('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE));
+    }
+  });
+
+  it("TikTok's callback answers 503 with a page that says to try again, not the driver's error", async () => {
+    const before = log.lines().length;
+    const reply = await withSession().get('/api/tiktok/callback?state=some-state&code=some-code');
+    expect(reply.status).toBe(503);
+    expect(reply.contentType).toMatch(/^text\/html/);
+    expect(reply.text).toContain(JSON.stringify({ type: 'tiktok-auth', success: false, error: DATABASE_UNAVAILABLE_MESSAGE }));
+    expect(reply.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1:1/);
+    // Nothing is attempted on the dead database's log table.
+    const lines = log.lines().slice(before).map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+  });
 });
