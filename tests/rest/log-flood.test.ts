@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
+import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { ADMIN, adminAndMember, bodyOf, rawRequest, resetThrottles, type RestClient, userIdOf } from './client.ts';
 
 /**
@@ -97,6 +98,7 @@ describe('REST: log rows written without a session are bounded', () => {
   });
 
   it('a burst of server faults stores a bounded sample of ERROR rows', async () => {
+    expectErrorLogs(/failed: injected fault/);
     await reset();
     fail = true;
     try {
