@@ -7,10 +7,11 @@ export const PASSWORD_RULE = 'Password must be at least 8 characters';
 export const PASSWORD_MAX_RULE = 'Password must be at most 256 characters';
 export const INVITE_CODE_TEXT = 'Invite code must be text';
 
-/** A string that must be non-blank once trimmed; the message is the spec's for both fields. */
-const requiredText = z
-  .string({ error: CREDENTIALS_REQUIRED })
-  .refine((value) => value.trim().length > 0, CREDENTIALS_REQUIRED);
+/**
+ * A string that must be non-blank once trimmed; the message is the spec's for both fields. A check
+ * of the string (not a refinement), like the rules below, so that the OpenAPI document shows it.
+ */
+const requiredText = z.string({ error: CREDENTIALS_REQUIRED }).regex(/\S/, { error: CREDENTIALS_REQUIRED, abort: true });
 
 export const loginInput = z.object(
   {
@@ -24,13 +25,13 @@ export const loginInput = z.object(
 export type LoginInput = z.infer<typeof loginInput>;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
+/** USERNAME_PATTERN as sent: the name is trimmed before it is checked. */
+const SENT_USERNAME_PATTERN = /^\s*[A-Za-z0-9_.-]{3,32}\s*$/;
 
 export const registerInput = z.object(
   {
-    username: requiredText
-      .transform((value) => value.trim())
-      .pipe(z.string().regex(USERNAME_PATTERN, USERNAME_RULE)),
-    password: requiredText.pipe(z.string().min(8, PASSWORD_RULE).max(256, PASSWORD_MAX_RULE)),
+    username: requiredText.regex(SENT_USERNAME_PATTERN, USERNAME_RULE).transform((value) => value.trim()),
+    password: requiredText.min(8, PASSWORD_RULE).max(256, PASSWORD_MAX_RULE),
     invite_code: z.string({ error: INVITE_CODE_TEXT }).nullish(),
   },
   { error: CREDENTIALS_REQUIRED },

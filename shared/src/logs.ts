@@ -38,7 +38,8 @@ export const listLogsInput = z
       .toUpperCase()
       .optional()
       .transform((value) => (value ? value : undefined))
-      .pipe(z.enum(LOG_LEVELS, { error: `level must be one of ${LOG_LEVELS.join(', ')}` }).optional()),
+      .pipe(z.enum(LOG_LEVELS, { error: `level must be one of ${LOG_LEVELS.join(', ')}` }).optional())
+      .describe(`${LOG_LEVELS.join(', ')} in any case; empty for every level`),
     search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
   })
   .default({ limit: LOG_LIST_DEFAULT_LIMIT });

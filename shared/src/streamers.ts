@@ -103,12 +103,12 @@ export const createStreamerInput = z.object({
 export type CreateStreamerInput = z.infer<typeof createStreamerInput>;
 
 /**
- * PUT: the name comes from the path (a name in the body must be the same one); settings left out
- * keep their current values, so a script can change one field without resending the others.
+ * PUT: the name says which streamer (REST takes it from the path; a name repeated in the body must
+ * be the same one); settings left out keep their current values, so a script can change one field
+ * without resending the others.
  */
 export const updateStreamerInput = z.object({
   name: z.string().trim().min(1, STREAMER_NAME_REQUIRED),
-  body_name: z.string().trim().optional(),
   ...z.object(settingFields).partial().shape,
 });
 export type UpdateStreamerInput = z.infer<typeof updateStreamerInput>;

@@ -51,10 +51,11 @@ export type Upload = z.infer<typeof upload>;
 
 export const postClipInput = z.object({
   id: z.string().trim().min(1),
+  // Checks of the string itself (not a refinement), so that the OpenAPI document shows them.
   description: z
     .string({ error: DESCRIPTION_REQUIRED })
-    .refine((text) => text.trim().length > 0, DESCRIPTION_REQUIRED)
-    .pipe(z.string().max(DESCRIPTION_MAX_LENGTH, DESCRIPTION_TOO_LONG)),
+    .regex(/\S/, { error: DESCRIPTION_REQUIRED, abort: true })
+    .max(DESCRIPTION_MAX_LENGTH, DESCRIPTION_TOO_LONG),
   tiktok_account_id: rowId('tiktok_account_id must be an account id').optional(),
   tiktok_account_ids: z.array(rowId('tiktok_account_ids must be account ids')).max(20).optional(),
   /** One of the creator's privacy_level_options; no default is chosen for the user. */

@@ -9,6 +9,7 @@ import { CLIP_FILES } from '../../server/src/clips/files.ts';
 import { startFakeTikTok, type FakePost, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { upsertAccount } from '../../server/src/tiktok/accounts.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, makeClipMedia, screenshotViewport, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
 
@@ -424,6 +425,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
   });
 
   it("says what went wrong at TikTok in plain words, and the wizard's account load error", async () => {
+    expectErrorLogs(/^Posting a clip to TikTok failed: This TikTok account has reached its daily posting limit/);
     fake.failNext('video_init', 'spam_risk_too_many_posts');
     await openWizard(LATE.title);
     await walkToReview(`@${ERIN.username}`, 'Everyone');
@@ -547,6 +549,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
   });
 
   it('once subtitled, a clip goes on; posting to two accounts names the one TikTok refused', async () => {
+    expectErrorLogs(/^Posting a clip to TikTok failed: This TikTok account has reached its daily posting limit/);
     await connectDirectly(KAI);
     // Subtitles arrived meanwhile (another tab, a scheduled run): the wizard reads the clip afresh.
     await db().updateTable('clips').set({ subtitled: true }).where('clip_id', '=', TRIPLE.clip_id).execute();

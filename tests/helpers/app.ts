@@ -12,6 +12,7 @@ import type { Context } from '../../server/src/trpc/init.ts';
 import { createCaller } from '../../server/src/trpc/router.ts';
 import type { PublicUser } from '@clipshift/shared';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { captureLevel, errorLogDestination } from './error-logs.ts';
 
 export interface TestApp {
   deps: AppDeps;
@@ -30,7 +31,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     REGISTRATION_MODE: 'invite',
     ...env,
   });
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  // Error lines are recorded, and fail the test unless it expects them (error-logs.ts).
+  const logger = createLogger(captureLevel(), errorLogDestination());
   const media = resolveMediaBinaries(config);
   const transcription = transcriberFromEnv(config, media.ffmpeg, logger);
   const deps: AppDeps = {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOG_RETENTION_DAYS, LOG_RETENTION_ROWS_PER_USER, type PublicUser } from '@clipshift/shared';
 import { ANONYMOUS_LOG_LIMIT, anonymousLogBudget, recordLog, trimLogs, type LogBudget } from '../../server/src/logs/service.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
+import { expectErrorLogs, recordedErrorLogs } from '../helpers/error-logs.ts';
 import { countRows, expectError, register } from './support.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -141,7 +142,8 @@ describe('logs', () => {
   });
 
   describe('recordLog', () => {
-    it('stores the entry and redacts secret query parameters', async () => {
+    it('stores the entry and redacts secret query parameters, in the table and on stdout', async () => {
+      expectErrorLogs(/GET https:\/\/example\.test\/cb/);
       await app.deps.db.deleteFrom('logs').execute();
       await recordLog(app.deps.db, app.deps.logger, {
         level: 'ERROR',
@@ -159,6 +161,9 @@ describe('logs', () => {
       });
       expect(row!.exception).toContain('Error: upload to https://cdn.test/v?sig=[redacted] failed');
       expect(row!.exception).not.toContain('deadbeef');
+      const [line] = recordedErrorLogs();
+      expect(line?.error).toBe('upload to https://cdn.test/v?sig=[redacted] failed');
+      for (const secret of ['abc123', 's3cr3t', 'deadbeef']) expect(line?.raw).not.toContain(secret);
     });
   });
 

@@ -12,6 +12,7 @@ import { recoverDeadWork } from '../../server/src/worker/recovery.ts';
 import { startWorker } from '../../server/src/worker/worker.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
+import { expectErrorLogs } from '../helpers/error-logs.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -132,6 +133,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
   });
 
   it('ends in error with the reason when every clip fails', async () => {
+    expectErrorLogs(/PersistedQueryNotFound/);
     await api().streamers.create({ name: 'broken' });
     fake.setAcceptedHashes([]);
     try {

@@ -8,6 +8,7 @@ import { startWorker, type WorkerHandle } from '../../server/src/worker/worker.t
 import { SPELLED_WORDS, writeTinyWhisperModel } from '../fakes/whisper/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
+import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { expectError } from '../integration/support.ts';
 
 const CONCURRENCY_RULE = 'Concurrency must be a whole number from 1 to 20';
@@ -109,6 +110,8 @@ describe('processing preferences saved on the server', () => {
   });
 
   it('transcribes a subtitle request without a model with the saved one; a request naming one keeps it', async () => {
+    // The request that names a model that is not installed fails, on purpose.
+    expectErrorLogs(/Whisper model absent-model is not installed/);
     expect(await api().subtitles.generate({ id: (await nightlyClipId()) })).toEqual({ ok: true, message: 'Subtitles generated successfully for clip!' });
     const requests = await app.deps.db.selectFrom('subtitle_requests').select(['model', 'status']).orderBy('created_at').execute();
     expect(requests).toEqual([{ model: 'tiny-test', status: 'done' }]);

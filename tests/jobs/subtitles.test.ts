@@ -12,6 +12,7 @@ import { startWorker } from '../../server/src/worker/worker.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
+import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedClip } from '../helpers/clips.ts';
 
 const execFileAsync = promisify(execFile);
@@ -117,6 +118,7 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
   });
 
   it('answers BAD_GATEWAY naming the failure when transcription fails', async () => {
+    expectErrorLogs(/^Subtitles for "Clip Failing" failed: Transcription server .* answered 500/);
     openai.setScenario('speech');
     await seedRealClip('Failing');
     openai.failNext({ status: 500, times: 10 });

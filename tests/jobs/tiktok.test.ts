@@ -9,6 +9,7 @@ import { startWorker } from '../../server/src/worker/worker.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
+import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedClip } from '../helpers/clips.ts';
 
 describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
@@ -258,6 +259,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   ];
   for (const [index, scenario] of documentedErrors.entries()) {
     it(`explains "${scenario.name}" in plain words (502, upload status, system log)`, async () => {
+      expectErrorLogs(/^Posting a clip to TikTok failed: /);
       const api = callerFor(app.deps, { user: alice }).api;
       const accountId = await connect(alice, 'open-alice');
       await seedClip(app.deps, alice.id, { clip_id: `Err${index}` });
@@ -278,6 +280,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   }
 
   it('explains an expired connection and marks the account for reconnection', async () => {
+    expectErrorLogs(/^Posting a clip to TikTok failed: The TikTok connection of Alice Clips has expired/);
     const api = callerFor(app.deps, { user: alice }).api;
     const accountId = await connect(alice, 'open-alice');
     await seedClip(app.deps, alice.id, { clip_id: 'Expired' });
@@ -345,6 +348,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   });
 
   it('fails a queued post plainly when its account is removed before the job runs', async () => {
+    expectErrorLogs(/^Posting a clip to TikTok failed: The TikTok account was removed before the clip was posted/);
     const api = callerFor(app.deps, { user: alice }).api;
     const accountId = await connect(alice, 'open-guest');
     const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Orphaned' });

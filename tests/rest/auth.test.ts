@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { generatedInvite } from '@clipshift/shared';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
-import { errorBody, expectNoSecrets, resetThrottles, RestClient, SESSION_COOKIE } from './client.ts';
+import { bodyOf, errorBody, expectNoSecrets, field, resetThrottles, RestClient, SESSION_COOKIE } from './client.ts';
 
 const ADMIN_PASSWORD = 'admin password 123';
 const BOB_PASSWORD = 'bob password 456';
@@ -97,7 +98,7 @@ describe('REST auth routes (invite mode)', () => {
       await adminClient.login('admin', ADMIN_PASSWORD);
       const generated = await adminClient.post('/api/admin/invite-codes/generate', {});
       expect(generated.status).toBe(201);
-      const typed = (generated.body.code as string).replaceAll('-', '').toLowerCase();
+      const typed = (field(generated, 'code') as string).replaceAll('-', '').toLowerCase();
       const reply = await client.post('/api/register', { username: 'bob', password: BOB_PASSWORD, invite_code: typed });
       expect(reply.status).toBe(201);
       expect(reply.body).toEqual({ message: 'Registration successful', user: { id: expect.stringMatching(UUID), username: 'bob', is_admin: false } });
@@ -109,12 +110,12 @@ describe('REST auth routes (invite mode)', () => {
     it("409 'Username is already taken' in any case", async () => {
       const adminClient = client.fresh();
       await adminClient.login('admin', ADMIN_PASSWORD);
-      const { body } = await adminClient.post('/api/admin/invite-codes/generate', {});
-      const reply = await client.post('/api/register', { username: 'BOB', password: BOB_PASSWORD, invite_code: body.code });
+      const { code } = bodyOf(await adminClient.post('/api/admin/invite-codes/generate', {}), generatedInvite);
+      const reply = await client.post('/api/register', { username: 'BOB', password: BOB_PASSWORD, invite_code: code });
       expect(reply.status).toBe(409);
       expect(reply.body).toEqual(errorBody('CONFLICT', 'Username is already taken'));
       // The refused attempt did not spend the code.
-      const stored = await app.deps.db.selectFrom('invite_codes').select('used_at').where('code', '=', body.code.replaceAll('-', '')).executeTakeFirstOrThrow();
+      const stored = await app.deps.db.selectFrom('invite_codes').select('used_at').where('code', '=', code.replaceAll('-', '')).executeTakeFirstOrThrow();
       expect(stored.used_at).toBeNull();
     });
 
@@ -155,7 +156,7 @@ describe('REST auth routes (invite mode)', () => {
       expect(attributes.some((part) => part.startsWith('expires='))).toBe(true);
       tokens.push(browser.cookie!.slice(SESSION_COOKIE.length + 1));
       const check = await browser.get('/api/check-auth');
-      expect(check.body).toEqual({ authenticated: true, user: reply.body.user });
+      expect(check.body).toEqual({ authenticated: true, user: field(reply, 'user') });
     });
 
     it("401 'Invalid username or password' for a wrong password or an unknown user, and no cookie", async () => {
@@ -357,7 +358,7 @@ describe('REST registration modes', () => {
       const second = await client.post('/api/register', { username: 'second', password: BOB_PASSWORD });
       if (mode === 'open') {
         expect(second.status).toBe(201);
-        expect(second.body.user).toMatchObject({ username: 'second', is_admin: false });
+        expect(field(second, 'user')).toMatchObject({ username: 'second', is_admin: false });
       } else if (mode === 'closed') {
         expect(second.status).toBe(403);
         expect(second.body).toEqual(errorBody('FORBIDDEN', 'Registration is closed'));

@@ -1,6 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
+import { z } from 'zod';
+import { publicUser } from '@clipshift/shared';
 import type { AppDeps } from '../../server/src/deps.ts';
 
 export const SESSION_COOKIE = 'clipshift_session';
@@ -12,8 +14,8 @@ export interface Reply {
   headers: Headers;
   contentType: string;
   text: string;
-  /** Parsed JSON, or undefined when the body is not JSON. */
-  body: any;
+  /** Parsed JSON, or undefined when the body is not JSON: read it with `field` or `bodyOf`. */
+  body: unknown;
   setCookies: string[];
 }
 
@@ -92,6 +94,31 @@ export class RestClient {
   }
 }
 
+/**
+ * A value inside a JSON body by its path, e.g. field(reply, 'error', 'data', 'restCode'), or
+ * undefined where there is none: for assertions, which need no type.
+ */
+export function field(reply: { body: unknown }, ...path: (string | number)[]): unknown {
+  let value = reply.body;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}
+
+/** The JSON body as a schema of the app describes it, typed; the test fails when it does not fit. */
+export function bodyOf<T>(reply: { body: unknown; text: string }, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(reply.body);
+  if (!parsed.success) expect.fail(`unexpected body ${reply.text.slice(0, 300)}: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+/** The id of the user a client is signed in as. */
+export async function userIdOf(client: RestClient): Promise<string> {
+  return bodyOf(await client.get('/api/check-auth'), z.object({ user: publicUser })).user.id;
+}
+
 /** The contract's error body: the same human text in error and message, and a machine code. */
 export function errorBody(code: string, message: string, extra: Record<string, unknown> = {}) {
   return { error: message, message, code, ...extra };
@@ -130,7 +157,7 @@ export async function adminAndMember(baseUrl: string, seen: string[] = []): Prom
   const invite = await admin.post('/api/admin/invite-codes/generate', { days_valid: 1 });
   expect(invite.status).toBe(201);
   const member = admin.fresh();
-  expect((await member.post('/api/register', { ...MEMBER, invite_code: invite.body.code })).status).toBe(201);
+  expect((await member.post('/api/register', { ...MEMBER, invite_code: field(invite, 'code') })).status).toBe(201);
   await member.login(MEMBER.username, MEMBER.password);
   return { admin, member };
 }
@@ -139,8 +166,8 @@ export interface RawReply {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
-  /** Parsed JSON, or undefined when the body is not JSON. */
-  body: any;
+  /** Parsed JSON, or undefined when the body is not JSON: read it with `field` or `bodyOf`. */
+  body: unknown;
 }
 
 /**

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
-import { ADMIN, adminAndMember, errorBody, expectNoSecrets, MEMBER, resetThrottles, RestClient } from './client.ts';
+import { ADMIN, adminAndMember, bodyOf, errorBody, expectNoSecrets, MEMBER, resetThrottles, RestClient } from './client.ts';
 
+
+const passkeyBody = z.object({ passkey: z.string() });
 describe('REST guest passkey', () => {
   let app: TestApp;
   let server: TestServer;
@@ -29,9 +32,9 @@ describe('REST guest passkey', () => {
       const first = await member.get('/api/guest/current-passkey');
       expect(first.status).toBe(200);
       expect(first.body).toEqual({ passkey: expect.stringMatching(/^[A-Z0-9]{6}$/) });
-      passkey = first.body.passkey;
+      passkey = bodyOf(first, passkeyBody).passkey;
       expect((await member.get('/api/guest/current-passkey')).body).toEqual({ passkey });
-      adminPasskey = (await admin.get('/api/guest/current-passkey')).body.passkey;
+      adminPasskey = bodyOf(await admin.get('/api/guest/current-passkey'), passkeyBody).passkey;
       expect(adminPasskey).not.toBe(passkey);
     });
 

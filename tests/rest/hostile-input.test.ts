@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
-import { ADMIN, adminAndMember, errorBody, rawRequest, resetThrottles, type RawReply, type RestClient } from './client.ts';
+import { ADMIN, adminAndMember, errorBody, field, type RawReply, rawRequest, resetThrottles, type RestClient, userIdOf } from './client.ts';
 
 /** Rest-api.md "Hardening rules": what an undecodable, odd or oversized request gets. */
 const BAD_URL = errorBody('BAD_REQUEST', 'The request URL is not validly %-encoded');
@@ -24,7 +24,7 @@ describe('REST: hostile input', () => {
     app = await createTestApp({ REGISTRATION_MODE: 'invite' });
     server = await startTestServer(app.deps);
     ({ admin: alice } = await adminAndMember(server.baseUrl));
-    aliceId = (await alice.get('/api/check-auth')).body.user.id;
+    aliceId = await userIdOf(alice);
     await seedStreamer(app.deps, aliceId, 'shroud');
     await seedClip(app.deps, aliceId, { clip_id: 'Clip1', streamer_name: 'shroud', video: Buffer.alloc(VIDEO_SIZE, 7) });
   });
@@ -142,13 +142,13 @@ describe('REST: hostile input', () => {
       expectJsonError(await json('PUT', '/api/clips/Clip1/descriptions', { descriptions: [{ description: 'ok', rank: 0.5, ['k\u0000']: 1 }] }), 400, NUL_BYTE, 'key');
       const trpcPost = await json('POST', '/api/trpc/streamers.create', { name: 'y\u0000' });
       expect(trpcPost.status).toBe(400);
-      expect(trpcPost.body.error.message).toBe('The request contains a NUL byte');
+      expect(field(trpcPost, 'error', 'message')).toBe('The request contains a NUL byte');
       const input = encodeURIComponent(JSON.stringify({ search: 'a\u0000b' }));
       const trpcGet = await raw('GET', `/api/trpc/clips.list?input=${input}`);
       expect(trpcGet.status).toBe(400);
-      expect(trpcGet.body.error.message).toBe('The request contains a NUL byte');
+      expect(field(trpcGet, 'error', 'message')).toBe('The request contains a NUL byte');
       const described = await alice.get('/api/clips/Clip1');
-      expect(described.body.custom_description).toBeNull();
+      expect(field(described, 'custom_description')).toBeNull();
     });
 
     it('however deep in the body it sits', async () => {
@@ -157,7 +157,7 @@ describe('REST: hostile input', () => {
       const headers = { 'content-type': 'application/json' };
       expectJsonError(await raw('POST', '/api/admin/invite-codes/generate', { headers, body: deep('"\\u0000"') }), 400, NUL_BYTE, 'deep NUL');
       const clean = await raw('POST', '/api/admin/invite-codes/generate', { headers, body: deep('2') });
-      expect({ status: clean.status, message: clean.body.message }).toEqual({ status: 400, message: 'days_valid must be a number' });
+      expect({ status: clean.status, message: field(clean, 'message') }).toEqual({ status: 400, message: 'days_valid must be a number' });
     });
 
     it('in the session cookie: treated as no session', async () => {
@@ -200,7 +200,7 @@ describe('REST: hostile input', () => {
     it('an id of the wrong JSON type is a 400', async () => {
       const reply = await json('POST', '/api/streamers/shroud/link-tiktok', { tiktok_account_id: 42 });
       expect(reply.status).toBe(400);
-      expect(reply.body.code).toBe('BAD_REQUEST');
+      expect(field(reply, 'code')).toBe('BAD_REQUEST');
     });
 
     it('stored no ERROR row', async () => {
@@ -216,35 +216,35 @@ describe('REST: hostile input', () => {
       }
       const ok = await json('POST', '/api/admin/invite-codes/generate', { days_valid: 2 });
       expect(ok.status).toBe(201);
-      expect(ok.body.days_valid).toBe(2);
+      expect(field(ok, 'days_valid')).toBe(2);
     });
 
     it('streamer settings and download limits refuse strings and arrays', async () => {
       for (const body of [{ name: 'xqc', clip_limit: '5' }, { name: 'xqc', clip_limit: [5] }, { name: 'xqc', schedule: { interval: '2', unit: 'hours' } }]) {
         const reply = await json('POST', '/api/streamers', body);
-        expect({ body, status: reply.status, code: reply.body.code }).toEqual({ body, status: 400, code: 'BAD_REQUEST' });
+        expect({ body, status: reply.status, code: field(reply, 'code') }).toEqual({ body, status: 400, code: 'BAD_REQUEST' });
       }
       for (const body of [{ clip_limit: '3' }, { clip_limit: [3] }, { schedule: { interval: [1], unit: 'days' } }]) {
         const reply = await json('PUT', '/api/streamers/shroud', body);
-        expect({ body, status: reply.status, code: reply.body.code }).toEqual({ body, status: 400, code: 'BAD_REQUEST' });
+        expect({ body, status: reply.status, code: field(reply, 'code') }).toEqual({ body, status: 400, code: 'BAD_REQUEST' });
       }
       for (const body of [{ clip_limit: '3' }, { limit: [3] }, { concurrency: '2' }]) {
         const reply = await json('POST', '/api/downloads/start/shroud', body);
-        expect({ body, status: reply.status, code: reply.body.code }).toEqual({ body, status: 400, code: 'BAD_REQUEST' });
+        expect({ body, status: reply.status, code: field(reply, 'code') }).toEqual({ body, status: 400, code: 'BAD_REQUEST' });
       }
       expect(await app.deps.db.selectFrom('download_runs').select('id').execute()).toEqual([]);
     });
 
     it('a query-string number accepts digits only', async () => {
       expect((await raw('GET', '/api/clips?page=1&limit=2')).status).toBe(200);
-      expect((await raw('GET', '/api/clips?limit=02')).body.limit).toBe(2);
+      expect(field(await raw('GET', '/api/clips?limit=02'), 'limit')).toBe(2);
       for (const value of ['2.5', '-1', '1e3', '%202', '2%20', '0x10', '', '%2B2', '1&limit=2']) {
         const clips = await raw('GET', `/api/clips?limit=${value}`);
-        expect({ value, status: clips.status, message: clips.body.message }).toEqual({ value, status: 400, message: 'limit must be a whole number from 1 to 100' });
+        expect({ value, status: clips.status, message: field(clips, 'message') }).toEqual({ value, status: 400, message: 'limit must be a whole number from 1 to 100' });
         const logs = await raw('GET', `/api/logs?limit=${value}`);
-        expect({ value, status: logs.status, code: logs.body.code }).toEqual({ value, status: 400, code: 'BAD_REQUEST' });
+        expect({ value, status: logs.status, code: field(logs, 'code') }).toEqual({ value, status: 400, code: 'BAD_REQUEST' });
         const invites = await raw('GET', `/api/admin/invite-codes?limit=${value}`);
-        expect({ value, status: invites.status, code: invites.body.code }).toEqual({ value, status: 400, code: 'BAD_REQUEST' });
+        expect({ value, status: invites.status, code: field(invites, 'code') }).toEqual({ value, status: 400, code: 'BAD_REQUEST' });
       }
       expect((await raw('GET', '/api/clips?page=99999999999999999999')).status).toBe(400);
     });
@@ -253,7 +253,7 @@ describe('REST: hostile input', () => {
       const input = encodeURIComponent(JSON.stringify({ page: 1, limit: 2 }));
       const reply = await raw('GET', `/api/trpc/clips.list?input=${input}`);
       expect(reply.status).toBe(200);
-      expect(reply.body.result.data).toMatchObject({ page: 1, limit: 2 });
+      expect(field(reply, 'result', 'data')).toMatchObject({ page: 1, limit: 2 });
     });
   });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../server/src/db/database.ts';
-import { FILE_ROUTES, REST_ROUTES } from '../../server/src/rest/routes.ts';
+import { DIRECT_ROUTES, REST_ROUTES } from '../../server/src/rest/routes.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../server/src/trpc/errors.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
-import { ADMIN, adminAndMember, APP_ORIGIN, errorBody, expectNoSecrets, MEMBER, resetThrottles, RestClient, SESSION_COOKIE } from './client.ts';
+import { ADMIN, adminAndMember, APP_ORIGIN, errorBody, expectNoSecrets, field, MEMBER, resetThrottles, RestClient, SESSION_COOKIE } from './client.ts';
 
 /** The routes of rest-api.md's Auth, Invite codes, Guest passkey and Logs sections, plus health. */
 const CONTRACT_ROUTES = [
@@ -20,6 +20,23 @@ const CONTRACT_ROUTES = [
   ['get', '/logs', true],
   ['get', '/health', false],
 ] as const;
+
+/** The parts of the OpenAPI document these tests read. */
+interface OpenApiOperation {
+  operationId: string;
+  parameters: { name: string; in: string; required?: boolean }[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema?: { $ref?: string; properties?: Record<string, unknown> } }> }>;
+  security?: unknown;
+}
+
+interface OpenApiDocument {
+  openapi: string;
+  info: { title: unknown; version: unknown };
+  servers: unknown;
+  components: { securitySchemes: Record<string, unknown>; schemas: { Error: { required: string[] } } };
+  paths: Record<string, Record<string, OpenApiOperation>>;
+}
 
 const UNAUTHORIZED = errorBody('UNAUTHORIZED', 'Authentication required');
 const CROSS_SITE = errorBody('FORBIDDEN', 'Cross-site request refused');
@@ -56,13 +73,25 @@ describe('REST: HTTP rules of the contract', () => {
   });
 
   describe('GET /api/openapi.json', () => {
-    let doc: any;
+    let doc: OpenApiDocument;
     beforeAll(async () => {
       const reply = await client.get('/api/openapi.json');
       expect(reply.status).toBe(200);
       expect(reply.contentType).toMatch(/^application\/json/);
-      doc = reply.body;
+      doc = reply.body as OpenApiDocument;
     });
+
+    const operationAt = (path: string, method: string): OpenApiOperation => {
+      const operation = doc.paths[path]?.[method];
+      if (!operation) expect.fail(`${method} ${path} is not documented`);
+      return operation;
+    };
+    const statusesOf = (path: string, method: string) => Object.keys(operationAt(path, method).responses);
+    const bodySchemaOf = (path: string, method: string) => {
+      const schema = operationAt(path, method).requestBody?.content['application/json']?.schema;
+      if (!schema) expect.fail(`${method} ${path} documents no JSON body`);
+      return schema;
+    };
 
     it('is an OpenAPI 3.1 document', () => {
       expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
@@ -77,20 +106,20 @@ describe('REST: HTTP rules of the contract', () => {
       for (const [method, path] of CONTRACT_ROUTES) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
       for (const route of REST_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
       const operations = Object.values(doc.paths as Record<string, Record<string, unknown>>).flatMap((item) => Object.keys(item));
-      for (const route of FILE_ROUTES) expect(doc.paths[route.path]?.get, `GET ${route.path}`).toBeDefined();
-      expect(operations).toHaveLength(REST_ROUTES.length + FILE_ROUTES.length);
+      for (const route of DIRECT_ROUTES) expect(doc.paths[route.path]?.get, `GET ${route.path}`).toBeDefined();
+      expect(operations).toHaveLength(REST_ROUTES.length + DIRECT_ROUTES.length);
     });
 
     it('documents success statuses, the error body, session security and inputs', () => {
       const operationIds = new Set<string>();
-      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [path, item] of Object.entries(doc.paths)) {
         for (const [method, operation] of Object.entries(item)) {
           expect(['get', 'post', 'put', 'delete']).toContain(method);
           expect(typeof operation.operationId).toBe('string');
           expect(operationIds.has(operation.operationId), `duplicate operationId ${operation.operationId}`).toBe(false);
           operationIds.add(operation.operationId);
           expect(Object.keys(operation.responses).length).toBeGreaterThan(0);
-          for (const response of Object.values(operation.responses as Record<string, any>)) {
+          for (const response of Object.values(operation.responses)) {
             expect(typeof response.description).toBe('string');
             const ref = response.content?.['application/json']?.schema?.$ref;
             if (ref) expect(ref).toBe('#/components/schemas/Error');
@@ -103,26 +132,47 @@ describe('REST: HTTP rules of the contract', () => {
         }
       }
       expect(doc.components.schemas.Error.required).toEqual(['error', 'message', 'code']);
-      expect(Object.keys(doc.paths['/register'].post.responses)).toContain('201');
-      expect(Object.keys(doc.paths['/admin/invite-codes/generate'].post.responses)).toContain('201');
-      expect(doc.paths['/logs'].get.security).toEqual([{ sessionCookie: [] }]);
-      expect(doc.paths['/login'].post.security).toBeUndefined();
-      expect(Object.keys(doc.paths['/logs'].get.responses)).toContain('401');
-      expect(Object.keys(doc.paths['/login'].post.responses)).not.toContain('401');
+      expect(statusesOf('/register', 'post')).toContain('201');
+      expect(statusesOf('/admin/invite-codes/generate', 'post')).toContain('201');
+      expect(operationAt('/logs', 'get').security).toEqual([{ sessionCookie: [] }]);
+      expect(operationAt('/login', 'post').security).toBeUndefined();
+      expect(statusesOf('/logs', 'get')).toContain('401');
+      // Wrong credentials are a 401 too.
+      expect(statusesOf('/login', 'post')).toContain('401');
       // A non-administrator gets 403 from the invite-code list, a GET.
-      expect(Object.keys(doc.paths['/admin/invite-codes'].get.responses)).toContain('403');
-      const login = doc.paths['/login'].post.requestBody.content['application/json'].schema;
-      expect(Object.keys(login.properties)).toEqual(['username', 'password']);
-      const register = doc.paths['/register'].post.requestBody.content['application/json'].schema;
-      expect(Object.keys(register.properties)).toEqual(['username', 'password', 'invite_code']);
-      expect(doc.paths['/logs'].get.parameters.map((param: { name: string; in: string }) => `${param.in}:${param.name}`)).toEqual([
-        'query:limit',
-        'query:level',
-        'query:search',
-      ]);
-      expect(doc.paths['/admin/invite-codes'].get.parameters.map((param: { name: string }) => param.name)).toEqual(['limit']);
-      const generated = doc.paths['/admin/invite-codes/generate'].post.responses['201'].content['application/json'].schema;
-      expect(Object.keys(generated.properties)).toEqual(['id', 'code', 'created_at', 'expires_at', 'days_valid']);
+      expect(statusesOf('/admin/invite-codes', 'get')).toContain('403');
+      expect(Object.keys(bodySchemaOf('/login', 'post').properties ?? {})).toEqual(['username', 'password']);
+      expect(Object.keys(bodySchemaOf('/register', 'post').properties ?? {})).toEqual(['username', 'password', 'invite_code']);
+      expect(operationAt('/logs', 'get').parameters.map((param) => `${param.in}:${param.name}`)).toEqual(['query:limit', 'query:level', 'query:search']);
+      expect(operationAt('/admin/invite-codes', 'get').parameters.map((param) => param.name)).toEqual(['limit']);
+      const generated = operationAt('/admin/invite-codes/generate', 'post').responses['201']?.content?.['application/json']?.schema;
+      expect(Object.keys(generated?.properties ?? {})).toEqual(['id', 'code', 'created_at', 'expires_at', 'days_valid']);
+    });
+
+    it('names the statuses the server answers: 401 on login, 400 on the callback, 503, 416, 502', () => {
+      expect(statusesOf('/tiktok/callback', 'get')).toEqual(['200', '400', '503']);
+      expect(Object.keys(operationAt('/tiktok/callback', 'get').responses['200']?.content ?? {})).toEqual(['text/html']);
+      expect(statusesOf('/tiktok/auth-url', 'get')).toContain('503');
+      expect(statusesOf('/health', 'get')).toEqual(['200', '400', '503']);
+      for (const file of ['video', 'thumbnail']) expect(statusesOf(`/clips/{id}/${file}`, 'get')).toEqual(['200', '206', '304', '400', '401', '404', '412', '416', '503']);
+      expect(statusesOf('/subtitle/{id}', 'post')).toContain('502');
+      expect(statusesOf('/clips/{id}/post', 'post')).toContain('502');
+      // Only what can happen: no 409 on a read, no 429 where nothing is throttled.
+      expect(statusesOf('/streamers', 'get')).toEqual(['200', '400', '401', '503']);
+    });
+
+    it('shows the bodies clients send: no path parameters, no internal fields, the constraints of the schemas', () => {
+      const update = bodySchemaOf('/streamers/{name}', 'put');
+      expect(Object.keys(update.properties ?? {})).not.toContain('body_name');
+      expect(update.required ?? []).not.toContain('name');
+      expect(bodySchemaOf('/clips/{id}/descriptions', 'put').properties).not.toHaveProperty('id');
+      const post = bodySchemaOf('/clips/{id}/post', 'post');
+      expect(post.required).toEqual(['description']);
+      expect(post.properties?.description).toMatchObject({ type: 'string', maxLength: 2200 });
+      expect(operationAt('/downloads/stop/{name}', 'post').requestBody).toBeUndefined();
+      // Query numbers as the server takes them: digits.
+      const limit = operationAt('/clips', 'get').parameters.find((param) => param.name === 'limit');
+      expect(limit).toMatchObject({ in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' } });
     });
   });
 
@@ -271,9 +321,9 @@ describe('REST: HTTP rules of the contract', () => {
     it('answers a validation error with the human message and no stack', async () => {
       const reply = await client.fresh().post('/api/trpc/auth.login', { username: '', password: '' });
       expect(reply.status).toBe(400);
-      expect(reply.body.error.message).toBe('Username and password are required');
-      expect(reply.body.error.data.restCode).toBe('BAD_REQUEST');
-      expect(reply.body.error.data.stack).toBeUndefined();
+      expect(field(reply, 'error', 'message')).toBe('Username and password are required');
+      expect(field(reply, 'error', 'data', 'restCode')).toBe('BAD_REQUEST');
+      expect(field(reply, 'error', 'data', 'stack')).toBeUndefined();
     });
   });
 
@@ -355,6 +405,6 @@ describe('REST when the database is down', () => {
     const reply = await new RestClient(server.baseUrl).get('/api/health');
     expect(reply.status).toBe(503);
     expect(reply.body).toMatchObject({ status: 'error', database: 'error' });
-    expect(reply.body.error).toBe(reply.body.message);
+    expect(field(reply, 'error')).toBe(field(reply, 'message'));
   });
 });

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { INVITE_ALPHABET } from '@clipshift/shared';
+import { z } from 'zod';
+import { generatedInvite, INVITE_ALPHABET, inviteCode } from '@clipshift/shared';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
-import { ADMIN, adminAndMember, errorBody, expectNoSecrets, MEMBER, resetThrottles, RestClient } from './client.ts';
+import { ADMIN, adminAndMember, bodyOf, errorBody, expectNoSecrets, field, MEMBER, resetThrottles, RestClient } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -39,15 +40,17 @@ describe('REST invite codes', () => {
         expires_at: expect.stringMatching(ISO),
         days_valid: 7,
       });
-      expect(Date.parse(reply.body.expires_at) - Date.parse(reply.body.created_at)).toBe(7 * DAY);
+      const invite = bodyOf(reply, generatedInvite);
+      expect(Date.parse(invite.expires_at) - Date.parse(invite.created_at)).toBe(7 * DAY);
     });
 
     it('201 with 7 days for an empty object, and with the days asked for', async () => {
-      expect((await admin.post('/api/admin/invite-codes/generate', {})).body.days_valid).toBe(7);
+      expect(field(await admin.post('/api/admin/invite-codes/generate', {}), 'days_valid')).toBe(7);
       const oneDay = await admin.post('/api/admin/invite-codes/generate', { days_valid: 1 });
       expect(oneDay.status).toBe(201);
-      expect(oneDay.body.days_valid).toBe(1);
-      expect(Date.parse(oneDay.body.expires_at) - Date.parse(oneDay.body.created_at)).toBe(DAY);
+      expect(field(oneDay, 'days_valid')).toBe(1);
+      const invite = bodyOf(oneDay, generatedInvite);
+      expect(Date.parse(invite.expires_at) - Date.parse(invite.created_at)).toBe(DAY);
     });
 
     it.each([0, 366, 'forever'])('400 for days_valid %j', async (days_valid) => {
@@ -71,15 +74,15 @@ describe('REST invite codes', () => {
     it('200 with the codes newest first, each in the contract shape', async () => {
       await app.deps.db.deleteFrom('invite_codes').where('used_at', 'is', null).execute();
       const made: string[] = [];
-      for (let index = 0; index < 3; index += 1) made.push((await admin.post('/api/admin/invite-codes/generate', {})).body.code);
+      for (let index = 0; index < 3; index += 1) made.push(bodyOf(await admin.post('/api/admin/invite-codes/generate', {}), generatedInvite).code);
       const reply = await admin.get('/api/admin/invite-codes?limit=50');
       expect(reply.status).toBe(200);
       expect(Array.isArray(reply.body)).toBe(true);
       // The member's (used) code is the oldest.
-      expect(reply.body.map((invite: { code: string }) => invite.code).slice(0, 3)).toEqual([...made].reverse());
+      expect(bodyOf(reply, z.array(inviteCode)).map((invite) => invite.code).slice(0, 3)).toEqual([...made].reverse());
       expect(reply.body).toHaveLength(4);
       const memberId = (await app.deps.db.selectFrom('users').select('id').where('username', '=', MEMBER.username).executeTakeFirstOrThrow()).id;
-      expect(reply.body[3]).toEqual({
+      expect(field(reply, 3)).toEqual({
         id: expect.stringMatching(UUID),
         code: expect.stringMatching(SHOWN),
         created_at: expect.stringMatching(ISO),
@@ -89,7 +92,7 @@ describe('REST invite codes', () => {
         used_by_username: MEMBER.username,
         used_at: expect.stringMatching(ISO),
       });
-      expect(reply.body[0]).toEqual({
+      expect(field(reply, 0)).toEqual({
         id: expect.stringMatching(UUID),
         code: made[2],
         created_at: expect.stringMatching(ISO),
@@ -106,12 +109,12 @@ describe('REST invite codes', () => {
       expect(two.status).toBe(200);
       expect(two.body).toHaveLength(2);
       const all = await admin.get('/api/admin/invite-codes');
-      expect(two.body).toEqual(all.body.slice(0, 2));
+      expect(two.body).toEqual(bodyOf(all, z.array(inviteCode)).slice(0, 2));
       for (const limit of ['0', '500', 'lots']) {
         const bad = await admin.get(`/api/admin/invite-codes?limit=${limit}`);
         expect(bad.status, limit).toBe(400);
-        expect(bad.body.code).toBe('BAD_REQUEST');
-        expect(bad.body.error).toBe(bad.body.message);
+        expect(field(bad, 'code')).toBe('BAD_REQUEST');
+        expect(field(bad, 'error')).toBe(field(bad, 'message'));
       }
     });
 
@@ -126,15 +129,15 @@ describe('REST invite codes', () => {
   describe('POST /api/admin/invite-codes/cleanup', () => {
     it('200 {deleted, message}, removing the used and the expired codes only', async () => {
       await app.deps.db.deleteFrom('invite_codes').where('used_at', 'is', null).execute();
-      const active = (await admin.post('/api/admin/invite-codes/generate', {})).body;
-      const expired = (await admin.post('/api/admin/invite-codes/generate', {})).body;
+      const active = bodyOf(await admin.post('/api/admin/invite-codes/generate', {}), generatedInvite);
+      const expired = bodyOf(await admin.post('/api/admin/invite-codes/generate', {}), generatedInvite);
       await sql`update invite_codes set expires_at = now() - interval '1 hour' where id = ${expired.id}`.execute(app.deps.db);
       const reply = await admin.post('/api/admin/invite-codes/cleanup');
       expect(reply.status).toBe(200);
       // The expired one and the member's used one.
       expect(reply.body).toEqual({ deleted: 2, message: 'Removed 2 used or expired invite codes' });
       const left = await admin.get('/api/admin/invite-codes');
-      expect(left.body.map((invite: { id: string }) => invite.id)).toEqual([active.id]);
+      expect(bodyOf(left, z.array(inviteCode)).map((invite) => invite.id)).toEqual([active.id]);
     });
 
     it('403 for a member, 401 without a session', async () => {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { streamer } from '@clipshift/shared';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';
-import { adminAndMember, errorBody, type RestClient } from './client.ts';
+import { adminAndMember, bodyOf, errorBody, field, type RestClient, userIdOf } from './client.ts';
 
 describe('REST streamers, downloads and clips', () => {
   let app: TestApp;
@@ -50,7 +52,7 @@ describe('REST streamers, downloads and clips', () => {
     const created = await alice.post('/api/streamers', { name: ' Shroud ', clip_limit: 5, vertical: true, auto_subtitle: false, auto_publish: false, language: 'en' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Shroud', clip_limit: 5, vertical: true, language: 'en', schedule: null, tiktok_accounts: [], next_run_at: null });
-    expect(Object.keys(created.body).sort()).toEqual(
+    expect(Object.keys(bodyOf(created, z.record(z.string(), z.unknown()))).sort()).toEqual(
       ['auto_publish', 'auto_subtitle', 'clip_limit', 'created_at', 'display_name', 'language', 'layout', 'name', 'next_run_at', 'schedule', 'tiktok_accounts', 'updated_at', 'vertical'].sort(),
     );
 
@@ -58,11 +60,11 @@ describe('REST streamers, downloads and clips', () => {
     const missing = await alice.post('/api/streamers', { name: '' });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject(errorBody('BAD_REQUEST', 'Streamer name is required'));
-    expect(missing.body.issues[0]).toEqual({ path: ['name'], message: 'Streamer name is required' });
+    expect(field(missing, 'issues', 0)).toEqual({ path: ['name'], message: 'Streamer name is required' });
 
     const list = await alice.get('/api/streamers');
     expect(list.status).toBe(200);
-    expect(list.body.map((streamer: { name: string }) => streamer.name)).toEqual(['Shroud']);
+    expect(bodyOf(list, z.array(streamer)).map((entry) => entry.name)).toEqual(['Shroud']);
 
     const renamed = await alice.request('PUT', '/api/streamers/shroud', { json: { name: 'other', clip_limit: 9 } });
     expect(renamed.status).toBe(400);
@@ -70,7 +72,7 @@ describe('REST streamers, downloads and clips', () => {
     const updated = await alice.request('PUT', '/api/streamers/shroud', { json: { name: 'Shroud', clip_limit: 9, schedule: { interval: 2, unit: 'hours' } } });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Shroud', clip_limit: 9, schedule: { interval: 2, unit: 'hours' } });
-    expect(new Date(updated.body.next_run_at).getTime()).toBeGreaterThan(Date.now() + 7_000_000);
+    expect(new Date(bodyOf(updated, streamer).next_run_at ?? 0).getTime()).toBeGreaterThan(Date.now() + 7_000_000);
 
     expect((await bob.request('PUT', '/api/streamers/shroud', { json: { clip_limit: 3 } })).body).toEqual(errorBody('NOT_FOUND', 'Streamer shroud not found'));
     const deleted = await alice.request('DELETE', '/api/streamers/SHROUD');
@@ -91,12 +93,12 @@ describe('REST streamers, downloads and clips', () => {
 
     const status = await alice.get('/api/downloads/status');
     expect(status.status).toBe(200);
-    expect(status.body.xqc).toEqual({
+    expect(field(status, 'xqc')).toEqual({
       status: 'downloading',
       clips_downloaded: 0,
       clips_total: 0,
       clips_failed: 0,
-      started_at: started.body.started_at,
+      started_at: field(started, 'started_at'),
       completed_at: null,
       error: null,
       progress: [],
@@ -110,20 +112,19 @@ describe('REST streamers, downloads and clips', () => {
     expect((await alice.post('/api/downloads/start/nobody', {})).body).toEqual(errorBody('NOT_FOUND', 'Streamer nobody not found'));
     const badLimit = await alice.post('/api/downloads/start/xqc', { clip_limit: 500 });
     expect(badLimit.status).toBe(400);
-    expect(badLimit.body.message).toBe('Clip limit must be a whole number from 1 to 100');
+    expect(field(badLimit, 'message')).toBe('Clip limit must be a whole number from 1 to 100');
   });
 
   it('pages clips and serves video with Range and the download name', async () => {
-    const me = await alice.get('/api/check-auth');
     const video = Buffer.from(Array.from({ length: 10_000 }, (_, index) => index % 256));
-    await seedClip(app.deps, me.body.user.id, { clip_id: 'AwkwardFoxKappa', title: 'A great clip', video });
+    await seedClip(app.deps, await userIdOf(alice), { clip_id: 'AwkwardFoxKappa', title: 'A great clip', video });
 
     const page = await alice.get('/api/clips?page=1&limit=10&search=great');
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ total: 1, page: 1, limit: 10 });
-    expect(page.body.clips[0]).toMatchObject({ clip_id: 'AwkwardFoxKappa', video_url: '/api/clips/AwkwardFoxKappa/video' });
+    expect(field(page, 'clips', 0)).toMatchObject({ clip_id: 'AwkwardFoxKappa', video_url: '/api/clips/AwkwardFoxKappa/video' });
     expect((await alice.get('/api/clips?limit=0')).status).toBe(400);
-    expect((await alice.get('/api/clips?page=abc')).body.code).toBe('BAD_REQUEST');
+    expect(field(await alice.get('/api/clips?page=abc'), 'code')).toBe('BAD_REQUEST');
 
     const whole = await fetch(`${server.baseUrl}/api/clips/AwkwardFoxKappa/video`, { headers: { cookie: alice.cookie! } });
     expect(whole.status).toBe(200);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
-import { ADMIN, adminAndMember, rawRequest, resetThrottles, type RestClient } from './client.ts';
+import { expectErrorLogs } from '../helpers/error-logs.ts';
+import { ADMIN, adminAndMember, bodyOf, rawRequest, resetThrottles, type RestClient, userIdOf } from './client.ts';
 
 /**
  * What callers without a session can add to the logs table. Behind a proxy (TRUST_PROXY) every
@@ -30,7 +32,7 @@ describe('REST: log rows written without a session are bounded', () => {
       },
     });
     ({ admin } = await adminAndMember(server.baseUrl));
-    adminId = (await admin.get('/api/check-auth')).body.user.id;
+    adminId = await userIdOf(admin);
   });
   afterAll(async () => {
     await server.close();
@@ -74,7 +76,7 @@ describe('REST: log rows written without a session are bounded', () => {
 
   it("guest passkey verifications add a bounded number of rows to the owner's log", async () => {
     await reset();
-    const { passkey } = (await admin.get('/api/guest/current-passkey')).body;
+    const { passkey } = bodyOf(await admin.get('/api/guest/current-passkey'), z.object({ passkey: z.string() }));
     for (let index = 0; index < FLOOD; index += 1) {
       const reply = await post('/api/guest/verify-passkey', { passkey }, index);
       expect([200, 429]).toContain(reply.status);
@@ -96,6 +98,7 @@ describe('REST: log rows written without a session are bounded', () => {
   });
 
   it('a burst of server faults stores a bounded sample of ERROR rows', async () => {
+    expectErrorLogs(/failed: injected fault/);
     await reset();
     fail = true;
     try {

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { logEntry } from '@clipshift/shared';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
-import { ADMIN, adminAndMember, errorBody, expectNoSecrets, MEMBER, resetThrottles, RestClient } from './client.ts';
+import { ADMIN, adminAndMember, bodyOf, errorBody, expectNoSecrets, MEMBER, type Reply, resetThrottles, RestClient } from './client.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -37,7 +39,7 @@ describe('REST logs', () => {
   });
   beforeEach(() => resetThrottles(app.deps));
 
-  const messages = (reply: { body: { message: string }[] }) => reply.body.map((entry) => entry.message);
+  const messages = (reply: Reply) => bodyOf(reply, z.array(logEntry)).map((entry) => entry.message);
 
   it('200: a member sees their own entries, newest first, in the contract shape', async () => {
     const reply = await member.get('/api/logs');

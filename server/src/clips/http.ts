@@ -4,7 +4,7 @@ import { getTRPCErrorFromUnknown, TRPCError } from '@trpc/server';
 import type { AppDeps } from '../deps.ts';
 import { sendClientError, sendError } from '../rest/errors.ts';
 import { createRequestContext } from '../trpc/context.ts';
-import { notFound, unauthorized } from '../trpc/errors.ts';
+import { databaseUnavailable, notFound, unauthorized } from '../trpc/errors.ts';
 import { clipFilePath } from './files.ts';
 import { findClipRow } from './service.ts';
 
@@ -53,6 +53,8 @@ function sendFailure(deps: AppDeps, req: Request, res: Response, error: Error & 
 async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: ClipFile): Promise<void> {
   try {
     const ctx = await createRequestContext(deps, req, res);
+    // A session that could not be looked up is no missing session: the client must not sign in again.
+    if (ctx.sessionUnknown) throw databaseUnavailable();
     if (!ctx.user) throw unauthorized();
     const clipId = String(req.params.id);
     const row = await findClipRow(deps.db, ctx.user.id, clipId);

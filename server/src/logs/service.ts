@@ -58,6 +58,14 @@ const PINO_LEVEL: Record<LogLevel, 'debug' | 'info' | 'warn' | 'error' | 'fatal'
   CRITICAL: 'fatal',
 };
 
+/** An error as stdout gets it: its message and stack with secret query parameters redacted, as in the table. */
+function redactedError(error: unknown): Error | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const copy = Object.assign(new Error(redactUrl(error.message)), { name: error.name, stack: error.stack && redactUrl(error.stack) });
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' ? Object.assign(copy, { code }) : copy;
+}
+
 function describeError(error: unknown): string | null {
   if (error === undefined || error === null) return null;
   if (error instanceof Error) return redactUrl(error.stack ?? `${error.name}: ${error.message}`);
@@ -84,7 +92,7 @@ export async function recordLog(db: DbOrTrx, logger: Logger, event: LogEvent): P
   const message = redactUrl(event.message);
   const exception = describeError(event.error);
   logger[PINO_LEVEL[event.level]](
-    { logger: event.logger, userId: event.userId ?? undefined, err: event.error instanceof Error ? event.error : undefined },
+    { logger: event.logger, userId: event.userId ?? undefined, err: redactedError(event.error) },
     message,
   );
   try {

@@ -1,6 +1,5 @@
 import { sql, type Selectable } from 'kysely';
 import {
-  NAME_CANNOT_CHANGE,
   scheduleIntervalMs,
   type CreateStreamerInput,
   type Schedule,
@@ -159,7 +158,6 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
 }
 
 export async function updateStreamer(db: Db, userId: string, input: UpdateStreamerInput): Promise<StreamerRow> {
-  if (input.body_name !== undefined && input.body_name.toLowerCase() !== input.name.toLowerCase()) throw badRequest(NAME_CANNOT_CHANGE);
   return db.transaction().execute(async (trx) => {
     const row = await findStreamer(trx, userId, input.name, { lock: true });
     if (await hasActiveRun(trx, row.id)) throw conflict(`Cannot edit ${row.name} while clips are being downloaded`);

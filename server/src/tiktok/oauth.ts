@@ -4,7 +4,8 @@ import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
 import type { TikTokClient } from '../providers/tiktok/index.ts';
 import { callbackError } from '../providers/tiktok/index.ts';
-import { AppError } from '../trpc/errors.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import { AppError, DATABASE_UNAVAILABLE_MESSAGE } from '../trpc/errors.ts';
 import { upsertAccount } from './accounts.ts';
 
 export const STATE_TTL_MS = 10 * 60_000;
@@ -31,6 +32,8 @@ export async function authorizeUrlFor(deps: AppDeps, userId: string, via: 'owner
 export interface CallbackResult {
   success: boolean;
   error?: string;
+  /** The database could not be reached: the connection is to be started again once it is back. */
+  unavailable?: boolean;
 }
 
 /** Marks the state used and returns whom it belongs to; unknown, reused or expired states are refused. */
@@ -45,6 +48,15 @@ async function consumeState(deps: AppDeps, state: string): Promise<{ userId: str
     .executeTakeFirst();
   if (!row) throw new Error('This sign-in link is unknown, already used or expired. Please start the connection again.');
   return { userId: row.user_id, via: row.via };
+}
+
+async function databaseAnswers(deps: AppDeps): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(deps.db);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -83,6 +95,12 @@ export async function completeAuthorization(
     });
     return { success: true };
   } catch (error) {
+    // An outage is no failed connection of the user's, and its text is the driver's, not theirs to
+    // read. A network error of TikTok's looks alike, hence the database is asked too.
+    if (isDatabaseUnavailable(error) && !(await databaseAnswers(deps))) {
+      deps.logger.warn({ err: error }, 'TikTok callback while the database is unavailable');
+      return { success: false, error: DATABASE_UNAVAILABLE_MESSAGE, unavailable: true };
+    }
     const message = (error as Error).message;
     await recordLog(deps.db, deps.logger, {
       level: 'WARNING',
