@@ -7,9 +7,10 @@ import {
   type ScheduleUnit,
   type Streamer,
 } from '@clipshift/shared';
-import type { ServerIssue } from '@/lib/trpc';
+import { errorCode, isNetworkError, NETWORK_ERROR, serverIssues, serverMessage, type ServerIssue } from '@/api/errors';
+import { streamerMessages, type StreamerFormMode } from '@/api/streamers';
 
-export type StreamerFormMode = 'add' | 'edit';
+export type { StreamerFormMode };
 
 /** What the form edits; numbers stay text while typed so "" and "2.5" can be told apart. */
 export interface StreamerFormValues {
@@ -77,6 +78,21 @@ export function errorsFromIssues(issues: readonly ServerIssue[]): StreamerFormEr
     errors[field] ??= issue.message;
   }
   return errors;
+}
+
+/**
+ * Where the form shows a refused save. Validation refusals name their field; on creation a 409
+ * (already exists) or a plain 400 (no such Twitch user) is about the name; anything else is the
+ * form's.
+ */
+export function saveErrors(error: unknown, mode: StreamerFormMode): StreamerFormErrors {
+  if (isNetworkError(error)) return { form: NETWORK_ERROR };
+  const issues = serverIssues(error);
+  if (issues.length > 0) return errorsFromIssues(issues);
+  const message = serverMessage(error) ?? streamerMessages.saveFailed;
+  const code = errorCode(error);
+  if (mode === 'add' && (code === 'CONFLICT' || code === 'BAD_REQUEST')) return { name: message };
+  return { form: message };
 }
 
 export type StreamerFormResult = { ok: true; payload: CreateStreamerInput } | { ok: false; errors: StreamerFormErrors };

@@ -1,5 +1,5 @@
 import { DESCRIPTION_MAX_LENGTH, POST_WIZARD_STEPS, type TikTokAccount } from '@clipshift/shared';
-import type { PrivacyLevel } from '../tiktok-posting';
+import type { PrivacyLevel } from '../shared/tiktok-posting';
 
 /** The four steps of spec section 2, in order. */
 export const WIZARD_STEPS = ['Clip Preview', 'Add Description', 'Select Accounts', 'Review & Post'] as const;
