@@ -61,6 +61,8 @@ export default [
   {
     // Screens call the server through the domain hooks of api/, never through tRPC directly.
     files: ['client/src/{features,components,lib}/**/*.{ts,tsx}'],
+    // Unit tests build the errors tRPC hands to the hooks.
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -9,7 +9,7 @@ import type { AppRouter } from '@clipshift/server';
  */
 
 type ApiError = TRPCClientErrorLike<AppRouter>;
-export type ApiErrorCode = NonNullable<ApiError['data']>['code'];
+type ApiErrorCode = NonNullable<ApiError['data']>['code'];
 
 /** What a form shows when the server could not be reached (spec section 8). */
 export const NETWORK_ERROR = 'Network error. Please try again.';

@@ -6,7 +6,7 @@ import type { AppRouter } from '@clipshift/server';
 /** The typed tRPC hooks; only api/ uses them, screens call the domain hooks beside this file. */
 export const trpc = createTRPCReact<AppRouter>();
 
-export const TRPC_URL = '/api/trpc';
+const TRPC_URL = '/api/trpc';
 
 /**
  * Calls that answer only when long work ends (subtitles, posting to TikTok): sent on their own so

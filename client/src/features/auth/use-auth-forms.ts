@@ -3,16 +3,16 @@ import { CREDENTIALS_REQUIRED, INVITE_REQUIRED } from '@clipshift/shared';
 import { useLoginMutation, useRegisterMutation } from '@/api/auth';
 import { formErrorMessage } from '@/api/errors';
 
-export const LOGIN_FAILED = 'Login failed';
-export const REGISTRATION_FAILED = 'Registration failed';
+const LOGIN_FAILED = 'Login failed';
+const REGISTRATION_FAILED = 'Registration failed';
 
-export interface Credentials {
+interface Credentials {
   username: string;
   password: string;
 }
 
 /** Trimmed username and password are both required (spec section 5). */
-export function credentialsProblem({ username, password }: Credentials): string | null {
+function credentialsProblem({ username, password }: Credentials): string | null {
   return username.trim() && password.trim() ? null : CREDENTIALS_REQUIRED;
 }
 

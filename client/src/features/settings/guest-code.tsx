@@ -6,8 +6,8 @@ import { Button } from '@/components/ui/button';
 import { connectPath } from '@/lib/paths';
 import { useCopyWithToast } from './use-copy';
 
-export const PASSKEY_COPIED = 'Passkey copied to clipboard!';
-export const PASSKEY_COPY_FAILED = 'Failed to copy passkey';
+const PASSKEY_COPIED = 'Passkey copied to clipboard!';
+const PASSKEY_COPY_FAILED = 'Failed to copy passkey';
 
 /** The user's guest passkey: whoever has it can connect a TikTok account to this user's list. */
 export function GuestCode() {

@@ -13,9 +13,9 @@ import {
 } from '@/api/settings';
 import { describeError } from '@/api/errors';
 
-export const PREFERENCES_SAVED = 'Processing preferences saved';
-export const CONCURRENCY_INVALID = CONCURRENCY_RULE;
-export const preferencesNotSaved = (reason: string) => `Failed to save processing preferences to your account: ${reason}`;
+const PREFERENCES_SAVED = 'Processing preferences saved';
+const CONCURRENCY_INVALID = CONCURRENCY_RULE;
+const preferencesNotSaved = (reason: string) => `Failed to save processing preferences to your account: ${reason}`;
 
 /** Where the form's values stand, for the line beside Save. */
 export type ProcessingSaveState = 'unsaved' | 'browser-only' | 'account' | 'defaults';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
 import type { Streamer } from '@clipshift/shared';
 import { NETWORK_ERROR } from '@/api/errors';
-import { errorsFromIssues, newStreamerValues, saveErrors, streamerValues, validateStreamerForm, type StreamerFormValues } from './streamer-form';
+import { newStreamerValues, saveErrors, streamerValues, validateStreamerForm, type StreamerFormValues } from './streamer-form';
 
 const STREAMER: Streamer = {
   name: 'pixelqueen',
@@ -81,10 +81,12 @@ describe('the streamer form', () => {
   });
 
   it('places the server’s refusals: by field, on the name when adding, else on the form', () => {
-    expect(errorsFromIssues([{ path: ['schedule', 'interval'], message: 'bad interval' }, { path: ['limit'], message: 'bad limit' }, { path: ['clip_limit'], message: 'second' }])).toEqual({
-      scheduleInterval: 'bad interval',
-      clipLimit: 'bad limit',
-    });
+    const issues = [
+      { path: ['schedule', 'interval'], message: 'bad interval' },
+      { path: ['limit'], message: 'bad limit' },
+      { path: ['clip_limit'], message: 'second' },
+    ];
+    expect(saveErrors(refusal('BAD_REQUEST', 'Invalid input', issues), 'edit')).toEqual({ scheduleInterval: 'bad interval', clipLimit: 'bad limit' });
     expect(saveErrors(refusal('BAD_REQUEST', 'Twitch user nosuchuser does not exist'), 'add')).toEqual({ name: 'Twitch user nosuchuser does not exist' });
     expect(saveErrors(refusal('CONFLICT', 'Streamer PixelQueen already exists'), 'add')).toEqual({ name: 'Streamer PixelQueen already exists' });
     expect(saveErrors(refusal('CONFLICT', 'Cannot edit pixelqueen while clips are being downloaded'), 'edit')).toEqual({

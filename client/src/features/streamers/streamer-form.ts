@@ -26,7 +26,7 @@ export interface StreamerFormValues {
   autoPublish: boolean;
 }
 
-export type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval';
+type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval';
 export type StreamerFormErrors = Partial<Record<StreamerFormField | 'form', string>>;
 
 /** The spec's new-streamer defaults (limit 10, vertical, no schedule, no auto options). */
@@ -71,7 +71,7 @@ function fieldOf(path: readonly (string | number)[]): StreamerFormField | 'form'
 }
 
 /** The first message per field, as the form shows them under each input. */
-export function errorsFromIssues(issues: readonly ServerIssue[]): StreamerFormErrors {
+function errorsFromIssues(issues: readonly ServerIssue[]): StreamerFormErrors {
   const errors: StreamerFormErrors = {};
   for (const issue of issues) {
     const field = fieldOf(issue.path);
@@ -95,7 +95,7 @@ export function saveErrors(error: unknown, mode: StreamerFormMode): StreamerForm
   return { form: message };
 }
 
-export type StreamerFormResult = { ok: true; payload: CreateStreamerInput } | { ok: false; errors: StreamerFormErrors };
+type StreamerFormResult = { ok: true; payload: CreateStreamerInput } | { ok: false; errors: StreamerFormErrors };
 
 /** An existing streamer keeps its name (it cannot change), so editing checks only the settings. */
 const settingsInput = createStreamerInput.omit({ name: true });

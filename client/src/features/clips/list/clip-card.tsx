@@ -21,7 +21,7 @@ function MetaItem({ icon, children, title }: { icon: ReactNode; children: ReactN
 }
 
 /** One clip of the card grid (spec section 2, Reading A). */
-export function ClipCard({ clip, actions }: { clip: Clip; actions: ClipActions }) {
+function ClipCard({ clip, actions }: { clip: Clip; actions: ClipActions }) {
   const open = () => actions.open(clip);
   return (
     <Card className="h-full gap-0 overflow-hidden py-0 transition-shadow hover:shadow-md">

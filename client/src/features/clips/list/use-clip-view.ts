@@ -4,7 +4,7 @@ import { readPreference, writePreference } from '@/lib/storage';
 /** Card view (the spec's Reading A) or list view (Reading B). */
 export type ClipView = 'cards' | 'list';
 
-export const CLIP_VIEW_STORAGE_KEY = 'clips-view';
+const CLIP_VIEW_STORAGE_KEY = 'clips-view';
 
 function readClipView(): ClipView {
   return readPreference(CLIP_VIEW_STORAGE_KEY) === 'list' ? 'list' : 'cards';

@@ -92,7 +92,7 @@ function LoadError({ message, onRetry }: { message: string; onRetry: () => void 
   );
 }
 
-export interface AccountsStepProps {
+interface AccountsStepProps {
   streamer: string;
   accounts: readonly TikTokAccount[] | undefined;
   loading: boolean;

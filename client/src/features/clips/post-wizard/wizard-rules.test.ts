@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DESCRIPTION_MAX_LENGTH, type TikTokAccount } from '@clipshift/shared';
-import { accountsReady, canAdvance, canPostWith, descriptionReady, LAST_STEP, postReady, stepLabel, WIZARD_STEPS, type WizardFacts } from './wizard-rules';
+import { canAdvance, canPostWith, LAST_STEP, postReady, stepLabel, WIZARD_STEPS, type WizardFacts } from './wizard-rules';
 
 function account(id: string, needsReconnect = false): TikTokAccount {
   return { id, display_name: id, username: id, avatar_url: null, created_at: '2026-01-01T00:00:00Z', linked_streamers: [], needs_reconnect: needsReconnect };
@@ -23,10 +23,11 @@ describe('the post wizard rules', () => {
   });
 
   it('takes a description that is not blank and fits TikTok’s 2200 characters', () => {
-    expect(descriptionReady('hello')).toBe(true);
-    expect(descriptionReady('   \n ')).toBe(false);
-    expect(descriptionReady('x'.repeat(DESCRIPTION_MAX_LENGTH))).toBe(true);
-    expect(descriptionReady('x'.repeat(DESCRIPTION_MAX_LENGTH + 1))).toBe(false);
+    const ready = (description: string) => canAdvance(2, facts({ description }));
+    expect(ready('hello')).toBe(true);
+    expect(ready('   \n ')).toBe(false);
+    expect(ready('x'.repeat(DESCRIPTION_MAX_LENGTH))).toBe(true);
+    expect(ready('x'.repeat(DESCRIPTION_MAX_LENGTH + 1))).toBe(false);
   });
 
   it('lets only accounts that need no reconnect post', () => {
@@ -35,11 +36,12 @@ describe('the post wizard rules', () => {
   });
 
   it('goes past step 3 with no account at all, or with a chosen account and a privacy level', () => {
-    expect(accountsReady({ accounts: undefined, selectedIds: [], privacy: null })).toBe(false);
-    expect(accountsReady({ accounts: [], selectedIds: [], privacy: null })).toBe(true);
-    expect(accountsReady({ accounts: [account('a')], selectedIds: [], privacy: 'SELF_ONLY' })).toBe(false);
-    expect(accountsReady({ accounts: [account('a')], selectedIds: ['a'], privacy: null })).toBe(false);
-    expect(accountsReady({ accounts: [account('a')], selectedIds: ['a'], privacy: 'SELF_ONLY' })).toBe(true);
+    const ready = (choice: Pick<WizardFacts, 'accounts' | 'selectedIds' | 'privacy'>) => canAdvance(3, facts(choice));
+    expect(ready({ accounts: undefined, selectedIds: [], privacy: null })).toBe(false);
+    expect(ready({ accounts: [], selectedIds: [], privacy: null })).toBe(true);
+    expect(ready({ accounts: [account('a')], selectedIds: [], privacy: 'SELF_ONLY' })).toBe(false);
+    expect(ready({ accounts: [account('a')], selectedIds: ['a'], privacy: null })).toBe(false);
+    expect(ready({ accounts: [account('a')], selectedIds: ['a'], privacy: 'SELF_ONLY' })).toBe(true);
   });
 
   it('posts only to at least one chosen account', () => {

@@ -1,6 +1,6 @@
 import { cn } from '@/lib/utils';
 
-export const MUSIC_USAGE_URL = 'https://www.tiktok.com/legal/page/global/music-usage-confirmation/en';
+const MUSIC_USAGE_URL = 'https://www.tiktok.com/legal/page/global/music-usage-confirmation/en';
 
 /** The user's consent TikTok's content-sharing guidelines ask for, shown beside every Post button. */
 export function ConsentLine({ className }: { className?: string }) {

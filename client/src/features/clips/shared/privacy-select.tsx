@@ -4,7 +4,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { cn } from '@/lib/utils';
 import { isPrivacyLevel, PRIVACY_LEVELS, privacyLabel, type PrivacyLevel } from './tiktok-posting';
 
-export const PRIVACY_HINT =
+const PRIVACY_HINT =
   'Each TikTok account offers its own levels (a private account cannot post to Everyone). If an account does not offer the level you choose, TikTok refuses the post and you will see why.';
 
 interface PrivacySelectProps {
