@@ -3,6 +3,7 @@ import { accountMessages, useDeleteAccount, useTikTokAccounts } from '@/api/tikt
 import { useConnectAccount } from '@/api/tiktok-connect';
 import { EmptyState } from '@/components/empty-state';
 import { LoadFailed } from '@/components/load-failed';
+import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -52,12 +53,7 @@ export function TikTokAccountsSection() {
         </CardAction>
       </CardHeader>
       <CardContent className="space-y-4">
-        {waiting && (
-          <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-            <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" />
-            Finish connecting in the TikTok window. Closing it cancels.
-          </p>
-        )}
+        {waiting && <PopupWaitingNote />}
         <TikTokAccountsList connecting={waiting} onReconnect={connect} />
         <GuestCode />
       </CardContent>

@@ -2,6 +2,7 @@ import { Check, Link2, Link2Off, LoaderCircle, Plus, UsersRound } from 'lucide-r
 import type { Streamer, TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
 import { LoadFailed } from '@/components/load-failed';
+import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { EmptyState } from '@/components/empty-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -127,12 +128,7 @@ export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialog
           </DialogDescription>
         </DialogHeader>
         <AccountsList streamer={streamer} accounts={accounts} connecting={waiting} onConnect={connect} />
-        {waiting && (
-          <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-            <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" />
-            Finish connecting in the TikTok window. Closing it cancels.
-          </p>
-        )}
+        {waiting && <PopupWaitingNote />}
         <DialogFooter className="sm:justify-between">
           {none ? (
             <span aria-hidden="true" />

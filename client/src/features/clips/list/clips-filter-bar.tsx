@@ -1,9 +1,8 @@
-import { Search } from 'lucide-react';
 import { CLIP_SORT_LABELS, CLIP_SORTS, type ClipSort } from '@clipshift/shared';
 import { Card, CardContent } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { streamerTitle } from '@/api/streamers';
+import { SearchField } from '@/components/search-field';
 
 /** Radix Select values cannot be empty, so "every streamer" has a value of its own. */
 const ALL_STREAMERS = '__all__';
@@ -48,17 +47,7 @@ export function ClipsFilterBar(props: ClipsFilterBarProps) {
             {!known && <SelectItem value={props.streamer}>{props.streamer}</SelectItem>}
           </SelectContent>
         </Select>
-        <div className="relative flex-1">
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-          <Input
-            type="search"
-            aria-label="Search clips by title"
-            placeholder="Search by title…"
-            className="pl-9"
-            value={props.search}
-            onChange={(event) => props.onSearchChange(event.target.value)}
-          />
-        </div>
+        <SearchField label="Search clips by title" placeholder="Search by title…" value={props.search} onChange={props.onSearchChange} />
         <Select value={props.sort} onValueChange={(value) => isClipSort(value) && props.onSortChange(value)}>
           <SelectTrigger aria-label="Sort clips" className="md:w-52">
             <SelectValue />
