@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { toast } from 'sonner';
+import { toast, type ExternalToast } from 'sonner';
 import { TRPCClientError, type TRPCClientErrorLike } from '@trpc/client';
 import type { AppRouter } from '@clipshift/server';
 
@@ -85,9 +85,9 @@ export function describeError(error: unknown): string {
  * The failure toast of an action, worded by `words` (a plain string: the same words whatever the
  * server said). A refused session is left to the sign-in redirect.
  */
-export function toastFailure(error: unknown, words: FailureWords | string): void {
+export function toastFailure(error: unknown, words: FailureWords | string, options?: ExternalToast): void {
   if (isUnauthorizedError(error)) return;
-  toast.error(typeof words === 'string' ? words : failureText(error, words));
+  toast.error(typeof words === 'string' ? words : failureText(error, words), options);
 }
 
 interface FailingQuery {

@@ -1,6 +1,6 @@
 import { toast } from 'sonner';
 import type { CreateStreamerInput } from '@clipshift/shared';
-import { errorCode, failureText, isUnauthorizedError, useLoadErrorToast } from './errors';
+import { errorCode, toastFailure, useLoadErrorToast } from './errors';
 import { trpc } from './trpc';
 
 /** Streamer toasts of spec section 8 that the browser words itself. */
@@ -35,9 +35,7 @@ function isBusyRefusal(error: unknown): boolean {
 
 /** 'Error: {server message}', the busy refusal as it is, or the fallback when the server was not reached. */
 function toastRefusal(error: unknown, fallback: string, busyUnprefixed: boolean): void {
-  if (isUnauthorizedError(error)) return;
-  const unprefixed = busyUnprefixed && isBusyRefusal(error);
-  toast.error(failureText(error, { fallback, prefixed: !unprefixed }));
+  toastFailure(error, { fallback, prefixed: !(busyUnprefixed && isBusyRefusal(error)) });
 }
 
 export type StreamerFormMode = 'add' | 'edit';

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { toast } from 'sonner';
 import { TIKTOK_AUTH_MESSAGE_TYPE } from '@clipshift/shared';
 import { useOAuthPopup, type OAuthOutcome } from '@/lib/use-oauth-popup';
-import { errorCode, isUnauthorizedError, serverMessage } from './errors';
+import { errorCode, serverMessage, toastFailure } from './errors';
 import { trpc } from './trpc';
 
 /** TikTok connect toasts of spec section 8, shared by Settings, the streamer dialog, the wizard and the guest page. */
@@ -53,9 +53,8 @@ export function useTikTokAuthPopup({ onConnected, onClosed }: TikTokAuthPopupOpt
 
 /** 'Failed to start TikTok authorization', with the server's reason when TikTok is not configured there. */
 function startFailureToast(error: unknown): void {
-  if (isUnauthorizedError(error)) return;
   const reason = errorCode(error) === 'SERVICE_UNAVAILABLE' ? serverMessage(error) : null;
-  toast.error(tiktokAuthMessages.startFailed, reason ? { description: reason } : undefined);
+  toastFailure(error, tiktokAuthMessages.startFailed, reason ? { description: reason } : undefined);
 }
 
 /**
