@@ -1,4 +1,4 @@
-import { Download, Maximize2, Trash2 } from 'lucide-react';
+import { Download, Maximize2, Trash2, type LucideIcon } from 'lucide-react';
 import type { Clip } from '@clipshift/shared';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -6,35 +6,44 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import type { ClipActions } from '../shared/clip-actions';
 import { ClipBadges } from '../shared/clip-badges';
 import { formatDate } from '@/lib/format';
+import { cn } from '@/lib/utils';
 import { formatDuration, formatViews, formatViewsFull, isVertical } from '../shared/clip-format';
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { SubtitleButton } from '../shared/subtitle-button';
 
+interface RowActionProps {
+  label: string;
+  icon: LucideIcon;
+  onClick: () => void;
+  className?: string;
+}
+
+/** An icon-only button of a row, named by its label. */
+function RowAction({ label, icon: Icon, onClick, className }: RowActionProps) {
+  return (
+    <Button variant="ghost" size="icon" className={cn('size-8', className)} aria-label={label} title={label} onClick={onClick}>
+      <Icon aria-hidden="true" />
+    </Button>
+  );
+}
+
 function RowActions({ clip, actions }: { clip: Clip; actions: ClipActions }) {
   return (
     <div className="flex items-center justify-end gap-1">
-      <Button variant="ghost" size="icon" className="size-8" aria-label="Open details" title="Open details" onClick={() => actions.open(clip)}>
-        <Maximize2 aria-hidden="true" />
-      </Button>
+      <RowAction label="Open details" icon={Maximize2} onClick={() => actions.open(clip)} />
       <SubtitleButton
         variant="ghost"
         className="size-8"
         generating={actions.isGenerating(clip.clip_id)}
         onClick={() => actions.generateSubtitles(clip)}
       />
-      <Button variant="ghost" size="icon" className="size-8" aria-label="Download MP4" title="Download MP4" onClick={() => actions.download(clip)}>
-        <Download aria-hidden="true" />
-      </Button>
-      <Button
-        variant="ghost"
-        size="icon"
-        className="size-8 text-destructive hover:bg-red-50 hover:text-destructive"
-        aria-label="Delete"
-        title="Delete"
+      <RowAction label="Download MP4" icon={Download} onClick={() => actions.download(clip)} />
+      <RowAction
+        label="Delete"
+        icon={Trash2}
+        className="text-destructive hover:bg-red-50 hover:text-destructive"
         onClick={() => actions.requestDelete(clip)}
-      >
-        <Trash2 aria-hidden="true" />
-      </Button>
+      />
     </div>
   );
 }
