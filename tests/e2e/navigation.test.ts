@@ -96,4 +96,22 @@ describe('closed registration, redirects and the mobile menu', () => {
     expect(await page.evaluate(() => window.localStorage.getItem('auth-state'))).toBeNull();
     expect(browser.pageErrors).toEqual([]);
   });
+
+  it('signs the tab out at the first call the server refuses, and returns to that page after login', async () => {
+    await logIn(page, USER);
+    await page.waitForURL((url) => url.pathname === '/app');
+    await heading(page, 'Dashboard').waitFor();
+    // The session ends on the server (expiry, sign-out elsewhere); this tab still believes it is signed in.
+    await server.app.deps.db.deleteFrom('sessions').execute();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Logs' }).click();
+    await page.waitForURL('**/login');
+    await heading(page, 'Login').waitFor();
+    expect(await page.evaluate(() => window.localStorage.getItem('auth-state'))).toBeNull();
+
+    await logIn(page, USER);
+    await page.waitForURL('**/app/logs');
+    await heading(page, 'System Logs').waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
 });

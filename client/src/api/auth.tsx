@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { REDIRECT_DELAY_MS } from '@clipshift/shared';
 import { paths } from '@/lib/paths';
 import { clearAuthCache, isAuthCacheFresh, readAuthCache, writeAuthCache } from '@/lib/storage';
+import { onSessionExpired } from './session';
 import { trpc } from './trpc';
 
 /** unknown until the cache or the server has answered (spec section 4). */
@@ -20,25 +21,9 @@ interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-/** Who hears of a session the server refused: the signed-in state of this tab. */
-const sessionExpiredListeners = new Set<() => void>();
-
-/**
- * A call was answered UNAUTHORIZED (expiry, sign-out elsewhere): the query client's interceptor
- * reports it here once per failed call, and the tab becomes signed out (the /app guard then sends
- * the user to /login, remembering the page).
- */
-export function reportSessionExpired(): void {
-  for (const listener of sessionExpiredListeners) listener();
-}
-
+/** Signs the tab out when the query client's interceptor reports a refused session. */
 function useSessionExpired(onExpired: () => void) {
-  useEffect(() => {
-    sessionExpiredListeners.add(onExpired);
-    return () => {
-      sessionExpiredListeners.delete(onExpired);
-    };
-  }, [onExpired]);
+  useEffect(() => onSessionExpired(onExpired), [onExpired]);
 }
 
 function initialStatus(): AuthStatus {
