@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** What every project shares; the global setup is the root's alone, so it runs once per run. */
@@ -19,6 +20,16 @@ export default defineConfig({
           name: 'app',
           include: ['tests/**/*.test.ts', 'shared/src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'tests/faults/**'],
+        },
+      },
+      {
+        // The browser client's pure rules (wizard, forms, filters, wording), without a browser:
+        // the e2e tests still drive the screens that use them.
+        resolve: { alias: { '@': fileURLToPath(new URL('./client/src', import.meta.url)) } },
+        test: {
+          ...shared,
+          name: 'client',
+          include: ['client/src/**/*.test.ts'],
         },
       },
       {

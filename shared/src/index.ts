@@ -10,3 +10,5 @@ export * from './clips.ts';
 export * from './tiktok.ts';
 export * from './input.ts';
 export * from './settings.ts';
+export * from './statuses.ts';
+export * from './messages.ts';

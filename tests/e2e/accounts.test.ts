@@ -1,22 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, pathnameOf, screenshot, screenshotViewport, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
+import { goVia, heading, navLink } from './pages/app.ts';
+import { fillRegistration, logIn, logOut, registerForm } from './pages/auth.ts';
 
 const ADMIN = { username: 'alice', password: 'correct horse battery' };
 const SECOND = { username: 'bob_2', password: 'another long secret' };
 const RENDER_TRACE = 'Error: ffmpeg exited with code 1\n    at render (server/src/media/render.ts:42:11)';
-
-async function logIn(page: Page, user: { username: string; password: string }) {
-  const form = page.getByRole('form', { name: 'Login' });
-  await form.getByLabel('Username').fill(user.username);
-  await form.getByLabel('Password').fill(user.password);
-  await form.getByRole('button', { name: 'Login' }).click();
-}
-
-async function logOut(page: Page) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Logout' }).click();
-  await page.waitForURL('**/login');
-}
 
 describe('signing up, signing in and the signed-in screens', () => {
   let server: E2eApp;
@@ -37,7 +27,7 @@ describe('signing up, signing in and the signed-in screens', () => {
 
   it('shows the landing page and plays the fake early-access form', async () => {
     await page.goto('/');
-    await page.getByRole('heading', { level: 1, name: /Turn Twitch clips into/ }).waitFor();
+    await heading(page, /Turn Twitch clips into/).waitFor();
     await page.getByText('Limited beta · early access by request').waitFor();
     for (const title of ['Automatic conversion', 'Scheduled downloads', 'Complete control']) {
       await page.getByRole('heading', { name: title, exact: true }).waitFor();
@@ -60,11 +50,11 @@ describe('signing up, signing in and the signed-in screens', () => {
 
   it('serves both legal pages, dated and linking to each other', async () => {
     await page.goto('/tos');
-    await page.getByRole('heading', { level: 1, name: 'Terms of Service' }).waitFor();
+    await heading(page, 'Terms of Service').waitFor();
     await page.getByText('Last updated: May 1, 2025').waitFor();
     await screenshot(page, 'terms');
     await page.getByRole('main').getByRole('link', { name: 'Privacy Policy' }).first().click();
-    await page.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor();
+    await heading(page, 'Privacy Policy').waitFor();
     expect(pathnameOf(page)).toBe('/privacy-policy');
     await page.getByText('Last updated: May 1, 2025').waitFor();
     await page.getByText(/Logs: 30 days/).waitFor();
@@ -76,7 +66,7 @@ describe('signing up, signing in and the signed-in screens', () => {
     await page.waitForURL('**/login');
     // No user exists yet: registration is open to the first one, without an invite code.
     await page.getByRole('tab', { name: 'Register' }).click();
-    const form = page.getByRole('form', { name: 'Register' });
+    const form = registerForm(page);
     expect(await form.getByLabel('Invite code').count()).toBe(0);
     await screenshot(page, 'login-register-first-user');
 
@@ -87,21 +77,19 @@ describe('signing up, signing in and the signed-in screens', () => {
     await form.getByLabel('Password').fill(ADMIN.password);
     await form.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL('**/app/streamers');
-    await page.getByRole('heading', { level: 1, name: 'Streamers' }).waitFor();
+    await heading(page, 'Streamers').waitFor();
     await page.getByText('No streamers yet').waitFor();
     await screenshot(page, 'streamers');
   });
 
   it('shows the dashboard and clips screens with their empty states', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await goVia(page, 'Dashboard');
     expect(pathnameOf(page)).toBe('/app');
     const addStreamers = page.getByRole('link', { name: 'Add Streamers' });
     expect(await addStreamers.getAttribute('href')).toBe('/app/streamers');
     await screenshot(page, 'dashboard');
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clips' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Clips' }).waitFor();
+    await goVia(page, 'Clips');
     await page.getByText('No Clips Found').waitFor();
     await screenshot(page, 'clips');
   });
@@ -117,7 +105,7 @@ describe('signing up, signing in and the signed-in screens', () => {
 
     await logIn(page, ADMIN);
     await page.waitForURL('**/app/logs');
-    await page.getByRole('heading', { level: 1, name: 'System Logs' }).waitFor();
+    await heading(page, 'System Logs').waitFor();
   });
 
   it('lists, searches and filters the log entries', async () => {
@@ -159,8 +147,7 @@ describe('signing up, signing in and the signed-in screens', () => {
   });
 
   it('generates and copies an invite code in Settings', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await goVia(page, 'Settings');
     const headings = await page.locator('[data-slot="card-title"]').allTextContents();
     expect(headings.map((text) => text.replace('Coming soon', '').trim())).toEqual([
       'TikTok Accounts',
@@ -203,10 +190,7 @@ describe('signing up, signing in and the signed-in screens', () => {
 
   it('registers a second user with the invite code, who sees no invite codes', async () => {
     await logOut(page);
-    await page.getByRole('tab', { name: 'Register' }).click();
-    const form = page.getByRole('form', { name: 'Register' });
-    await form.getByLabel('Username').fill(SECOND.username);
-    await form.getByLabel('Password').fill(SECOND.password);
+    const form = await fillRegistration(page, SECOND);
     await form.getByText('Accepted with or without dashes: XXXX-XXXX-XXXX-XXXX-XXXX-XXXX').waitFor();
     await form.getByRole('button', { name: 'Register' }).click();
     await form.getByText('Invite code is required for registration').waitFor();
@@ -218,9 +202,9 @@ describe('signing up, signing in and the signed-in screens', () => {
     expect(await invite.inputValue()).toBe(inviteCode.replaceAll('-', ''));
     await form.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL((url) => url.pathname === '/app');
-    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await heading(page, 'Dashboard').waitFor();
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await navLink(page, 'Settings').click();
     await page.getByText('Only administrators can create and view invite codes.', { exact: false }).waitFor();
     expect(await page.getByRole('button', { name: 'Generate Code' }).count()).toBe(0);
     await screenshot(page, 'settings-member');

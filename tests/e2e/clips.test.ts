@@ -9,6 +9,9 @@ import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, makeClipMedia, screenshot, screenshotViewport, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
+import { bodyOverflow as bodyOverflowOf, chooseOption as chooseOptionOn, goVia, toast as toastOn } from './pages/app.ts';
+import { register } from './pages/auth.ts';
+import { clipCard, clipGrid, clipRow as clipRowOf, clipTable, confirmDialog as confirmDialogOf, detailsDialog as detailsDialogOf, expectCards as expectCardsOn } from './pages/clips.ts';
 
 const USER = { username: 'casey', password: 'a long enough password' };
 const PHONE = { width: 390, height: 844 };
@@ -130,24 +133,16 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
   });
 
   const db = () => server.app.deps.db;
-  const toast = (text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
-  const grid = () => page.getByRole('list', { name: 'Clips' });
-  const card = (title: string) => grid().getByRole('listitem', { name: title, exact: true });
-  const table = () => page.getByRole('table', { name: 'Clips' });
-  const row = (title: string) => table().getByRole('row', { name: title, exact: true });
-  const detailsDialog = () => page.getByRole('dialog').filter({ has: page.locator('video') });
-  const confirmDialog = () => page.getByRole('alertdialog');
-  const cardTitles = async () => grid().getByRole('listitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')));
-  const bodyOverflow = () => page.evaluate(() => getComputedStyle(document.body).overflow);
-
-  async function chooseOption(comboboxName: string, optionName: string) {
-    await page.getByRole('combobox', { name: comboboxName }).click();
-    await page.getByRole('option', { name: optionName, exact: true }).click();
-  }
-
-  async function expectCards(titles: string[]) {
-    await expect.poll(cardTitles, { timeout: 5_000 }).toEqual(titles);
-  }
+  const toast = (text: string) => toastOn(page, text);
+  const grid = () => clipGrid(page);
+  const card = (title: string) => clipCard(page, title);
+  const table = () => clipTable(page);
+  const row = (title: string) => clipRowOf(page, title);
+  const detailsDialog = () => detailsDialogOf(page);
+  const confirmDialog = () => confirmDialogOf(page);
+  const bodyOverflow = () => bodyOverflowOf(page);
+  const chooseOption = (comboboxName: string, optionName: string) => chooseOptionOn(page, page, comboboxName, optionName);
+  const expectCards = (titles: string[]) => expectCardsOn(page, titles);
 
   async function addStreamer(name: string, displayName: string | null) {
     await seedStreamer(server.app.deps, userId, name, displayName);
@@ -184,18 +179,11 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
   }
 
   it('signs up and shows the empty state, pointing at the Dashboard', async () => {
-    await page.goto('/login');
-    await page.getByRole('tab', { name: 'Register' }).click();
-    const form = page.getByRole('form', { name: 'Register' });
-    await form.getByLabel('Username').fill(USER.username);
-    await form.getByLabel('Password').fill(USER.password);
-    await form.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await register(page, USER);
     const user = await db().selectFrom('users').select('id').where('username', '=', USER.username).executeTakeFirstOrThrow();
     userId = user.id;
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clips', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Clips' }).waitFor();
+    await goVia(page, 'Clips');
     await page.getByRole('heading', { name: 'No Clips Found' }).waitFor();
     const dashboardLink = page.getByRole('link', { name: 'Go to Dashboard' });
     expect(await dashboardLink.getAttribute('href')).toBe('/app');

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { callerFor } from '../helpers/app.ts';
 import { launchBrowser, pathnameOf, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
+import { heading } from './pages/app.ts';
+import { logIn, loginForm } from './pages/auth.ts';
 
 const USER = { username: 'carol', password: 'a long enough password' };
 const PHONE = { width: 390, height: 844 };
@@ -27,19 +29,19 @@ describe('closed registration, redirects and the mobile menu', () => {
   it('redirects unknown paths to the landing page', async () => {
     await page.goto('/no/such/page');
     await page.waitForURL((url) => url.pathname === '/');
-    await page.getByRole('heading', { level: 1, name: /Turn Twitch clips into/ }).waitFor();
+    await heading(page, /Turn Twitch clips into/).waitFor();
     await screenshot(page, 'landing-mobile');
   });
 
   it('has a guest connect page that points existing users to login', async () => {
     await page.goto('/connect?passkey=ABC123');
-    await page.getByRole('heading', { level: 1, name: 'Connect your TikTok account' }).waitFor();
+    await heading(page, 'Connect your TikTok account').waitFor();
     expect(await page.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
   });
 
   it('shows only a Login heading with a request-access link when registration is closed', async () => {
     await page.goto('/login');
-    await page.getByRole('heading', { level: 1, name: 'Login' }).waitFor();
+    await heading(page, 'Login').waitFor();
     expect(await page.getByRole('tab').count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Terms of Service' }).first().getAttribute('href')).toBe('/tos');
     expect(await page.getByRole('link', { name: 'Privacy Policy' }).first().getAttribute('href')).toBe('/privacy-policy');
@@ -52,19 +54,16 @@ describe('closed registration, redirects and the mobile menu', () => {
 
   it('checks the login form before sending it', async () => {
     await page.goto('/login');
-    const form = page.getByRole('form', { name: 'Login' });
+    const form = loginForm(page);
     await form.getByLabel('Username').fill('   ');
     await form.getByRole('button', { name: 'Login' }).click();
     await form.getByText('Username and password are required').waitFor();
   });
 
   it('folds the navigation into a menu that opens and navigates on a phone', async () => {
-    const form = page.getByRole('form', { name: 'Login' });
-    await form.getByLabel('Username').fill(USER.username);
-    await form.getByLabel('Password').fill(USER.password);
-    await form.getByRole('button', { name: 'Login' }).click();
+    await logIn(page, USER);
     await page.waitForURL((url) => url.pathname === '/app');
-    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await heading(page, 'Dashboard').waitFor();
 
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
     const toggle = page.getByRole('button', { name: 'Open menu' });
@@ -80,14 +79,14 @@ describe('closed registration, redirects and the mobile menu', () => {
 
     await menu.getByRole('link', { name: 'Logs' }).click();
     await page.waitForURL('**/app/logs');
-    await page.getByRole('heading', { level: 1, name: 'System Logs' }).waitFor();
+    await heading(page, 'System Logs').waitFor();
     expect(await page.getByRole('navigation', { name: 'Mobile' }).count()).toBe(0);
     await page.getByText('carol signed in').waitFor();
     await screenshot(page, 'logs-mobile');
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Settings' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await heading(page, 'Settings').waitFor();
     await screenshot(page, 'settings-mobile');
 
     await page.getByRole('button', { name: 'Open menu' }).click();
@@ -95,6 +94,24 @@ describe('closed registration, redirects and the mobile menu', () => {
     await page.waitForURL('**/login');
     expect(pathnameOf(page)).toBe('/login');
     expect(await page.evaluate(() => window.localStorage.getItem('auth-state'))).toBeNull();
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it('signs the tab out at the first call the server refuses, and returns to that page after login', async () => {
+    await logIn(page, USER);
+    await page.waitForURL((url) => url.pathname === '/app');
+    await heading(page, 'Dashboard').waitFor();
+    // The session ends on the server (expiry, sign-out elsewhere); this tab still believes it is signed in.
+    await server.app.deps.db.deleteFrom('sessions').execute();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Logs' }).click();
+    await page.waitForURL('**/login');
+    await heading(page, 'Login').waitFor();
+    expect(await page.evaluate(() => window.localStorage.getItem('auth-state'))).toBeNull();
+
+    await logIn(page, USER);
+    await page.waitForURL('**/app/logs');
+    await heading(page, 'System Logs').waitFor();
     expect(browser.pageErrors).toEqual([]);
   });
 });

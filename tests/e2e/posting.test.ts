@@ -12,6 +12,10 @@ import { seedClip } from '../helpers/clips.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, makeClipMedia, screenshotViewport, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
+import { navLink, toast as toastOn, waitForToastsGone as waitForToastsGoneOn } from './pages/app.ts';
+import { register } from './pages/auth.ts';
+import { choosePrivacy as choosePrivacyIn, clipCard, postWizard } from './pages/clips.ts';
+import { accountsDialog as accountsDialogOf } from './pages/streamers.ts';
 
 const USER = { username: 'riley', password: 'a long enough password' };
 /** Small inline pictures, so the avatars render without the network. */
@@ -123,28 +127,20 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
   });
 
   const db = () => server.app.deps.db;
-  const toast = (text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
-  const grid = () => page.getByRole('list', { name: 'Clips' });
-  const card = (title: string) => grid().getByRole('listitem', { name: title, exact: true });
-  const wizard = () => page.getByRole('dialog', { name: 'Post to TikTok' });
-  const nextButton = () => wizard().getByRole('button', { name: 'Next', exact: true });
-  const previousButton = () => wizard().getByRole('button', { name: 'Previous', exact: true });
-  const postButton = () => wizard().getByRole('button', { name: 'Post Clip' });
+  const toast = (text: string) => toastOn(page, text);
+  const card = (title: string) => clipCard(page, title);
+  const steps = () => postWizard(page);
+  const wizard = () => steps().dialog();
+  const nextButton = () => steps().next();
+  const previousButton = () => steps().previous();
+  const postButton = () => steps().post();
   const details = () => page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: 'Post to TikTok' }) });
-  const accountCheckbox = (handle: string) => wizard().getByRole('checkbox', { name: new RegExp(handle.replace('.', '\\.')) });
+  const accountCheckbox = (handle: string) => steps().accountCheckbox(handle);
   const streamerCard = () => page.getByTestId('streamer-card').filter({ hasText: 'PixelQueen' });
-  const accountsDialog = () => page.getByRole('dialog', { name: 'TikTok accounts for PixelQueen' });
+  const accountsDialog = () => accountsDialogOf(page, 'PixelQueen');
   const postsOf = (openId: string): FakePost[] => [...fake.posts.values()].filter((post) => post.openId === openId);
-
-  async function expectStep(step: number, label: string) {
-    await wizard().getByText(`Step ${step} of 4: ${label}`).waitFor();
-    expect(await wizard().locator('[aria-current="step"]').textContent()).toContain(String(step));
-  }
-
-  async function choosePrivacy(scope: Locator, label: string) {
-    await scope.getByRole('combobox', { name: 'Who can view this post' }).click();
-    await page.getByRole('option', { name: label, exact: true }).click();
-  }
+  const expectStep = (step: number, label: string) => steps().expectStep(step, label);
+  const choosePrivacy = (scope: Locator, label: string) => choosePrivacyIn(page, scope, label);
 
   async function addClip(spec: ClipSpec) {
     const media = spec.format === 'vertical' ? vertical : horizontal;
@@ -178,44 +174,13 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     });
   }
 
-  /** Opens the wizard of a clip from its card, at step 1. */
-  async function openWizard(title: string) {
-    await card(title).getByRole('button', { name: 'Post', exact: true }).click();
-    await expectStep(1, 'Clip Preview');
-  }
-
-  /** Steps 1 to 3 with the defaults: the prefilled description, one account, a privacy level. */
-  async function walkToReview(handle: string, privacy: string) {
-    await nextButton().click();
-    await expectStep(2, 'Add Description');
-    await nextButton().click();
-    await expectStep(3, 'Select Accounts');
-    await accountCheckbox(handle).check();
-    await choosePrivacy(wizard(), privacy);
-    await nextButton().click();
-    await expectStep(4, 'Review & Post');
-  }
-
-  /** Toasts are fixed to the viewport: the next picture waits until they have gone. */
-  async function waitForToastsGone() {
-    // A pointer resting on a toast holds it on screen.
-    await page.mouse.move(0, 0);
-    await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
-  }
-
-  async function closeWizard() {
-    await page.keyboard.press('Escape');
-    await wizard().waitFor({ state: 'detached' });
-  }
+  const openWizard = (title: string) => steps().open(title);
+  const walkToReview = (handle: string, privacy: string) => steps().walkToReview(handle, privacy);
+  const waitForToastsGone = () => waitForToastsGoneOn(page);
+  const closeWizard = () => steps().close();
 
   it('signs up; without accounts, step 3 says so and Connect Account in the wizard adds one through the popup', async () => {
-    await page.goto('/login');
-    await page.getByRole('tab', { name: 'Register' }).click();
-    const form = page.getByRole('form', { name: 'Register' });
-    await form.getByLabel('Username').fill(USER.username);
-    await form.getByLabel('Password').fill(USER.password);
-    await form.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await register(page, USER);
     userId = (await db().selectFrom('users').select('id').where('username', '=', USER.username).executeTakeFirstOrThrow()).id;
 
     await seedStreamer(server.app.deps, userId, 'pixelqueen', 'PixelQueen');
@@ -472,7 +437,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
   });
 
   it('links and unlinks accounts in the streamers dialog, and connects another account through the popup', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Streamers', exact: true }).click();
+    await navLink(page, 'Streamers').click();
     await streamerCard().getByText('No linked accounts').waitFor();
     await streamerCard().getByRole('button', { name: /Manage/ }).click();
     const dialog = accountsDialog();
@@ -521,7 +486,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
   });
 
   it('posts from the details modal to the linked account and closes', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Clips', exact: true }).click();
+    await navLink(page, 'Clips').click();
     await card(LATE.title).getByRole('button', { name: LATE.title }).click();
     const modal = details();
     await modal.getByTestId('post-targets').getByText(`@${ERIN.username}`).waitFor();

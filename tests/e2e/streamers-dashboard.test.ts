@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor } from '../helpers/app.ts';
 import { launchBrowser, pathnameOf, screenshot, screenshotViewport, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
+import { heading, horizontalOverflow, navLink, toast as toastOn } from './pages/app.ts';
+import { register } from './pages/auth.ts';
+import { downloadsRegion, quickTile as quickTileOn, runEntry, waitForStatus } from './pages/dashboard.ts';
+import { addStreamerDialog, editStreamerDialog, streamerCard, streamerList } from './pages/streamers.ts';
 
 const USER = { username: 'dana', password: 'a long enough password' };
 const STREAMER = 'pixelqueen';
@@ -38,33 +42,22 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await fake?.close();
   });
 
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
-  const addDialog = () => page.getByRole('dialog', { name: 'Add Streamer' });
-  const card = (title: string) => page.getByRole('list', { name: 'Streamers' }).getByRole('listitem', { name: title, exact: true });
-  const downloads = () => page.getByRole('region', { name: 'Active Downloads' });
-  const entry = (name: string) => downloads().getByRole('listitem', { name, exact: true });
-  const quickTile = (name: string) => page.getByRole('region', { name: 'Quick Download' }).getByRole('listitem', { name, exact: true });
-  const statusOf = (scope: Locator) => scope.getByTestId('download-status');
-  const toast = (text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
+  const nav = (name: string) => navLink(page, name);
+  const addDialog = () => addStreamerDialog(page);
+  const card = (title: string) => streamerCard(page, title);
+  const downloads = () => downloadsRegion(page);
+  const entry = (name: string) => runEntry(page, name);
+  const quickTile = (name: string) => quickTileOn(page, name);
+  const toast = (text: string) => toastOn(page, text);
 
   /** The input of a batched tRPC mutation request (one call per batch here). */
   function startInput(request: Request): unknown {
     return (request.postDataJSON() as Record<string, unknown>)['0'];
   }
 
-  async function waitForStatus(scope: Locator, label: string, timeout = 20_000) {
-    await statusOf(scope).filter({ hasText: new RegExp(`^${label}$`) }).waitFor({ timeout });
-  }
-
   it('signs up the first user and shows the empty dashboard', async () => {
-    await page.goto('/login');
-    await page.getByRole('tab', { name: 'Register' }).click();
-    const form = page.getByRole('form', { name: 'Register' });
-    await form.getByLabel('Username').fill(USER.username);
-    await form.getByLabel('Password').fill(USER.password);
-    await form.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
-    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await register(page, USER);
+    await heading(page, 'Dashboard').waitFor();
     await page.getByText('No active downloads').waitFor();
     await page.getByText('No streamers yet').waitFor();
     expect(await page.getByRole('link', { name: 'Add Streamers' }).getAttribute('href')).toBe('/app/streamers');
@@ -73,7 +66,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
 
   it('adds a streamer through the dialog: defaults, validation and the server refusing', async () => {
     await page.getByRole('link', { name: 'Add Streamers' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Streamers' }).waitFor();
+    await heading(page, 'Streamers').waitFor();
     expect(pathnameOf(page)).toBe('/app/streamers');
     await page.getByText('No streamers yet').waitFor();
     await screenshot(page, 'streamers-empty');
@@ -155,13 +148,13 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await other.waitFor();
     await other.getByText('Horizontal').waitFor();
     await other.getByText('German').waitFor();
-    expect(await page.getByRole('list', { name: 'Streamers' }).getByTestId('streamer-card').count()).toBe(2);
+    expect(await streamerList(page).getByTestId('streamer-card').count()).toBe(2);
     await screenshot(page, 'streamers-cards');
   });
 
   it('downloads 2 clips from the dashboard and shows the run going to completed', { timeout: 150_000 }, async () => {
     await nav('Dashboard').click();
-    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await heading(page, 'Dashboard').waitFor();
     const tile = quickTile(TITLE);
     await tile.getByText('2 clips').waitFor();
     await tile.getByText('Vertical').waitFor();
@@ -258,7 +251,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await nav('Streamers').click();
     const streamerCard = card(TITLE);
     await streamerCard.getByRole('button', { name: `Edit ${STREAMER}` }).click();
-    const dialog = page.getByRole('dialog', { name: 'Edit Streamer' });
+    const dialog = editStreamerDialog(page);
     await dialog.waitFor();
     const name = dialog.getByLabel('Streamer name');
     expect(await name.inputValue()).toBe(STREAMER);
@@ -287,13 +280,13 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await page.getByRole('alertdialog', { name: 'Delete streamer' }).getByRole('button', { name: 'Delete' }).click();
     await toast(`Streamer ${OTHER} deleted successfully`).waitFor();
     await card(OTHER).waitFor({ state: 'detached' });
-    expect(await page.getByRole('list', { name: 'Streamers' }).getByTestId('streamer-card').count()).toBe(1);
+    expect(await streamerList(page).getByTestId('streamer-card').count()).toBe(1);
     await screenshot(page, 'streamers-after-delete');
   });
 
   it('fits a 390 px wide phone, with skeletons while the streamers load', async () => {
     await page.setViewportSize(PHONE);
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = () => horizontalOverflow(page);
 
     // Held back until the loading state has been seen.
     let release = () => {};

@@ -4,6 +4,10 @@ import { DELETE_ACCOUNT_CONFIRM } from '@clipshift/shared';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, screenshot, screenshotViewport, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
+import { heading, toast, waitForToastsGone } from './pages/app.ts';
+import { register } from './pages/auth.ts';
+import { boxValues, focusedLabel, passkeyBox as box, pasteInto, verifiedPanel } from './pages/connect.ts';
+import { appSettings as appSettingsOf, processingSection, tiktokAccountRow, tiktokSection } from './pages/settings.ts';
 
 const OWNER = { username: 'erin', password: 'a long enough password' };
 const OWNER_TIKTOK = { openId: 'open-erin', displayName: 'Erin Creates', username: 'erin.creates' };
@@ -32,26 +36,6 @@ async function spyOnWindowOpen(page: Page): Promise<void> {
 
 async function openedWith(page: Page): Promise<{ url: string; features: string }[]> {
   return page.evaluate(() => (window as OpenSpyWindow).openedWith ?? []);
-}
-
-const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
-const box = (page: Page, position: number) => page.getByLabel(`Passkey character ${position}`, { exact: true });
-const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
-
-async function boxValues(page: Page): Promise<string> {
-  const values: string[] = [];
-  for (let position = 1; position <= 6; position += 1) values.push((await box(page, position).inputValue()) || '_');
-  return values.join('');
-}
-
-/** A real paste: a ClipboardEvent carrying the text, dispatched on a box. */
-async function pasteInto(target: Locator, text: string): Promise<void> {
-  await target.focus();
-  await target.evaluate((element, pasted) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', pasted);
-    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, text);
 }
 
 /** What the OAuth callback page has to be served with so that the popup keeps its opener. */
@@ -90,11 +74,6 @@ async function keepOpenerUntilServerFix(context: BrowserContext, fake: FakeTikTo
   });
 }
 
-/** Waits for a fixed-position toast to go, so the next picture is not covered. */
-async function waitForToastsGone(page: Page): Promise<void> {
-  await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 8000 });
-}
-
 describe('TikTok accounts: Settings connect and remove, processing preferences, the guest connect page', () => {
   let fake: FakeTikTok;
   let server: E2eApp;
@@ -103,8 +82,8 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
   let passkey = '';
   let openerPolicy: string | null = null;
 
-  const section = () => page.getByRole('region', { name: 'TikTok Accounts' });
-  const accountRow = (name: string) => section().getByRole('row', { name, exact: true });
+  const section = () => tiktokSection(page);
+  const accountRow = (name: string) => tiktokAccountRow(page, name);
 
   /** The passkey throttle (10 per 10 minutes per address) would end a long test; each test starts afresh. */
   async function resetPasskeyThrottle(): Promise<void> {
@@ -142,13 +121,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
   });
 
   it('signs up and shows the empty TikTok Accounts section with the guest code', async () => {
-    await page.goto('/login');
-    await page.getByRole('tab', { name: 'Register' }).click();
-    const form = page.getByRole('form', { name: 'Register' });
-    await form.getByLabel('Username').fill(OWNER.username);
-    await form.getByLabel('Password').fill(OWNER.password);
-    await form.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await register(page, OWNER);
 
     await page.goto('/app/settings');
     await section().getByText('No TikTok Accounts', { exact: true }).waitFor();
@@ -296,12 +269,8 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
   });
 
   it('keeps the processing preferences in app-settings and on the account; the account\'s values win on load', async () => {
-    const processing = () => page.getByRole('region', { name: 'Processing' });
-    const model = () => processing().getByRole('combobox', { name: 'Transcription model' });
-    const concurrency = () => processing().getByLabel('Concurrency');
-    const save = () => processing().getByRole('button', { name: 'Save' });
-    const saveState = () => processing().getByTestId('processing-save-state');
-    const appSettings = async () => JSON.parse((await page.evaluate(() => window.localStorage.getItem('app-settings'))) ?? '{}') as Record<string, unknown>;
+    const { region: processing, model, concurrency, save, saveState } = processingSection(page);
+    const appSettings = () => appSettingsOf(page);
     const stored = () => server.app.deps.db.selectFrom('user_settings').select(['whisper_model', 'concurrency']).execute();
     expect(await model().textContent()).toContain('large-v3-turbo');
     expect(await concurrency().inputValue()).toBe('5');
@@ -354,7 +323,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
   it('edits the passkey boxes: typing, Backspace, arrows, paste and the incomplete message', async () => {
     await resetPasskeyThrottle();
     await page.goto('/connect');
-    await page.getByRole('heading', { level: 1, name: 'Connect your TikTok account' }).waitFor();
+    await heading(page, 'Connect your TikTok account').waitFor();
     expect(await page.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
     const first = box(page, 1);
     expect(await first.getAttribute('inputmode')).toBe('text');
@@ -429,7 +398,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     expect(await boxValues(page)).toBe('______');
     expect(await focusedLabel(page)).toBe('Passkey character 1');
     await page.keyboard.type(passkey.toLowerCase());
-    const verified = page.getByRole('region', { name: 'Passkey verified' });
+    const verified = verifiedPanel(page);
     await verified.waitFor();
     expect(await verified.getByTestId('verified-passkey').textContent()).toBe(passkey);
     await verified.getByRole('button', { name: 'Connect TikTok' }).waitFor();
@@ -447,7 +416,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     expect(await boxValues(page)).toBe('______');
 
     await page.goto(`/connect?passkey=${encodeURIComponent(passkey.toLowerCase().split('').join('-'))}`);
-    await page.getByRole('region', { name: 'Passkey verified' }).waitFor();
+    await verifiedPanel(page).waitFor();
     expect(await page.getByTestId('verified-passkey').textContent()).toBe(passkey);
   });
 
@@ -456,7 +425,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     // More loads than the address may make wrong guesses: a right code spends nothing.
     for (let load = 0; load < 12; load += 1) {
       await page.goto(`/connect?passkey=${passkey}`);
-      await page.getByRole('region', { name: 'Passkey verified' }).waitFor();
+      await verifiedPanel(page).waitFor();
     }
   });
 
@@ -470,7 +439,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await resetPasskeyThrottle();
     // Once the wait is over, Verify Passkey tries the same code again.
     await page.getByRole('button', { name: 'Verify Passkey' }).click();
-    await page.getByRole('region', { name: 'Passkey verified' }).waitFor();
+    await verifiedPanel(page).waitFor();
   });
 
   it('connects a guest account without a session; the owner sees it in Settings', async () => {
@@ -479,7 +448,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
       await keepOpenerUntilServerFix(guest.context, fake, server.baseUrl, openerPolicy);
       const guestPage = guest.page;
       await guestPage.goto(`/connect?passkey=${passkey}`);
-      const verified = guestPage.getByRole('region', { name: 'Passkey verified' });
+      const verified = verifiedPanel(guestPage);
       await verified.waitFor();
       await screenshot(guestPage, 'connect-verified-mobile');
 
@@ -498,7 +467,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
       // Back to empty boxes, verification reset.
       await box(guestPage, 1).waitFor();
       expect(await boxValues(guestPage)).toBe('______');
-      expect(await guestPage.getByRole('region', { name: 'Passkey verified' }).count()).toBe(0);
+      expect(await verifiedPanel(guestPage).count()).toBe(0);
       const [opened] = await openedWith(guestPage);
       expect(opened?.features).toMatch(/width=600,height=700/);
       await waitForToastsGone(guestPage);

@@ -1,22 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createTrpcClient, isNetworkError, trpc } from '@/lib/trpc';
-
-const MAX_RETRIES = 1;
-
-/** One retry for a lost connection; answers from the server (4xx, 5xx) are final. */
-function shouldRetry(failureCount: number, error: unknown): boolean {
-  return isNetworkError(error) && failureCount < MAX_RETRIES;
-}
-
-function createQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      queries: { retry: shouldRetry, refetchOnWindowFocus: false, staleTime: 5_000 },
-      mutations: { retry: false },
-    },
-  });
-}
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createTrpcClient, trpc } from '@/api/trpc';
+import { createQueryClient } from './query-client';
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);

@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { DelayedNavigate } from '@/components/delayed-navigate';
 import { LoadingView } from '@/components/loading-view';
-import { useAuth } from '@/lib/auth';
-import { useProcessingPreferencesSync } from '@/lib/processing-preferences';
+import { useAuth } from '@/api/auth';
+import { useProcessingPreferencesSync } from '@/api/settings';
 import { paths } from '@/lib/paths';
 
 /** Signed-in screens keep this browser's app-settings in step with the account's preferences. */

@@ -20,7 +20,7 @@ const logs = () => import('@/features/logs/logs-page').then((m) => ({ Component:
 const settings = () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage }));
 
 /** The route table of spec section 2; /app routes sit behind the auth guard. */
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     hydrateFallbackElement: <LoadingView />,

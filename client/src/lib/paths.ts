@@ -14,9 +14,6 @@ export const paths = {
   },
 } as const;
 
-type Values<T> = T extends string ? T : { [K in keyof T]: Values<T[K]> }[keyof T];
-export type AppPath = Values<typeof paths>;
-
 /** Sections of the landing page that other pages link to. */
 export const landingSections = {
   requestAccess: 'request-access',
@@ -24,7 +21,7 @@ export const landingSections = {
   howItWorks: 'how-it-works',
   faq: 'faq',
 } as const;
-export type LandingSection = (typeof landingSections)[keyof typeof landingSections];
+type LandingSection = (typeof landingSections)[keyof typeof landingSections];
 
 export function landingSectionPath(section: LandingSection): string {
   return `${paths.home}#${section}`;

@@ -54,15 +54,15 @@ export function isAuthCacheFresh(cache: CachedAuthState | null, now: number = Da
 }
 
 /** Settings kept in the browser (spec section 3); the provider credentials have no defaults here. */
-export const appSettings = z.object({
+const appSettings = z.object({
   client_id: z.string().catch(''),
   client_secret: z.string().catch(''),
   concurrency: z.number().int().min(1).catch(DEFAULT_CONCURRENCY),
   whisper_model: z.string().min(1).catch(DEFAULT_WHISPER_MODEL),
 });
-export type AppSettings = z.infer<typeof appSettings>;
+type AppSettings = z.infer<typeof appSettings>;
 
-export const DEFAULT_SETTINGS: AppSettings = {
+const DEFAULT_SETTINGS: AppSettings = {
   client_id: '',
   client_secret: '',
   concurrency: DEFAULT_CONCURRENCY,

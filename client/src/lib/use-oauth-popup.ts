@@ -5,9 +5,9 @@ import { OAUTH_POPUP_HEIGHT, OAUTH_POPUP_WIDTH } from '@clipshift/shared';
 export type OAuthOutcome = { success: true } | { success: false; error: string };
 
 /** How a start ended: the popup is on its way, the browser refused to open it, or the flow was replaced or abandoned. */
-export type OAuthStart = 'started' | 'blocked' | 'cancelled';
+type OAuthStart = 'started' | 'blocked' | 'cancelled';
 
-export interface OAuthPopupOptions {
+interface OAuthPopupOptions {
   /** The `type` of the callback page's message, e.g. 'tiktok-auth'. */
   messageType: string;
   /** The callback page reported back; listening has stopped. */
@@ -17,7 +17,7 @@ export interface OAuthPopupOptions {
 }
 
 /** The popup is checked this often for having been closed (spec section 4: each second). */
-export const POPUP_CLOSED_CHECK_MS = 1000;
+const POPUP_CLOSED_CHECK_MS = 1000;
 /**
  * The callback page posts its message and closes itself at once; the message can arrive just after
  * the popup is seen closed, so a closed popup is given this long before the flow is abandoned.
@@ -36,7 +36,7 @@ export function readOAuthMessage(data: unknown, messageType: string): OAuthOutco
 }
 
 /** Window features for a popup of the spec's size, centred on the current browser window. */
-export function centredPopupFeatures(width = OAUTH_POPUP_WIDTH, height = OAUTH_POPUP_HEIGHT): string {
+function centredPopupFeatures(width = OAUTH_POPUP_WIDTH, height = OAUTH_POPUP_HEIGHT): string {
   const left = Math.max(0, Math.round(window.screenX + (window.outerWidth - width) / 2));
   const top = Math.max(0, Math.round(window.screenY + (window.outerHeight - height) / 2));
   return `popup=yes,width=${width},height=${height},left=${left},top=${top}`;

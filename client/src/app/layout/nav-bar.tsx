@@ -3,7 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router-dom';
 import { LogIn, LogOut, Menu, X } from 'lucide-react';
 import { BrandLogo } from '@/components/brand-logo';
 import { Button } from '@/components/ui/button';
-import { useAuth, type AuthStatus } from '@/lib/auth';
+import { useAuth, type AuthStatus } from '@/api/auth';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { APP_NAV_ITEMS } from './nav-items';

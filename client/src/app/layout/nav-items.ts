@@ -1,7 +1,7 @@
 import { LayoutDashboard, Film, ScrollText, Settings, Users, type LucideIcon } from 'lucide-react';
 import { paths } from '@/lib/paths';
 
-export interface NavItem {
+interface NavItem {
   label: string;
   to: string;
   icon: LucideIcon;

@@ -1,7 +1,7 @@
 import { Outlet, useLocation } from 'react-router-dom';
 import { SiteFooter } from '@/components/site-footer';
 import { Toaster } from '@/components/ui/sonner';
-import { AuthProvider } from '@/lib/auth';
+import { AuthProvider } from '@/api/auth';
 import { useScrollOnNavigate } from '../use-scroll-on-navigate';
 import { NavBar } from './nav-bar';
 

@@ -6,9 +6,8 @@ import { LoadingView } from '@/components/loading-view';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useAuth } from '@/lib/auth';
+import { useAuth, useRegistrationStatus } from '@/api/auth';
 import { landingSectionPath, landingSections, paths, rememberedPath } from '@/lib/paths';
-import { trpc } from '@/lib/trpc';
 import { LoginForm } from './login-form';
 import { RegisterForm } from './register-form';
 
@@ -97,7 +96,7 @@ function LoginCardSkeleton() {
 }
 
 function LoginScreen({ onAuthenticated }: { onAuthenticated: () => void }) {
-  const registration = trpc.auth.registrationStatus.useQuery();
+  const registration = useRegistrationStatus();
   const status = registration.data;
   // A failed status request falls back to login only: nobody is offered a form that cannot work.
   const body = registration.isPending ? (

@@ -1,23 +1,24 @@
 import { useState } from 'react';
 import { CREDENTIALS_REQUIRED, INVITE_REQUIRED } from '@clipshift/shared';
-import { formErrorMessage, trpc } from '@/lib/trpc';
+import { useLoginMutation, useRegisterMutation } from '@/api/auth';
+import { formErrorMessage } from '@/api/errors';
 
-export const LOGIN_FAILED = 'Login failed';
-export const REGISTRATION_FAILED = 'Registration failed';
+const LOGIN_FAILED = 'Login failed';
+const REGISTRATION_FAILED = 'Registration failed';
 
-export interface Credentials {
+interface Credentials {
   username: string;
   password: string;
 }
 
 /** Trimmed username and password are both required (spec section 5). */
-export function credentialsProblem({ username, password }: Credentials): string | null {
+function credentialsProblem({ username, password }: Credentials): string | null {
   return username.trim() && password.trim() ? null : CREDENTIALS_REQUIRED;
 }
 
 /** Signs in; on success the caller marks the session authenticated. */
 export function useLoginSubmit(onAuthenticated: () => void) {
-  const login = trpc.auth.login.useMutation();
+  const login = useLoginMutation();
   const [error, setError] = useState<string | null>(null);
 
   const submit = async (credentials: Credentials) => {
@@ -41,8 +42,8 @@ export interface Registration extends Credentials {
 
 /** Registers, then signs in with the same credentials (spec section 4). */
 export function useRegisterSubmit(inviteRequired: boolean, onAuthenticated: () => void) {
-  const register = trpc.auth.register.useMutation();
-  const login = trpc.auth.login.useMutation();
+  const register = useRegisterMutation();
+  const login = useLoginMutation();
   const [error, setError] = useState<string | null>(null);
 
   const submit = async ({ inviteCode, ...credentials }: Registration) => {

@@ -3,23 +3,22 @@ import { RefreshCw } from 'lucide-react';
 import { sortClips, type Clip, type ClipList } from '@clipshift/shared';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
-import { useStreamerList } from '@/lib/streamers';
+import { useStreamerList } from '@/api/streamers';
 import { cn } from '@/lib/utils';
-import type { ClipActions } from './clip-actions';
-import { ClipDetailsDialog } from './clip-details-dialog';
-import { ClipViewToggle } from './clip-view-toggle';
-import { ClipsContent } from './clips-content';
-import { ClipsFilterBar } from './clips-filter-bar';
-import { ClipsPagination } from './clips-pagination';
-import { DeleteClipDialog } from './delete-clip-dialog';
-import { downloadClip } from './download-clip';
+import type { ClipActions } from './shared/clip-actions';
+import { ClipDetailsDialog } from './details/clip-details-dialog';
+import { ClipViewToggle } from './list/clip-view-toggle';
+import { ClipsContent } from './list/clips-content';
+import { ClipsFilterBar } from './list/clips-filter-bar';
+import { ClipsPagination } from './list/clips-pagination';
+import { DeleteClipDialog } from './list/delete-clip-dialog';
+import { downloadClip } from './shared/download-clip';
 import { PostWizardDialog } from './post-wizard/post-wizard-dialog';
-import { useClipFilters } from './use-clip-filters';
-import { CLIP_PAGE_SIZE, useClipList } from './use-clip-list';
-import { useClipView } from './use-clip-view';
-import { useDeleteClip } from './use-delete-clip';
-import { useDetailsState } from './use-details-state';
-import { useSubtitleGeneration } from './use-subtitle-generation';
+import { useClipFilters } from './list/use-clip-filters';
+import { CLIP_PAGE_SIZE, useClipList, useDeleteClip } from '@/api/clips';
+import { useSubtitleGeneration } from '@/api/subtitles';
+import { useClipView } from './list/use-clip-view';
+import { useDetailsState } from './details/use-details-state';
 
 /** After deletions the last page can run empty: step back to the last page that has clips. */
 function useStayWithinPages(list: ClipList | undefined, page: number, setPage: (page: number) => void, placeholder: boolean) {

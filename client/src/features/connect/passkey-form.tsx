@@ -1,7 +1,6 @@
 import { useId, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { connectMessages } from './connect-messages';
 import { PasskeyBoxes } from './passkey-boxes';
 import type { PasskeyChars } from './passkey-entry';
 
@@ -16,6 +15,9 @@ interface PasskeyFormProps {
   /** The validation message of a submit with fewer than six characters. */
   error: string | null;
 }
+
+/** Under the boxes after a 429: the code may well be right, so it is not called wrong. */
+const THROTTLED = 'Too many attempts for now; this says nothing about the code. Wait a few minutes, then press Verify Passkey.';
 
 type StatusLineProps = Pick<PasskeyFormProps, 'verifying' | 'refused' | 'throttled' | 'error'> & { id: string };
 
@@ -37,7 +39,7 @@ function StatusLine({ id, verifying, refused, throttled, error }: StatusLineProp
   if (throttled) {
     return (
       <p id={id} className="text-sm text-amber-700">
-        {connectMessages.throttled}
+        {THROTTLED}
       </p>
     );
   }

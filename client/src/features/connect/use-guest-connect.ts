@@ -1,10 +1,8 @@
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { passkeyFromQuery } from '@clipshift/shared';
-import { connectMessages } from './connect-messages';
+import { PASSKEY_INCOMPLETE, passkeyFromQuery } from '@clipshift/shared';
+import { useGuestTikTokConnect, usePasskeyVerification } from '@/api/guests';
 import { charsFromPasskey, EMPTY_PASSKEY, isComplete, type PasskeyChars } from './passkey-entry';
-import { useGuestTikTokConnect } from './use-guest-tiktok-connect';
-import { usePasskeyVerification } from './use-passkey-verification';
 
 /**
  * The guest page's state: the boxes (prefilled from ?passkey= when it cleans to six characters),
@@ -34,7 +32,7 @@ export function useGuestConnect() {
 
   const submit = useCallback(() => {
     if (!complete) {
-      setSubmitError(connectMessages.incomplete);
+      setSubmitError(PASSKEY_INCOMPLETE);
       return;
     }
     verify(passkey);

@@ -1,4 +1,5 @@
 import { CircleCheck, LoaderCircle } from 'lucide-react';
+import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { Button } from '@/components/ui/button';
 
 interface VerifiedPanelProps {
@@ -24,12 +25,7 @@ export function VerifiedPanel({ passkey, connecting, onConnect, onUseDifferent }
           Sign in to TikTok in the window that opens. Your account is added to the Clipshift account this passkey belongs to.
         </p>
       </div>
-      {connecting && (
-        <p role="status" className="flex items-center justify-center gap-2 text-sm text-muted-foreground">
-          <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" />
-          Finish connecting in the TikTok window. Closing it cancels.
-        </p>
-      )}
+      {connecting && <PopupWaitingNote className="justify-center" />}
       <div className="flex flex-col gap-2">
         <Button variant="brand" className="w-full" disabled={connecting} onClick={onConnect}>
           {connecting && <LoaderCircle className="animate-spin" aria-hidden="true" />}

@@ -4,8 +4,8 @@ import { EmptyState } from '@/components/empty-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useStartDownload, useStopDownload } from '@/lib/downloads';
-import { streamerTitle } from '@/lib/streamers';
+import { useStartDownload, useStopDownload } from '@/api/downloads';
+import { streamerTitle } from '@/api/streamers';
 import { cn } from '@/lib/utils';
 import { DownloadEntry } from './download-entry';
 

@@ -5,14 +5,7 @@ import { DownloadStatusBadge } from '@/components/download-status-badge';
 import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
 import { RunProgress } from './run-progress';
-
-/** "2 of 5 clips downloaded · 1 failed"; the total is known once the run has listed its clips. */
-export function clipsSummary(entry: StatusEntry): string {
-  const counted = entry.clips_total > 0 ? entry.clips_total : entry.clips_downloaded;
-  const total = entry.clips_total > 0 ? ` of ${entry.clips_total}` : '';
-  const failed = entry.clips_failed > 0 ? ` · ${entry.clips_failed} failed` : '';
-  return `${entry.clips_downloaded}${total} ${counted === 1 ? 'clip' : 'clips'} downloaded${failed}`;
-}
+import { clipsSummary } from './run-text';
 
 function RunTimes({ entry }: { entry: StatusEntry }) {
   return (

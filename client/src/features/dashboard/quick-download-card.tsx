@@ -2,12 +2,13 @@ import { Link } from 'react-router-dom';
 import { CloudOff, Download, Plus, Users } from 'lucide-react';
 import type { StatusMap, Streamer } from '@clipshift/shared';
 import { EmptyState } from '@/components/empty-state';
+import { LoadFailed } from '@/components/load-failed';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useStartDownload } from '@/lib/downloads';
+import { useStartDownload } from '@/api/downloads';
 import { paths } from '@/lib/paths';
-import { LOAD_STREAMERS_FAILED } from '@/lib/streamers';
+import { streamerMessages } from '@/api/streamers';
 import { QuickDownloadTile } from './quick-download-tile';
 
 const GRID = 'grid gap-3 sm:grid-cols-2 lg:grid-cols-3';
@@ -60,15 +61,7 @@ export function QuickDownloadCard({ streamers, failed, onRetry, status }: QuickD
       </CardHeader>
       <CardContent>
         {streamers === undefined && failed ? (
-          <EmptyState
-            icon={CloudOff}
-            title={LOAD_STREAMERS_FAILED}
-            action={
-              <Button variant="outline" onClick={onRetry}>
-                Try again
-              </Button>
-            }
-          />
+          <LoadFailed icon={CloudOff} title={streamerMessages.loadFailed} onRetry={onRetry} />
         ) : streamers === undefined ? (
           <TilesSkeleton />
         ) : streamers.length === 0 ? (

@@ -3,7 +3,7 @@ import { Download, LoaderCircle } from 'lucide-react';
 import { formatSchedule, isBusyStatus, type Streamer } from '@clipshift/shared';
 import { DownloadStatusBadge } from '@/components/download-status-badge';
 import { Button } from '@/components/ui/button';
-import { streamerTitle } from '@/lib/streamers';
+import { streamerTitle } from '@/api/streamers';
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (

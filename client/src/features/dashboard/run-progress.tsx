@@ -1,6 +1,6 @@
 import { runPercent, type StatusEntry } from '@clipshift/shared';
 import { Progress } from '@/components/ui/progress';
-import { describeClipProgress } from './stage-labels';
+import { describeClipProgress } from './run-text';
 
 /** The run's overall bar and, under it, each clip being worked on with its stage. */
 export function RunProgress({ name, entry }: { name: string; entry: StatusEntry }) {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { DASHBOARD_STATUS_POLL_MS, DASHBOARD_STREAMER_REFRESH_MS } from '@clipshift/shared';
-import { useDownloadStatus } from '@/lib/downloads';
-import { useStreamerList } from '@/lib/streamers';
+import { useDownloadStatus } from '@/api/downloads';
+import { useStreamerList } from '@/api/streamers';
 
 /**
  * The dashboard's two polls (spec section 7): download status every 5 s, and the streamer list

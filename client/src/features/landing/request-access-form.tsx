@@ -6,7 +6,7 @@ import { Label } from '@/components/ui/label';
 import { landingSections } from '@/lib/paths';
 import { useFakeAccessRequest } from './use-fake-access-request';
 
-export const THANKS_MESSAGE = "Thanks for your interest! We'll be in touch soon.";
+const THANKS_MESSAGE = "Thanks for your interest! We'll be in touch soon.";
 
 export function RequestAccessSection() {
   const [email, setEmail] = useState('');

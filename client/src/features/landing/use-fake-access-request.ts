@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How long the button says "Submitting..." and how long the thanks stays (spec section 2). */
-export const SUBMITTING_MS = 1000;
-export const THANKS_VISIBLE_MS = 5000;
+const SUBMITTING_MS = 1000;
+const THANKS_VISIBLE_MS = 5000;
 
-export type AccessRequestPhase = 'idle' | 'submitting' | 'thanked';
+type AccessRequestPhase = 'idle' | 'submitting' | 'thanked';
 
 /**
  * The early-access form is deliberately fake: nothing is sent anywhere. It only plays the

@@ -16,7 +16,7 @@ export function parseLevelFilter(value: string): LevelFilter {
   return (LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : ALL_LEVELS;
 }
 
-export interface LogFilters {
+interface LogFilters {
   level: LevelFilter;
   search: string;
 }

@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'react';
 import { ScrollText, SearchX } from 'lucide-react';
 import { countByLevel, type LogLevel } from '@clipshift/shared';
+import { LOAD_LOGS_FAILED, useLogEntries } from '@/api/logs';
 import { EmptyState } from '@/components/empty-state';
+import { LoadFailed } from '@/components/load-failed';
 import { PageHeader } from '@/components/page-header';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatTime } from '@/lib/format';
@@ -11,7 +12,6 @@ import { LevelChips } from './level-chips';
 import { LogList } from './log-list';
 import { ALL_LEVELS, filterLogs, isFiltering, type LevelFilter } from './log-filters';
 import { LogsToolbar } from './logs-toolbar';
-import { LOAD_LOGS_FAILED, useLogEntries } from './use-log-entries';
 
 function LogListSkeleton() {
   return (
@@ -66,15 +66,11 @@ export function LogsPage() {
           {logs.isPending ? (
             <LogListSkeleton />
           ) : logs.isError && entries.length === 0 ? (
-            <EmptyState
+            <LoadFailed
               icon={ScrollText}
               title={LOAD_LOGS_FAILED}
               description="The server could not be reached. Check your connection and try again."
-              action={
-                <Button variant="outline" onClick={() => void logs.refetch()}>
-                  Try again
-                </Button>
-              }
+              onRetry={() => void logs.refetch()}
             />
           ) : visible.length === 0 ? (
             <EmptyState

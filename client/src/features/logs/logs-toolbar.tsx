@@ -1,7 +1,7 @@
-import { RefreshCw, Search } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
+import { SearchField } from '@/components/search-field';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { cn } from '@/lib/utils';
@@ -21,17 +21,7 @@ interface LogsToolbarProps {
 export function LogsToolbar(props: LogsToolbarProps) {
   return (
     <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-      <div className="relative flex-1">
-        <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-        <Input
-          type="search"
-          aria-label="Search logs"
-          placeholder="Search messages or loggers…"
-          className="pl-9"
-          value={props.search}
-          onChange={(event) => props.onSearchChange(event.target.value)}
-        />
-      </div>
+      <SearchField label="Search logs" placeholder="Search messages or loggers…" value={props.search} onChange={props.onSearchChange} />
       <div className="flex flex-wrap items-center gap-3">
         <Select value={props.level} onValueChange={(value) => props.onLevelChange(parseLevelFilter(value))}>
           <SelectTrigger aria-label="Filter by level" className="w-40">

@@ -1,17 +1,17 @@
 import { Link } from 'react-router-dom';
 import { Copy, ExternalLink } from 'lucide-react';
 import { PASSKEY_PLACEHOLDER } from '@clipshift/shared';
+import { useCurrentPasskey } from '@/api/guests';
 import { Button } from '@/components/ui/button';
 import { connectPath } from '@/lib/paths';
-import { trpc } from '@/lib/trpc';
 import { useCopyWithToast } from './use-copy';
 
-export const PASSKEY_COPIED = 'Passkey copied to clipboard!';
-export const PASSKEY_COPY_FAILED = 'Failed to copy passkey';
+const PASSKEY_COPIED = 'Passkey copied to clipboard!';
+const PASSKEY_COPY_FAILED = 'Failed to copy passkey';
 
 /** The user's guest passkey: whoever has it can connect a TikTok account to this user's list. */
 export function GuestCode() {
-  const passkeyQuery = trpc.guests.currentPasskey.useQuery();
+  const passkeyQuery = useCurrentPasskey();
   const passkey = passkeyQuery.data?.passkey ?? null;
   const copy = useCopyWithToast(PASSKEY_COPIED, PASSKEY_COPY_FAILED);
   const link = connectPath(passkey);

@@ -1,47 +1,21 @@
-import { ShieldCheck, Ticket, Plus, LoaderCircle } from 'lucide-react';
-import { toast } from 'sonner';
-import { INVITE_DAYS_SETTINGS_PAGE, INVITE_LIST_LIMIT } from '@clipshift/shared';
+import { LoaderCircle, Plus, ShieldCheck, Ticket } from 'lucide-react';
+import { INVITE_DAYS_SETTINGS_PAGE } from '@clipshift/shared';
+import { useSession } from '@/api/auth';
+import { LOAD_INVITES_FAILED, useGenerateInvite, useInviteCodes } from '@/api/invites';
 import { EmptyState } from '@/components/empty-state';
+import { LoadFailed } from '@/components/load-failed';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { describeError, trpc } from '@/lib/trpc';
-import { useErrorToast } from '@/lib/use-error-toast';
 import { InviteCodesTable } from './invite-codes-table';
 
-export const LOAD_INVITES_FAILED = 'Failed to load invite codes';
-
-function useGenerateInvite() {
-  const utils = trpc.useUtils();
-  return trpc.invites.generate.useMutation({
-    onSuccess: (invite) => {
-      toast.success(`Invite code generated successfully! Valid for ${invite.days_valid} days.`);
-      void utils.invites.list.invalidate();
-      // Generating is logged: Recent Logs shows it without waiting for a reload.
-      void utils.logs.list.invalidate();
-    },
-    onError: (error) => {
-      toast.error(`Failed to generate invite code: ${describeError(error)}`);
-    },
-  });
-}
-
 function InviteCodesList() {
-  const invites = trpc.invites.list.useQuery({ limit: INVITE_LIST_LIMIT });
-  useErrorToast(invites, LOAD_INVITES_FAILED);
+  const invites = useInviteCodes();
   if (invites.isPending) return <Skeleton className="h-32 w-full" />;
   if (invites.isError) {
     return (
-      <EmptyState
-        icon={Ticket}
-        title={LOAD_INVITES_FAILED}
-        action={
-          <Button variant="outline" onClick={() => void invites.refetch()}>
-            Try again
-          </Button>
-        }
-      />
+<LoadFailed icon={Ticket} title={LOAD_INVITES_FAILED} onRetry={() => void invites.refetch()} />
     );
   }
   if (invites.data.length === 0) {
@@ -61,7 +35,7 @@ function AdminOnlyNote() {
 
 /** Administrators manage invite codes here; the settings page issues codes valid for 1 day. */
 export function InviteCodesSection() {
-  const session = trpc.auth.checkAuth.useQuery();
+  const session = useSession();
   const isAdmin = session.data?.authenticated === true && session.data.user.is_admin;
   const generate = useGenerateInvite();
 

@@ -6,8 +6,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { formatDateTime } from '@/lib/format';
 import { useCopyWithToast } from './use-copy';
 
-export const INVITE_COPIED = 'Invite code copied to clipboard!';
-export const INVITE_COPY_FAILED = 'Failed to copy invite code';
+const INVITE_COPIED = 'Invite code copied to clipboard!';
+const INVITE_COPY_FAILED = 'Failed to copy invite code';
 
 const STATUS_VARIANT: Record<InviteDisplayStatus, NonNullable<BadgeProps['variant']>> = {
   Active: 'success',

@@ -1,13 +1,13 @@
 import { useId, type FormEvent } from 'react';
 import { Cpu, KeyRound, Save } from 'lucide-react';
-import { DEFAULT_CONCURRENCY, DEFAULT_WHISPER_MODEL } from '@clipshift/shared';
+import { CONCURRENCY_MAX, CONCURRENCY_MIN, DEFAULT_CONCURRENCY, DEFAULT_WHISPER_MODEL } from '@clipshift/shared';
+import { WHISPER_MODELS } from '@/api/settings';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { CONCURRENCY_MAX, CONCURRENCY_MIN, WHISPER_MODELS } from '@/lib/processing-preferences';
 import { useProcessingForm, type ProcessingSaveState } from './use-processing-form';
 
 const SAVE_STATE_TEXT: Record<ProcessingSaveState, string> = {

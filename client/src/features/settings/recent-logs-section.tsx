@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { ArrowRight, ScrollText } from 'lucide-react';
 import { RECENT_LOGS_COUNT } from '@clipshift/shared';
+import { useRecentLogs } from '@/api/logs';
 import { EmptyState } from '@/components/empty-state';
 import { LogLevelBadge } from '@/components/log-level-badge';
 import { Button } from '@/components/ui/button';
@@ -8,12 +9,9 @@ import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle }
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime } from '@/lib/format';
 import { paths } from '@/lib/paths';
-import { trpc } from '@/lib/trpc';
-import { useErrorToast } from '@/lib/use-error-toast';
 
 function RecentLogsBody() {
-  const logs = trpc.logs.list.useQuery({ limit: RECENT_LOGS_COUNT });
-  useErrorToast(logs, 'Failed to load logs');
+  const logs = useRecentLogs();
   if (logs.isPending) return <Skeleton className="h-32 w-full" />;
   if (logs.isError || logs.data.length === 0) {
     return <EmptyState icon={ScrollText} title="No Logs Found" description="Activity of your account will show up here." />;

@@ -1,16 +1,14 @@
 import { LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import { AccountsLoadError } from '@/components/accounts-load-error';
+import { accountMessages, useDeleteAccount, useTikTokAccounts } from '@/api/tiktok-accounts';
+import { useConnectAccount } from '@/api/tiktok-connect';
 import { EmptyState } from '@/components/empty-state';
+import { LoadFailed } from '@/components/load-failed';
+import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { trpc } from '@/lib/trpc';
-import { useErrorToast } from '@/lib/use-error-toast';
 import { GuestCode } from './guest-code';
 import { TikTokAccountsTable } from './tiktok-accounts-table';
-import { accountMessages } from '@/lib/tiktok-messages';
-import { useConnectAccount } from '@/lib/use-connect-account';
-import { useDeleteAccount } from './use-delete-account';
 
 interface AccountsListProps {
   connecting: boolean;
@@ -18,12 +16,11 @@ interface AccountsListProps {
 }
 
 function TikTokAccountsList({ connecting, onReconnect }: AccountsListProps) {
-  const accounts = trpc.tiktok.accounts.useQuery();
-  useErrorToast(accounts, accountMessages.loadFailed);
+  const accounts = useTikTokAccounts({ toastOnError: true });
   const { remove, isRemoving } = useDeleteAccount();
 
   if (accounts.isPending) return <Skeleton className="h-24 w-full" />;
-  if (accounts.isError) return <AccountsLoadError onRetry={() => void accounts.refetch()} />;
+  if (accounts.isError) return <LoadFailed icon={UsersRound} title={accountMessages.loadFailed} onRetry={() => void accounts.refetch()} />;
   if (accounts.data.length === 0) {
     return <EmptyState icon={UsersRound} title={accountMessages.emptyTitle} description={accountMessages.emptyDescription} />;
   }
@@ -56,12 +53,7 @@ export function TikTokAccountsSection() {
         </CardAction>
       </CardHeader>
       <CardContent className="space-y-4">
-        {waiting && (
-          <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-            <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" />
-            Finish connecting in the TikTok window. Closing it cancels.
-          </p>
-        )}
+        {waiting && <PopupWaitingNote />}
         <TikTokAccountsList connecting={waiting} onReconnect={connect} />
         <GuestCode />
       </CardContent>

@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatDate } from '@/lib/format';
-import { accountMessages } from '@/lib/tiktok-messages';
+import { accountMessages } from '@/api/tiktok-accounts';
 
 interface AccountRowProps {
   account: TikTokAccount;

@@ -8,13 +8,14 @@ import {
   readProcessingPreferences,
   saveProcessingPreferences,
   useServerProcessingPreferences,
+  useSaveProcessingPreferences,
   type ProcessingPreferences,
-} from '@/lib/processing-preferences';
-import { describeError, trpc } from '@/lib/trpc';
+} from '@/api/settings';
+import { describeError } from '@/api/errors';
 
-export const PREFERENCES_SAVED = 'Processing preferences saved';
-export const CONCURRENCY_INVALID = CONCURRENCY_RULE;
-export const preferencesNotSaved = (reason: string) => `Failed to save processing preferences to your account: ${reason}`;
+const PREFERENCES_SAVED = 'Processing preferences saved';
+const CONCURRENCY_INVALID = CONCURRENCY_RULE;
+const preferencesNotSaved = (reason: string) => `Failed to save processing preferences to your account: ${reason}`;
 
 /** Where the form's values stand, for the line beside Save. */
 export type ProcessingSaveState = 'unsaved' | 'browser-only' | 'account' | 'defaults';
@@ -28,7 +29,6 @@ const samePreferences = (a: ProcessingPreferences, b: ProcessingPreferences) => 
  */
 export function useProcessingForm() {
   const server = useServerProcessingPreferences();
-  const utils = trpc.useUtils();
   const [saved, setSaved] = useState<ProcessingPreferences>(readProcessingPreferences);
   const [whisperModel, setWhisperModel] = useState(saved.whisperModel);
   const [concurrencyText, setConcurrencyText] = useState(String(saved.concurrency));
@@ -50,13 +50,12 @@ export function useProcessingForm() {
     // Only a new answer from the server resets the form: the other values are read as they are now.
   }, [fromServer?.whisperModel, fromServer?.concurrency]);
 
-  const { mutate, isPending } = trpc.settings.saveProcessing.useMutation({
-    onSuccess: (stored) => {
+  const { mutate, isPending } = useSaveProcessingPreferences({
+    onSaved: () => {
       setServerBehind(false);
-      utils.settings.processing.setData(undefined, stored);
       toast.success(PREFERENCES_SAVED);
     },
-    onError: (error) => {
+    onFailed: (error) => {
       setServerBehind(true);
       toast.error(preferencesNotSaved(describeError(error)));
     },

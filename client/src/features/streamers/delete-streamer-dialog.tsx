@@ -1,6 +1,6 @@
 import type { Streamer } from '@clipshift/shared';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { useDeleteStreamer } from './use-streamer-actions';
+import { useDeleteStreamer } from '@/api/streamers';
 
 /** Asks the spec's question before deleting; the streamer's clips stay in the library. */
 export function DeleteStreamerDialog({ streamer, onClose }: { streamer: Streamer; onClose: () => void }) {

@@ -4,7 +4,7 @@ import { Switch } from '@/components/ui/switch';
 import { cn } from '@/lib/utils';
 
 /** What an input needs to be tied to its hint and error message. */
-export interface FieldAria {
+interface FieldAria {
   id: string;
   'aria-describedby': string | undefined;
   'aria-invalid': true | undefined;

@@ -3,7 +3,7 @@ import { Settings2 } from 'lucide-react';
 import type { Streamer } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
 import { Button } from '@/components/ui/button';
-import { accountHandle } from '@/lib/tiktok-accounts';
+import { accountHandle } from '@/api/tiktok-accounts';
 
 type LinkedAccount = Streamer['tiktok_accounts'][number];
 

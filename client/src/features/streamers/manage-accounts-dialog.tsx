@@ -1,18 +1,16 @@
 import { Check, Link2, Link2Off, LoaderCircle, Plus, UsersRound } from 'lucide-react';
 import type { Streamer, TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
-import { AccountsLoadError } from '@/components/accounts-load-error';
+import { LoadFailed } from '@/components/load-failed';
+import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { EmptyState } from '@/components/empty-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
-import { accountMessages } from '@/lib/tiktok-messages';
-import { useConnectAccount } from '@/lib/use-connect-account';
-import { streamerTitle } from '@/lib/streamers';
-import { accountHandle, useTikTokAccounts } from '@/lib/tiktok-accounts';
-import { useErrorToast } from '@/lib/use-error-toast';
-import { useAccountLinks } from './use-account-links';
+import { streamerTitle } from '@/api/streamers';
+import { accountHandle, accountMessages, useAccountLinks, useTikTokAccounts } from '@/api/tiktok-accounts';
+import { useConnectAccount } from '@/api/tiktok-connect';
 
 interface AccountRowProps {
   account: TikTokAccount;
@@ -74,7 +72,7 @@ function AccountsList({ streamer, accounts, connecting, onConnect }: AccountsLis
       </div>
     );
   }
-  if (accounts.isError) return <AccountsLoadError onRetry={() => void accounts.refetch()} />;
+  if (accounts.isError) return <LoadFailed icon={UsersRound} title={accountMessages.loadFailed} onRetry={() => void accounts.refetch()} />;
   if (accounts.data.length === 0) {
     return (
       <EmptyState
@@ -116,8 +114,7 @@ interface ManageAccountsDialogProps {
 /** Which of the user's TikTok accounts a streamer's clips go to; another account can be connected in place. */
 export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialogProps) {
   const { connect, waiting } = useConnectAccount();
-  const accounts = useTikTokAccounts({ fresh: true });
-  useErrorToast(accounts, accountMessages.loadFailed);
+  const accounts = useTikTokAccounts({ fresh: true, toastOnError: true });
   const title = streamerTitle(streamer);
   // With no account at all, the empty state's Connect Account is the one way in.
   const none = accounts.data?.length === 0;
@@ -131,12 +128,7 @@ export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialog
           </DialogDescription>
         </DialogHeader>
         <AccountsList streamer={streamer} accounts={accounts} connecting={waiting} onConnect={connect} />
-        {waiting && (
-          <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
-            <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" />
-            Finish connecting in the TikTok window. Closing it cancels.
-          </p>
-        )}
+        {waiting && <PopupWaitingNote />}
         <DialogFooter className="sm:justify-between">
           {none ? (
             <span aria-hidden="true" />

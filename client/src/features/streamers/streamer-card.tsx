@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Separator } from '@/components/ui/separator';
 import { formatDateTime } from '@/lib/format';
-import { streamerTitle } from '@/lib/streamers';
+import { streamerTitle } from '@/api/streamers';
 import { cn } from '@/lib/utils';
 import { LinkedAccounts } from './linked-accounts';
 

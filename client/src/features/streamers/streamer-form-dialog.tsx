@@ -5,8 +5,10 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Separator } from '@/components/ui/separator';
+import { useSaveStreamer } from '@/api/streamers';
 import {
   newStreamerValues,
+  saveErrors,
   streamerValues,
   validateStreamerForm,
   type StreamerFormErrors,
@@ -14,7 +16,6 @@ import {
   type StreamerFormValues,
 } from './streamer-form';
 import { AutomationFields, ClipLimitField, FormatFields, LanguageField, NameField, ScheduleField } from './streamer-form-fields';
-import { useSaveStreamer } from './use-streamer-actions';
 
 export type StreamerDialogTarget = { mode: 'add' } | { mode: 'edit'; streamer: Streamer };
 
@@ -70,7 +71,7 @@ export function StreamerFormDialog({ target, onClose }: StreamerFormDialogProps)
     setErrors(next);
     window.requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
   };
-  const { save, pending } = useSaveStreamer(mode, { onSaved: onClose, onRefused: showErrors });
+  const { save, pending } = useSaveStreamer(mode, { onSaved: onClose, onRefused: (error) => showErrors(saveErrors(error, mode)) });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

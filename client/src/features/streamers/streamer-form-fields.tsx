@@ -17,7 +17,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Field, SwitchRow } from './form-controls';
 import type { StreamerFormErrors, StreamerFormMode, StreamerFormValues } from './streamer-form';
 
-export interface FieldsProps {
+interface FieldsProps {
   values: StreamerFormValues;
   errors: StreamerFormErrors;
   onChange: (patch: Partial<StreamerFormValues>) => void;

@@ -7,9 +7,10 @@ import {
   type ScheduleUnit,
   type Streamer,
 } from '@clipshift/shared';
-import type { ServerIssue } from '@/lib/trpc';
+import { errorCode, isNetworkError, NETWORK_ERROR, serverIssues, serverMessage, type ServerIssue } from '@/api/errors';
+import { streamerMessages, type StreamerFormMode } from '@/api/streamers';
 
-export type StreamerFormMode = 'add' | 'edit';
+export type { StreamerFormMode };
 
 /** What the form edits; numbers stay text while typed so "" and "2.5" can be told apart. */
 export interface StreamerFormValues {
@@ -25,7 +26,7 @@ export interface StreamerFormValues {
   autoPublish: boolean;
 }
 
-export type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval';
+type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval';
 export type StreamerFormErrors = Partial<Record<StreamerFormField | 'form', string>>;
 
 /** The spec's new-streamer defaults (limit 10, vertical, no schedule, no auto options). */
@@ -70,7 +71,7 @@ function fieldOf(path: readonly (string | number)[]): StreamerFormField | 'form'
 }
 
 /** The first message per field, as the form shows them under each input. */
-export function errorsFromIssues(issues: readonly ServerIssue[]): StreamerFormErrors {
+function errorsFromIssues(issues: readonly ServerIssue[]): StreamerFormErrors {
   const errors: StreamerFormErrors = {};
   for (const issue of issues) {
     const field = fieldOf(issue.path);
@@ -79,7 +80,22 @@ export function errorsFromIssues(issues: readonly ServerIssue[]): StreamerFormEr
   return errors;
 }
 
-export type StreamerFormResult = { ok: true; payload: CreateStreamerInput } | { ok: false; errors: StreamerFormErrors };
+/**
+ * Where the form shows a refused save. Validation refusals name their field; on creation a 409
+ * (already exists) or a plain 400 (no such Twitch user) is about the name; anything else is the
+ * form's.
+ */
+export function saveErrors(error: unknown, mode: StreamerFormMode): StreamerFormErrors {
+  if (isNetworkError(error)) return { form: NETWORK_ERROR };
+  const issues = serverIssues(error);
+  if (issues.length > 0) return errorsFromIssues(issues);
+  const message = serverMessage(error) ?? streamerMessages.saveFailed;
+  const code = errorCode(error);
+  if (mode === 'add' && (code === 'CONFLICT' || code === 'BAD_REQUEST')) return { name: message };
+  return { form: message };
+}
+
+type StreamerFormResult = { ok: true; payload: CreateStreamerInput } | { ok: false; errors: StreamerFormErrors };
 
 /** An existing streamer keeps its name (it cannot change), so editing checks only the settings. */
 const settingsInput = createStreamerInput.omit({ name: true });

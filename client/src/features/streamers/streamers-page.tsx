@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import { CloudOff, Plus, Users } from 'lucide-react';
 import { toast } from 'sonner';
-import { isBusyStatus, STREAMERS_POLL_MS, type StatusMap, type Streamer } from '@clipshift/shared';
+import { cannotDeleteWhileDownloading, cannotEditWhileDownloading, isBusyStatus, STREAMERS_POLL_MS, type StatusMap, type Streamer } from '@clipshift/shared';
 import { EmptyState } from '@/components/empty-state';
+import { LoadFailed } from '@/components/load-failed';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useDownloadStatus, useStartDownload } from '@/lib/downloads';
-import { LOAD_STREAMERS_FAILED, useStreamerList } from '@/lib/streamers';
+import { useDownloadStatus, useStartDownload } from '@/api/downloads';
+import { streamerMessages, useStreamerList } from '@/api/streamers';
 import { DeleteStreamerDialog } from './delete-streamer-dialog';
 import { ManageAccountsDialog } from './manage-accounts-dialog';
 import { StreamerCard } from './streamer-card';
 import { StreamerFormDialog, type StreamerDialogTarget } from './streamer-form-dialog';
-import { streamerMessages } from './use-streamer-actions';
 
 /** 1 to 3 columns by width. */
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
@@ -86,11 +86,11 @@ export function StreamersPage() {
 
   const busy = (streamer: Streamer) => isBusyStatus(status.data?.[streamer.name]?.status);
   const edit = (streamer: Streamer) => {
-    if (busy(streamer)) toast.error(streamerMessages.cannotEdit(streamer.name));
+    if (busy(streamer)) toast.error(cannotEditWhileDownloading(streamer.name));
     else setDialog({ mode: 'edit', streamer });
   };
   const remove = (streamer: Streamer) => {
-    if (busy(streamer)) toast.error(streamerMessages.cannotDelete(streamer.name));
+    if (busy(streamer)) toast.error(cannotDeleteWhileDownloading(streamer.name));
     else setDeleting(streamer);
   };
   const add = () => setDialog({ mode: 'add' });
@@ -105,16 +105,7 @@ export function StreamersPage() {
       {streamers.isPending ? (
         <CardsSkeleton />
       ) : !streamers.data ? (
-        <EmptyState
-          icon={CloudOff}
-          title={LOAD_STREAMERS_FAILED}
-          className="py-16"
-          action={
-            <Button variant="outline" onClick={() => void streamers.refetch()}>
-              Try again
-            </Button>
-          }
-        />
+        <LoadFailed icon={CloudOff} title={streamerMessages.loadFailed} className="py-16" onRetry={() => void streamers.refetch()} />
       ) : streamers.data.length === 0 ? (
         <EmptyState
           icon={Users}

@@ -6,13 +6,14 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
-import { accountHandle, isLinkedTo } from '@/lib/tiktok-accounts';
+import { accountHandle, isLinkedTo } from '@/api/tiktok-accounts';
 import { cn } from '@/lib/utils';
-import { clipMessages } from '../clip-messages';
-import { PrivacySelect } from '../privacy-select';
-import type { CreatorLimits, Interactions, PrivacyLevel } from '../tiktok-posting';
+import { PrivacySelect } from '../shared/privacy-select';
+import type { CreatorLimits, Interactions, PrivacyLevel } from '../shared/tiktok-posting';
 import { InteractionSettings } from './interaction-settings';
 import { canPostWith } from './wizard-rules';
+
+const ACCOUNTS_LOAD_ERROR = 'Error loading accounts';
 
 interface AccountOptionProps {
   account: TikTokAccount;
@@ -81,7 +82,7 @@ function LoadError({ message, onRetry }: { message: string; onRetry: () => void 
     <Alert variant="destructive" role="alert">
       <CircleAlert aria-hidden="true" />
       <div className="flex-1 space-y-2">
-        <p className="font-medium">{clipMessages.accountsLoadError}</p>
+        <p className="font-medium">{ACCOUNTS_LOAD_ERROR}</p>
         <p data-testid="accounts-error">{message}</p>
         <Button variant="outline" size="sm" onClick={onRetry} className="bg-background">
           Try again
@@ -91,7 +92,7 @@ function LoadError({ message, onRetry }: { message: string; onRetry: () => void 
   );
 }
 
-export interface AccountsStepProps {
+interface AccountsStepProps {
   streamer: string;
   accounts: readonly TikTokAccount[] | undefined;
   loading: boolean;

@@ -2,10 +2,11 @@ import { Calendar, Clock, Eye, Info, User } from 'lucide-react';
 import type { Clip } from '@clipshift/shared';
 import { Alert } from '@/components/ui/alert';
 import { cn } from '@/lib/utils';
-import { ClipBadges } from '../clip-badges';
-import { formatDate, formatDuration, formatViewsFull, isVertical } from '../clip-format';
-import { ClipVideo } from '../clip-video';
-import { SubtitleButton } from '../subtitle-button';
+import { ClipBadges } from '../shared/clip-badges';
+import { formatDate } from '@/lib/format';
+import { formatDuration, formatViewsFull, isVertical } from '../shared/clip-format';
+import { ClipVideo } from '../shared/clip-video';
+import { SubtitleButton } from '../shared/subtitle-button';
 
 interface ClipPreviewStepProps {
   clip: Clip;

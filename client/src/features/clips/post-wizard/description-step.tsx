@@ -1,6 +1,6 @@
 import type { DescriptionOptionDto } from '@clipshift/shared';
-import { DescriptionEditor } from '../description-editor';
-import { DescriptionOptions } from '../description-options';
+import { DescriptionEditor } from '../shared/description-editor';
+import { DescriptionOptions } from '../shared/description-options';
 
 interface DescriptionStepProps {
   suggestions: readonly DescriptionOptionDto[];

@@ -2,10 +2,10 @@ import { ChevronLeft, ChevronRight, LoaderCircle, Send } from 'lucide-react';
 import type { Clip } from '@clipshift/shared';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { useConnectAccount } from '@/lib/use-connect-account';
-import { useTikTokAccounts } from '@/lib/tiktok-accounts';
-import { isNetworkError, serverMessage, trpc } from '@/lib/trpc';
-import { clipMessages } from '../clip-messages';
+import { useFreshClipDetails } from '@/api/clips';
+import { failureText } from '@/api/errors';
+import { useTikTokAccounts } from '@/api/tiktok-accounts';
+import { useConnectAccount } from '@/api/tiktok-connect';
 import { AccountsStep } from './accounts-step';
 import { ClipPreviewStep } from './clip-preview-step';
 import { DescriptionStep } from './description-step';
@@ -15,9 +15,7 @@ import { usePostWizard, type PostWizard } from './use-post-wizard';
 import { LAST_STEP, stepLabel } from './wizard-rules';
 
 /** 'Error loading accounts' comes with the server's message, else the spec's default. */
-function accountsErrorText(error: unknown): string {
-  return (isNetworkError(error) ? null : serverMessage(error)) ?? clipMessages.accountsLoadFailed;
-}
+const ACCOUNTS_LOAD_FAILED = 'Failed to load accounts.';
 
 function WizardFooter({ wizard }: { wizard: PostWizard }) {
   return (
@@ -54,7 +52,7 @@ interface PostWizardBodyProps {
  * shows here.
  */
 function PostWizardBody({ listed, generating, onGenerateSubtitles, onClose }: PostWizardBodyProps) {
-  const details = trpc.clips.details.useQuery({ id: listed.clip_id }, { staleTime: 0 });
+  const details = useFreshClipDetails(listed.clip_id);
   const clip = details.data ?? listed;
   const accounts = useTikTokAccounts({ fresh: true });
   const connect = useConnectAccount();
@@ -78,7 +76,7 @@ function PostWizardBody({ listed, generating, onGenerateSubtitles, onClose }: Po
             streamer={clip.streamer}
             accounts={accounts.data}
             loading={accounts.isPending}
-            error={accounts.isError ? accountsErrorText(accounts.error) : null}
+            error={accounts.isError ? failureText(accounts.error, { fallback: ACCOUNTS_LOAD_FAILED }) : null}
             onRetry={() => void accounts.refetch()}
             connecting={connect.waiting}
             onConnect={connect.connect}

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { descriptionStats, type Clip, type TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
-import { accountHandle } from '@/lib/tiktok-accounts';
-import { isVertical } from '../clip-format';
-import { ClipThumbnail } from '../clip-thumbnail';
-import { ConsentLine } from '../consent-line';
-import { privacyLabel, type Interactions, type PrivacyLevel } from '../tiktok-posting';
+import { accountHandle } from '@/api/tiktok-accounts';
+import { isVertical } from '../shared/clip-format';
+import { ClipThumbnail } from '../shared/clip-thumbnail';
+import { ConsentLine } from '../shared/consent-line';
+import { privacyLabel, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
 
 function plural(count: number, one: string): string {
   return `${count} ${count === 1 ? one : `${one}s`}`;

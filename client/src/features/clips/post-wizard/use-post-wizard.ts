@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Clip, TikTokAccount } from '@clipshift/shared';
-import { postDescription, rankedSuggestions } from '../description-text';
-import { trpc } from '@/lib/trpc';
-import { ALL_INTERACTIONS_ALLOWED, combineCreatorOptions, interactionFlags, type Interactions, type PrivacyLevel } from '../tiktok-posting';
-import { usePostClip } from '../use-post-clip';
+import { usePostClip } from '@/api/posting';
+import { useCreatorOptions } from '@/api/tiktok-accounts';
+import { postDescription, rankedSuggestions } from '../shared/description-text';
+import { ALL_INTERACTIONS_ALLOWED, combineCreatorOptions, interactionFlags, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
 import { canAdvance, canPostWith, LAST_STEP, postReady, type WizardStep } from './wizard-rules';
 
 /**
@@ -27,7 +27,7 @@ export function usePostWizard(clip: Clip, accounts: readonly TikTokAccount[] | u
     [accounts, chosen],
   );
   const selectedIds = selectedAccounts.map((account) => account.id);
-  const creatorQueries = trpc.useQueries((t) => selectedIds.map((id) => t.tiktok.creatorOptions({ id }, { staleTime: 60_000, retry: false })));
+  const creatorQueries = useCreatorOptions(selectedIds);
   const limits = combineCreatorOptions(
     creatorQueries.flatMap((query) => (query.data ? [query.data] : [])),
     creatorQueries.some((query) => query.isLoading),

@@ -1,5 +1,5 @@
 import { DESCRIPTION_MAX_LENGTH, POST_WIZARD_STEPS, type TikTokAccount } from '@clipshift/shared';
-import type { PrivacyLevel } from '../tiktok-posting';
+import type { PrivacyLevel } from '../shared/tiktok-posting';
 
 /** The four steps of spec section 2, in order. */
 export const WIZARD_STEPS = ['Clip Preview', 'Add Description', 'Select Accounts', 'Review & Post'] as const;
@@ -11,7 +11,7 @@ export function stepLabel(step: WizardStep): string {
 }
 
 /** Step 2: a non-blank description within TikTok's 2200 characters. */
-export function descriptionReady(text: string): boolean {
+function descriptionReady(text: string): boolean {
   return text.trim().length > 0 && text.length <= DESCRIPTION_MAX_LENGTH;
 }
 
@@ -20,7 +20,7 @@ export function canPostWith(account: Pick<TikTokAccount, 'needs_reconnect'>): bo
   return !account.needs_reconnect;
 }
 
-export interface AccountsChoice {
+interface AccountsChoice {
   /** undefined while loading or after a failed load. */
   accounts: readonly TikTokAccount[] | undefined;
   selectedIds: readonly string[];
@@ -31,7 +31,7 @@ export interface AccountsChoice {
  * Step 3 (spec section 4): no accounts exist, or at least one is chosen. With accounts, TikTok's
  * guidelines add the privacy level, which has no default and must be chosen.
  */
-export function accountsReady({ accounts, selectedIds, privacy }: AccountsChoice): boolean {
+function accountsReady({ accounts, selectedIds, privacy }: AccountsChoice): boolean {
   if (!accounts) return false;
   if (accounts.length === 0) return true;
   return selectedIds.length > 0 && privacy !== null;

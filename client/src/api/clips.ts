@@ -1,0 +1,162 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { keepPreviousData } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { CLIP_PAGE_DEFAULT, CLIPS_POLL_MS, isUploadInProgress, type ClipDetails, type ClipList, type ListClipsInput } from '@clipshift/shared';
+import { toastFailure } from './errors';
+import { trpc } from './trpc';
+
+/** Clip toasts of spec section 8 that the browser words itself. */
+export const clipMessages = {
+  refreshed: 'Clips refreshed successfully',
+  loadFailed: 'Failed to load clips',
+  detailsFailed: 'Failed to load clip details',
+  deleteFailed: 'Failed to delete clip',
+  descriptionSaved: 'Description saved',
+  descriptionSaveFailed: 'Failed to save description',
+} as const;
+
+export const CLIP_PAGE_SIZE = CLIP_PAGE_DEFAULT;
+/** While a post is on its way to TikTok, the page reloads this often so its Posted state shows. */
+const POST_PROGRESS_POLL_MS = 5_000;
+
+/** What the server filters by; an empty streamer means every streamer. */
+export interface ClipQueryFilters {
+  streamer: string;
+  search: string;
+}
+
+function postProgressInterval(list: ClipList | undefined): number | false {
+  return list?.clips.some((clip) => clip.posted_to.some((entry) => isUploadInProgress(entry.status))) ? POST_PROGRESS_POLL_MS : false;
+}
+
+function listInput(filters: ClipQueryFilters, page: number): ListClipsInput {
+  return {
+    streamer: filters.streamer || undefined,
+    search: filters.search || undefined,
+    page,
+    limit: CLIP_PAGE_SIZE,
+  };
+}
+
+/**
+ * Reloads once the last load (or failed attempt) is 60 s old (spec section 7). The timer restarts
+ * with every load, so a manual refresh or a filter change postpones the next one.
+ */
+function useReloadWhenOld(lastLoadAt: number, reload: () => void) {
+  useEffect(() => {
+    if (lastLoadAt === 0) return;
+    const wait = Math.max(0, lastLoadAt + CLIPS_POLL_MS - Date.now());
+    const timer = window.setTimeout(reload, wait);
+    return () => window.clearTimeout(timer);
+  }, [lastLoadAt, reload]);
+}
+
+/** One page of the user's clips under the applied filters, newest first. */
+export function useClipList(filters: ClipQueryFilters, page: number) {
+  const utils = trpc.useUtils();
+  const input = useMemo(() => listInput(filters, page), [filters, page]);
+  // Filter changes keep showing the previous page until the new one arrives (no flashing skeleton).
+  const query = trpc.clips.list.useQuery(input, {
+    placeholderData: keepPreviousData,
+    refetchInterval: (current) => postProgressInterval(current.state.data),
+  });
+  const { refetch } = query;
+
+  // A poll never interrupts a load already under way (a filter change, the Refresh button).
+  const reload = useCallback(() => void refetch({ cancelRefetch: false }), [refetch]);
+  useReloadWhenOld(Math.max(query.dataUpdatedAt, query.errorUpdatedAt), reload);
+
+  /** The Refresh button: the only reload that reports a failure (spec section 8). */
+  const refresh = useCallback(async () => {
+    const result = await refetch();
+    if (result.isError) toastFailure(result.error, clipMessages.loadFailed);
+    else toast.success(clipMessages.refreshed);
+  }, [refetch]);
+
+  /** Takes a deleted clip off the page at once; the refetch that follows fixes the totals. */
+  const removeClip = useCallback(
+    (clipId: string) => {
+      utils.clips.list.setData(input, (current: ClipList | undefined) =>
+        current && { ...current, clips: current.clips.filter((clip) => clip.clip_id !== clipId), total: Math.max(0, current.total - 1) },
+      );
+      void utils.clips.list.invalidate();
+    },
+    [utils, input],
+  );
+
+  return { query, refresh, removeClip };
+}
+
+/** A clip's details with its transcript, fetched fresh each time the caller mounts. */
+export function useFreshClipDetails(clipId: string) {
+  return trpc.clips.details.useQuery({ id: clipId }, { staleTime: 0 });
+}
+
+/**
+ * The details modal's copy of a clip. A failed load says so and calls `onFailed` (the modal
+ * closes); a failure cached from an earlier opening does not.
+ */
+export function useClipDetails(clipId: string, onFailed: () => void) {
+  const [openedAt] = useState(Date.now);
+  const onFailedRef = useRef(onFailed);
+  useEffect(() => {
+    onFailedRef.current = onFailed;
+  }, [onFailed]);
+
+  const query = useFreshClipDetails(clipId);
+  const failedAt = query.isError && query.errorUpdatedAt >= openedAt ? query.errorUpdatedAt : 0;
+  const { error } = query;
+
+  useEffect(() => {
+    if (failedAt === 0) return;
+    toastFailure(error, clipMessages.detailsFailed);
+    onFailedRef.current();
+  }, [failedAt, error]);
+
+  return query;
+}
+
+/** Deletes a clip; on success the caller takes it off the list and closes its details. */
+export function useDeleteClip(onDeleted: (clipId: string) => void) {
+  const onDeletedRef = useRef(onDeleted);
+  useEffect(() => {
+    onDeletedRef.current = onDeleted;
+  }, [onDeleted]);
+
+  const mutation = trpc.clips.delete.useMutation({
+    onSuccess: (result, { id }) => {
+      toast.success(result.message);
+      onDeletedRef.current(id);
+    },
+    onError: (error) => toastFailure(error, { fallback: clipMessages.deleteFailed, prefixed: true }),
+  });
+
+  const { mutate, isPending } = mutation;
+  const remove = useCallback((clipId: string) => mutate({ id: clipId }), [mutate]);
+  return { remove, isPending };
+}
+
+/** Saves the custom description or the chosen suggestion; the answer replaces the cached details. */
+export function useUpdateDescriptions(clipId: string) {
+  const utils = trpc.useUtils();
+  const store = useCallback((clip: ClipDetails) => utils.clips.details.setData({ id: clipId }, clip), [utils, clipId]);
+  const onError = (error: unknown) => toastFailure(error, { fallback: clipMessages.descriptionSaveFailed, prefixed: true });
+
+  const saveMutation = trpc.clips.updateDescriptions.useMutation({
+    onSuccess: (clip) => {
+      store(clip);
+      toast.success(clipMessages.descriptionSaved);
+    },
+    onError,
+  });
+  const selectMutation = trpc.clips.updateDescriptions.useMutation({ onSuccess: store, onError });
+
+  const { mutate: saveCustom } = saveMutation;
+  const { mutate: saveSelected } = selectMutation;
+  const save = useCallback(
+    (text: string) => saveCustom({ id: clipId, custom_description: text.trim() === '' ? null : text }),
+    [saveCustom, clipId],
+  );
+  const select = useCallback((index: number) => saveSelected({ id: clipId, selected_description: index }), [saveSelected, clipId]);
+  return { save, select, saving: saveMutation.isPending };
+}

@@ -1,0 +1,108 @@
+import { useEffect } from 'react';
+import { toast, type ExternalToast } from 'sonner';
+import { TRPCClientError, type TRPCClientErrorLike } from '@trpc/client';
+import type { AppRouter } from '@clipshift/server';
+
+/*
+ * The one place that reads a failed call. An unauthorized answer is handled once, by the query
+ * client's interceptor (app/providers): the helpers here never toast it.
+ */
+
+type ApiError = TRPCClientErrorLike<AppRouter>;
+type ApiErrorCode = NonNullable<ApiError['data']>['code'];
+
+/** What a form shows when the server could not be reached (spec section 8). */
+export const NETWORK_ERROR = 'Network error. Please try again.';
+const UNKNOWN_ERROR = 'Unknown error';
+
+function asApiError(error: unknown): ApiError | null {
+  return error instanceof TRPCClientError ? (error as ApiError) : null;
+}
+
+/** No answer from the server at all (offline, refused, or not a tRPC reply). */
+export function isNetworkError(error: unknown): boolean {
+  const data = asApiError(error)?.data;
+  return data === undefined || data === null;
+}
+
+export function isUnauthorizedError(error: unknown): boolean {
+  return asApiError(error)?.data?.code === 'UNAUTHORIZED';
+}
+
+/** The tRPC code of a server answer (e.g. 'CONFLICT', 'BAD_REQUEST'); null when it did not answer. */
+export function errorCode(error: unknown): ApiErrorCode | null {
+  if (isNetworkError(error)) return null;
+  return asApiError(error)?.data?.code ?? null;
+}
+
+/** The server's human message when it answered; null when it did not. */
+export function serverMessage(error: unknown): string | null {
+  if (isNetworkError(error)) return null;
+  return asApiError(error)?.message || null;
+}
+
+/** A field the server refused, as its validation reports it (e.g. path ['schedule', 'interval']). */
+export interface ServerIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/** The per-field refusals of an input the server validated; empty for any other failure. */
+export function serverIssues(error: unknown): ServerIssue[] {
+  if (isNetworkError(error)) return [];
+  return asApiError(error)?.data?.issues ?? [];
+}
+
+/** How one action words its failures (spec section 8). */
+export interface FailureWords {
+  /** The server answered without a message. */
+  fallback: string;
+  /** The server could not be reached; the fallback when not given. */
+  offline?: string;
+  /** "Error: {server message}" instead of the bare message. */
+  prefixed?: boolean;
+}
+
+/** The words for a failed call: the server's message (prefixed or not), the fallback, or the offline text. */
+export function failureText(error: unknown, { fallback, offline = fallback, prefixed = false }: FailureWords): string {
+  if (isNetworkError(error)) return offline;
+  const message = serverMessage(error);
+  if (!message) return fallback;
+  return prefixed ? `Error: ${message}` : message;
+}
+
+/** The message a form shows: the server's, the network notice, or the form's own fallback. */
+export function formErrorMessage(error: unknown, fallback: string): string {
+  return failureText(error, { fallback, offline: NETWORK_ERROR });
+}
+
+/** For "{what}: {reason}" toasts: the server's message, else what the browser knows. */
+export function describeError(error: unknown): string {
+  return failureText(error, { fallback: UNKNOWN_ERROR, offline: NETWORK_ERROR });
+}
+
+/**
+ * The failure toast of an action, worded by `words` (a plain string: the same words whatever the
+ * server said). A refused session is left to the sign-in redirect.
+ */
+export function toastFailure(error: unknown, words: FailureWords | string, options?: ExternalToast): void {
+  if (isUnauthorizedError(error)) return;
+  toast.error(typeof words === 'string' ? words : failureText(error, words), options);
+}
+
+interface FailingQuery {
+  isError: boolean;
+  error: unknown;
+  errorUpdatedAt: number;
+}
+
+/**
+ * One error toast per failed load (a poll that keeps failing does not stack copies). A refused
+ * session is left to the sign-in redirect instead.
+ */
+export function useLoadErrorToast(query: FailingQuery, message: string | null) {
+  const failedAt = message !== null && query.isError && !isUnauthorizedError(query.error) ? query.errorUpdatedAt : 0;
+  useEffect(() => {
+    if (failedAt > 0 && message !== null) toast.error(message, { id: message });
+  }, [failedAt, message]);
+}

@@ -1,0 +1,86 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { ALREADY_GENERATING_SUBTITLES, SUBTITLE_INFO_TOAST_MS } from '@clipshift/shared';
+import { toastTiming } from '@/lib/toast-timing';
+import { errorCode, serverMessage, toastFailure } from './errors';
+import { preferencesToSend } from './settings';
+import { trpc } from './trpc';
+
+/** Subtitle toasts of spec section 8 that the browser words itself. */
+const subtitleMessages = {
+  started: 'Generating subtitles for clip. This may take several minutes...',
+  failed: 'Failed to generate subtitles',
+  unreachable: 'Failed to generate subtitles for clip',
+} as const;
+
+/** subtitles.generate answers when the work ends, which can take minutes. */
+interface GenerateSubtitlesResult {
+  ok: boolean;
+  message: string;
+  no_speech?: boolean;
+}
+
+/** The server's words for how it went; true when the clip now has subtitles. */
+function reportResult(result: GenerateSubtitlesResult): boolean {
+  if (result.ok) toast.success(result.message);
+  else if (result.no_speech) toast.info(result.message);
+  else toast.error(result.message ? `Error: ${result.message}` : subtitleMessages.failed);
+  return result.ok;
+}
+
+function reportError(error: unknown): void {
+  // Another tab (or a scheduled run) is already on it: the same info as a second click here.
+  const conflict = errorCode(error) === 'CONFLICT' ? serverMessage(error) : null;
+  if (conflict) toast.info(conflict);
+  else toastFailure(error, { fallback: subtitleMessages.failed, offline: subtitleMessages.unreachable, prefixed: true });
+}
+
+/**
+ * Subtitle generation for any number of clips at once (spec section 4). A clip stays in the
+ * generating set until its call ends; asking again meanwhile only says so. `onGenerated` runs
+ * after a success with the clip's id (the latest callback, even minutes later).
+ */
+export function useSubtitleGeneration(onGenerated: (clipId: string) => void) {
+  const utils = trpc.useUtils();
+  const [generating, setGenerating] = useState<ReadonlySet<string>>(new Set());
+  // Read synchronously, so two quick clicks cannot both start.
+  const running = useRef(new Set<string>());
+  const onGeneratedRef = useRef(onGenerated);
+  useEffect(() => {
+    onGeneratedRef.current = onGenerated;
+  }, [onGenerated]);
+
+  const setRunning = useCallback((clipId: string, on: boolean) => {
+    if (on) running.current.add(clipId);
+    else running.current.delete(clipId);
+    setGenerating(new Set(running.current));
+  }, []);
+
+  // Options-level callbacks run for every call, not only the latest one.
+  const { mutate } = trpc.subtitles.generate.useMutation({
+    onSuccess: (result, input) => {
+      if (!reportResult(result)) return;
+      void utils.clips.list.invalidate();
+      void utils.clips.details.invalidate({ id: input.id });
+      onGeneratedRef.current(input.id);
+    },
+    onError: reportError,
+    onSettled: (_result, _error, input) => setRunning(input.id, false),
+  });
+
+  const generate = useCallback(
+    (clipId: string) => {
+      if (running.current.has(clipId)) {
+        toast.info(ALREADY_GENERATING_SUBTITLES);
+        return;
+      }
+      setRunning(clipId, true);
+      toast.info(subtitleMessages.started, toastTiming(SUBTITLE_INFO_TOAST_MS));
+      mutate({ id: clipId, model: preferencesToSend().model });
+    },
+    [mutate, setRunning],
+  );
+
+  const isGenerating = useCallback((clipId: string) => generating.has(clipId), [generating]);
+  return { generate, isGenerating };
+}

@@ -1,0 +1,120 @@
+import { useCallback } from 'react';
+import { toast } from 'sonner';
+import { DELETE_ACCOUNT_CONFIRM, type Streamer, type TikTokAccount } from '@clipshift/shared';
+import { toastFailure, useLoadErrorToast } from './errors';
+import { trpc } from './trpc';
+
+/** TikTok account messages of spec sections 2, 5 and 8 (Settings, the streamer accounts dialog, the wizard). */
+export const accountMessages = {
+  loadFailed: 'Failed to load TikTok accounts',
+  deleteFailed: 'Failed to delete TikTok account',
+  emptyTitle: 'No TikTok Accounts',
+  emptyDescription: "You haven't connected any TikTok accounts yet.",
+  noLinkedStreamers: 'No linked streamers',
+  reconnectNeeded: 'Reconnect needed',
+} as const;
+
+/** Link and unlink toasts of spec section 8. */
+const linkMessages = {
+  linked: (name: string) => `Linked TikTok account to ${name}`,
+  unlinked: (name: string) => `Unlinked TikTok account from ${name}`,
+  linkFailed: 'Failed to link TikTok account',
+  unlinkFailed: 'Failed to unlink TikTok account',
+} as const;
+
+interface AccountsOptions {
+  /** Loads them again each time the caller mounts (a dialog opening). */
+  fresh?: boolean;
+  /** Says 'Failed to load TikTok accounts' when the load fails (the wizard words it its own way). */
+  toastOnError?: boolean;
+}
+
+/** The user's connected TikTok accounts. */
+export function useTikTokAccounts({ fresh = false, toastOnError = false }: AccountsOptions = {}) {
+  const query = trpc.tiktok.accounts.useQuery(undefined, fresh ? { refetchOnMount: 'always' } : undefined);
+  useLoadErrorToast(query, toastOnError ? accountMessages.loadFailed : null);
+  return query;
+}
+
+/** "@username", or the display name of an account without one. */
+export function accountHandle(account: Pick<TikTokAccount, 'username' | 'display_name'>): string {
+  return account.username ? `@${account.username}` : account.display_name;
+}
+
+/** Streamer names are matched case-insensitively, as the server does. */
+export function isLinkedTo(account: Pick<TikTokAccount, 'linked_streamers'>, streamer: string): boolean {
+  const name = streamer.toLowerCase();
+  return account.linked_streamers.some((linked) => linked.toLowerCase() === name);
+}
+
+/** What TikTok lets each chosen account post with, asked once a minute at most. */
+export function useCreatorOptions(accountIds: readonly string[]) {
+  return trpc.useQueries((t) => accountIds.map((id) => t.tiktok.creatorOptions({ id }, { staleTime: 60_000, retry: false })));
+}
+
+/** Remove: the browser's own confirmation (spec section 5), then the server forgets the account. */
+export function useDeleteAccount() {
+  const utils = trpc.useUtils();
+  const mutation = trpc.tiktok.deleteAccount.useMutation({
+    onSuccess: (result) => {
+      toast.success(result.message);
+      void utils.tiktok.accounts.invalidate();
+      void utils.streamers.list.invalidate();
+      void utils.logs.list.invalidate();
+    },
+    onError: (error) => toastFailure(error, accountMessages.deleteFailed),
+  });
+  const { mutate, isPending, variables } = mutation;
+
+  const remove = useCallback(
+    (id: string) => {
+      if (window.confirm(DELETE_ACCOUNT_CONFIRM)) mutate({ id });
+    },
+    [mutate],
+  );
+  const isRemoving = useCallback((id: string) => isPending && variables?.id === id, [isPending, variables]);
+  return { remove, isRemoving };
+}
+
+/**
+ * Links and unlinks the user's TikTok accounts to one streamer. The answer is the updated streamer:
+ * it replaces the cached one at once (the card and the dialog follow), then the lists reload.
+ */
+export function useAccountLinks() {
+  const utils = trpc.useUtils();
+  const store = useCallback(
+    (updated: Streamer) => {
+      utils.streamers.list.setData(undefined, (list) => list?.map((streamer) => (streamer.name === updated.name ? updated : streamer)));
+      void utils.streamers.list.invalidate();
+    },
+    [utils],
+  );
+  const linkCallbacks = (success: (name: string) => string, fallback: string) => ({
+    onSuccess: (streamer: Streamer, input: { name: string }) => {
+      toast.success(success(input.name));
+      store(streamer);
+    },
+    onError: (error: unknown) => toastFailure(error, { fallback, prefixed: true }),
+    // Either way the accounts reload: they list their linked streamers, and a refusal may mean one is gone.
+    onSettled: () => void utils.tiktok.accounts.invalidate(),
+  });
+  const link = trpc.tiktok.link.useMutation(linkCallbacks(linkMessages.linked, linkMessages.linkFailed));
+  const unlink = trpc.tiktok.unlink.useMutation(linkCallbacks(linkMessages.unlinked, linkMessages.unlinkFailed));
+
+  const { mutate: linkAccount } = link;
+  const { mutate: unlinkAccount } = unlink;
+  const toggle = useCallback(
+    (name: string, accountId: string, linked: boolean) => {
+      const input = { name, tiktok_account_id: accountId };
+      if (linked) unlinkAccount(input);
+      else linkAccount(input);
+    },
+    [linkAccount, unlinkAccount],
+  );
+  const isPending = useCallback(
+    (accountId: string) =>
+      (link.isPending && link.variables?.tiktok_account_id === accountId) || (unlink.isPending && unlink.variables?.tiktok_account_id === accountId),
+    [link.isPending, link.variables, unlink.isPending, unlink.variables],
+  );
+  return { toggle, isPending };
+}

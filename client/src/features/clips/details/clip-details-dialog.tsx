@@ -1,0 +1,112 @@
+import { Download, Trash2 } from 'lucide-react';
+import type { Clip } from '@clipshift/shared';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/utils';
+import type { ClipActions } from '../shared/clip-actions';
+import { ClipBadges } from '../shared/clip-badges';
+import { ClipDescriptions } from './clip-descriptions';
+import { ClipFacts } from './clip-facts';
+import { isVertical } from '../shared/clip-format';
+import { ClipTranscript } from './clip-transcript';
+import { ClipVideo } from '../shared/clip-video';
+import { PostFromDetails } from './post-from-details';
+import { PostedTo } from './posted-to';
+import { SubtitleButton } from '../shared/subtitle-button';
+import { useClipDetails } from '@/api/clips';
+
+function DetailsActions({ clip, actions }: { clip: Clip; actions: ClipActions }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button variant="outline" size="sm" onClick={() => actions.download(clip)}>
+        <Download aria-hidden="true" />
+        Download MP4
+      </Button>
+      <SubtitleButton withLabel generating={actions.isGenerating(clip.clip_id)} onClick={() => actions.generateSubtitles(clip)} />
+      <Button
+        variant="outline"
+        size="sm"
+        className="text-destructive hover:bg-red-50 hover:text-destructive"
+        onClick={() => actions.requestDelete(clip)}
+      >
+        <Trash2 aria-hidden="true" />
+        Delete
+      </Button>
+    </div>
+  );
+}
+
+function DescriptionsSkeleton() {
+  return (
+    <div className="space-y-2" aria-hidden="true">
+      <Skeleton className="h-4 w-28" />
+      <Skeleton className="h-16 w-full" />
+      <Skeleton className="h-16 w-full" />
+      <Skeleton className="h-28 w-full" />
+    </div>
+  );
+}
+
+interface DetailsBodyProps {
+  listed: Clip;
+  actions: ClipActions;
+  /** Closes the modal: after a failed load, and after a post (spec section 4). */
+  onClose: () => void;
+}
+
+/** Mounted while the modal is open: the list's copy shows at once, the details fill in. */
+function DetailsBody({ listed, actions, onClose }: DetailsBodyProps) {
+  const details = useClipDetails(listed.clip_id, onClose);
+  const loaded = details.data;
+  const clip = loaded ?? listed;
+  const vertical = isVertical(clip);
+  return (
+    <div className={cn('grid gap-6', vertical && 'md:grid-cols-[auto_minmax(0,1fr)]')}>
+      <div className={cn(vertical && 'md:sticky md:top-0 md:self-start')}>
+        <ClipVideo clip={clip} />
+      </div>
+      <div className="min-w-0 space-y-5">
+        <DialogHeader className="gap-2 pr-6">
+          <DialogTitle className="text-xl leading-snug break-words">{clip.title}</DialogTitle>
+          <DialogDescription>
+            {clip.broadcaster_name}
+            {clip.game_name ? ` · ${clip.game_name}` : ''}
+          </DialogDescription>
+          <ClipBadges clip={clip} />
+        </DialogHeader>
+        <ClipFacts clip={clip} />
+        <DetailsActions clip={clip} actions={actions} />
+        <PostedTo entries={clip.posted_to} />
+        {loaded ? (
+          <ClipDescriptions
+            key={loaded.clip_id}
+            clip={loaded}
+            renderAfter={(text) => <PostFromDetails clip={loaded} description={text} onDone={onClose} />}
+          />
+        ) : (
+          <DescriptionsSkeleton />
+        )}
+        {loaded?.transcript && <ClipTranscript text={loaded.transcript} />}
+      </div>
+    </div>
+  );
+}
+
+interface ClipDetailsDialogProps {
+  clip: Clip | null;
+  onClose: () => void;
+  actions: ClipActions;
+}
+
+/** The details modal (spec section 2, Reading B): player, facts, descriptions, transcript, actions. */
+export function ClipDetailsDialog({ clip, onClose, actions }: ClipDetailsDialogProps) {
+  const vertical = clip !== null && isVertical(clip);
+  return (
+    <Dialog open={clip !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className={cn('pt-12 sm:p-8', vertical ? 'max-w-5xl' : 'max-w-3xl')}>
+        {clip && <DetailsBody key={clip.clip_id} listed={clip} actions={actions} onClose={onClose} />}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { DESCRIPTION_MAX_LENGTH, type TikTokAccount } from '@clipshift/shared';
+import { canAdvance, canPostWith, LAST_STEP, postReady, stepLabel, WIZARD_STEPS, type WizardFacts } from './wizard-rules';
+
+function account(id: string, needsReconnect = false): TikTokAccount {
+  return { id, display_name: id, username: id, avatar_url: null, created_at: '2026-01-01T00:00:00Z', linked_streamers: [], needs_reconnect: needsReconnect };
+}
+
+const facts = (overrides: Partial<WizardFacts> = {}): WizardFacts => ({
+  accounts: [account('a')],
+  selectedIds: ['a'],
+  privacy: 'SELF_ONLY',
+  subtitled: true,
+  description: 'A clip #one #two #three',
+  ...overrides,
+});
+
+describe('the post wizard rules', () => {
+  it('names the four steps of the spec', () => {
+    expect(WIZARD_STEPS).toEqual(['Clip Preview', 'Add Description', 'Select Accounts', 'Review & Post']);
+    expect(LAST_STEP).toBe(4);
+    expect([1, 2, 3, 4].map((step) => stepLabel(step as 1 | 2 | 3 | 4))).toEqual([...WIZARD_STEPS]);
+  });
+
+  it('takes a description that is not blank and fits TikTok’s 2200 characters', () => {
+    const ready = (description: string) => canAdvance(2, facts({ description }));
+    expect(ready('hello')).toBe(true);
+    expect(ready('   \n ')).toBe(false);
+    expect(ready('x'.repeat(DESCRIPTION_MAX_LENGTH))).toBe(true);
+    expect(ready('x'.repeat(DESCRIPTION_MAX_LENGTH + 1))).toBe(false);
+  });
+
+  it('lets only accounts that need no reconnect post', () => {
+    expect(canPostWith(account('a'))).toBe(true);
+    expect(canPostWith(account('b', true))).toBe(false);
+  });
+
+  it('goes past step 3 with no account at all, or with a chosen account and a privacy level', () => {
+    const ready = (choice: Pick<WizardFacts, 'accounts' | 'selectedIds' | 'privacy'>) => canAdvance(3, facts(choice));
+    expect(ready({ accounts: undefined, selectedIds: [], privacy: null })).toBe(false);
+    expect(ready({ accounts: [], selectedIds: [], privacy: null })).toBe(true);
+    expect(ready({ accounts: [account('a')], selectedIds: [], privacy: 'SELF_ONLY' })).toBe(false);
+    expect(ready({ accounts: [account('a')], selectedIds: ['a'], privacy: null })).toBe(false);
+    expect(ready({ accounts: [account('a')], selectedIds: ['a'], privacy: 'SELF_ONLY' })).toBe(true);
+  });
+
+  it('posts only to at least one chosen account', () => {
+    expect(postReady({ accounts: [], selectedIds: [], privacy: null })).toBe(false);
+    expect(postReady({ accounts: [account('a')], selectedIds: ['a'], privacy: 'PUBLIC_TO_EVERYONE' })).toBe(true);
+  });
+
+  it('enables Next by each step’s own condition and never on the last step', () => {
+    expect(canAdvance(1, facts())).toBe(true);
+    expect(canAdvance(1, facts({ subtitled: false }))).toBe(false);
+    expect(canAdvance(2, facts({ description: ' ' }))).toBe(false);
+    expect(canAdvance(2, facts())).toBe(true);
+    expect(canAdvance(3, facts({ privacy: null }))).toBe(false);
+    expect(canAdvance(3, facts())).toBe(true);
+    expect(canAdvance(4, facts())).toBe(false);
+  });
+});

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { DOWNLOAD_STATUSES, statusTone, type ClipStage, type StatusTone } from './downloads.ts';
+import { UPLOAD_STATUSES } from './tiktok.ts';
+
+/*
+ * Statuses the server reports, as enums with the words and colours every screen shows for them,
+ * so that no client keeps tables of its own. Unknown values (a newer server) are shown as sent.
+ */
+
+/** A download run's status (spec section 4). */
+export const RUN_STATUSES = DOWNLOAD_STATUSES;
+export const runStatus = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof runStatus>;
+
+export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
+  downloading: 'Downloading',
+  stopping: 'Stopping',
+  completed: 'Completed',
+  stopped: 'Stopped',
+  error: 'Error',
+};
+
+/** "downloading" → "Downloading"; an unknown status as the server sent it, capitalised. */
+export function runStatusLabel(status: string): string {
+  const known = runStatus.safeParse(status);
+  if (known.success) return RUN_STATUS_LABELS[known.data];
+  return status ? status.charAt(0).toUpperCase() + status.slice(1) : 'Unknown';
+}
+
+/** Badge colours by run status: downloading blue, stopping amber, completed green, error red, others neutral. */
+export const runStatusTone: (status: string | null | undefined) => StatusTone = statusTone;
+
+/** Where one upload of a clip to one TikTok account stands. */
+export const uploadStatus = z.enum(UPLOAD_STATUSES);
+export type UploadStatus = z.infer<typeof uploadStatus>;
+
+export const UPLOAD_STATUS_LABELS: Record<UploadStatus, string> = {
+  queued: 'Queued',
+  uploading: 'Uploading',
+  processing: 'Processing',
+  sent_to_inbox: 'Sent to inbox',
+  published: 'Published',
+  failed: 'Failed',
+};
+
+export const UPLOAD_STATUS_TONES: Record<UploadStatus, StatusTone> = {
+  queued: 'neutral',
+  uploading: 'neutral',
+  processing: 'neutral',
+  sent_to_inbox: 'info',
+  published: 'success',
+  failed: 'danger',
+};
+
+/** Upload statuses after which the clip is on TikTok (published, or waiting in the creator's inbox). */
+export const DELIVERED_UPLOAD_STATUSES: readonly UploadStatus[] = ['published', 'sent_to_inbox'];
+
+export function uploadStatusLabel(status: string): string {
+  const known = uploadStatus.safeParse(status);
+  return known.success ? UPLOAD_STATUS_LABELS[known.data] : status;
+}
+
+/** An unknown upload status is taken as still on its way. */
+export function uploadStatusTone(status: string): StatusTone {
+  const known = uploadStatus.safeParse(status);
+  return known.success ? UPLOAD_STATUS_TONES[known.data] : 'neutral';
+}
+
+export function isDeliveredUpload(status: string): boolean {
+  return (DELIVERED_UPLOAD_STATUSES as readonly string[]).includes(status);
+}
+
+/** Still on its way: queued, uploading, or processing at TikTok. */
+export function isUploadInProgress(status: string): boolean {
+  return !isDeliveredUpload(status) && status !== 'failed';
+}
+
+/** The words for each stage of one clip of a run (download, inspect, transcribe, render…). */
+export const CLIP_STAGE_LABELS: Record<ClipStage, string> = {
+  queued: 'Queued',
+  downloading: 'Downloading',
+  probing: 'Inspecting',
+  transcribing: 'Transcribing',
+  rendering: 'Rendering',
+  thumbnail: 'Making thumbnail for',
+  saving: 'Saving',
+};
+
+/** Only these stages measure their progress; the others report 0 until they finish. */
+export const MEASURED_CLIP_STAGES: readonly ClipStage[] = ['downloading', 'rendering'];
+
+/** A subtitle request's status (the subtitles.generate call answers when it is done, no_speech or failed). */
+export const SUBTITLE_REQUEST_STATUSES = ['queued', 'running', 'done', 'no_speech', 'failed'] as const;
+export const subtitleRequestStatus = z.enum(SUBTITLE_REQUEST_STATUSES);
+export type SubtitleRequestStatus = z.infer<typeof subtitleRequestStatus>;

@@ -1,0 +1,54 @@
+import { expect } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+
+/*
+ * What every screen has: the main navigation, the toasts, page headings. Test files use these
+ * instead of repeating selectors, so a changed label is changed in one place.
+ */
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** A toast (success, error or info) that contains `text`. */
+export function toast(page: Page, text: string): Locator {
+  return page.locator('[data-sonner-toast]').filter({ hasText: text });
+}
+
+/** A link of the signed-in top navigation. */
+export function navLink(page: Page, name: string): Locator {
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+}
+
+export function heading(page: Page, name: string | RegExp): Locator {
+  return page.getByRole('heading', { level: 1, name });
+}
+
+/** Follows a top navigation link and waits for the screen's heading. */
+export async function goVia(page: Page, link: string, title: string = link): Promise<void> {
+  await navLink(page, link).click();
+  await heading(page, title).waitFor();
+}
+
+/** Toasts are fixed to the viewport: the next picture or click waits until they have gone. */
+export async function waitForToastsGone(page: Page, timeout = 10_000): Promise<void> {
+  // A pointer resting on a toast holds it on screen.
+  await page.mouse.move(0, 0);
+  await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout }).toBe(0);
+}
+
+/** How far the page is wider than the window (0 or less: nothing spills sideways). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+export function bodyOverflow(page: Page): Promise<string> {
+  return page.evaluate(() => getComputedStyle(document.body).overflow);
+}
+
+/** Chooses an option of a (Radix) select by the combobox's and the option's names. */
+export async function chooseOption(scope: Page | Locator, page: Page, comboboxName: string, optionName: string): Promise<void> {
+  await scope.getByRole('combobox', { name: comboboxName }).click();
+  await page.getByRole('option', { name: optionName, exact: true }).click();
+}
