@@ -15,7 +15,7 @@ import {
   renderVertical,
   resolveMediaBinaries,
   type ProbeResult,
-} from '../server/src/media/index.ts';
+} from '../server/src/engines/media/index.ts';
 import { machineDescription, median, writeSection } from './lib/report.ts';
 
 const execFileAsync = promisify(execFile);

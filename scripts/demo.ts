@@ -86,7 +86,7 @@ Object.assign(process.env, fake.env, tiktok.env, {
   REGISTRATION_MODE: process.env.REGISTRATION_MODE ?? 'open',
 });
 ensureClientBuilt();
-await import('../server/src/main.ts');
+await import('../server/src/app/main.ts');
 await waitForHealth();
 await seedAccount();
 console.log(

@@ -13,14 +13,14 @@ import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
-import { loadEnv } from '../server/src/env.ts';
+import { loadEnv } from '../server/src/platform/env.ts';
 import {
   KNOWN_MODELS,
   knownModel,
   MODEL_BASE_URL,
   modelPath,
   verifyModelChecksum,
-} from '../server/src/providers/transcription/models.ts';
+} from '../server/src/engines/providers/transcription/models.ts';
 
 export interface DownloadArgs {
   names: string[];

@@ -5,4 +5,4 @@ import { ensureClientBuilt } from './client-build.mjs';
 
 ensureClientBuilt();
 register();
-await import('../server/src/main.ts');
+await import('../server/src/app/main.ts');

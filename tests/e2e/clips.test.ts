@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request, Route } from 'playwright-core';
-import { CLIP_FILES } from '../../server/src/clips/files.ts';
+import { CLIP_FILES } from '../../server/src/domains/clips/files.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';

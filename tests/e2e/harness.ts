@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { createApp } from '../../server/src/app.ts';
+import { createApp } from '../../server/src/app/http-app.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import type { ChromiumResolution } from '../helpers/chromium.ts';
 
@@ -110,7 +110,7 @@ export interface E2eAppOptions {
 
 /** Loaded only when asked for, so test files without downloads never load the job code. */
 async function startJobWorker(app: TestApp, concurrency: number): Promise<() => Promise<void>> {
-  const { startWorker } = await import('../../server/src/worker/worker.ts');
+  const { startWorker } = await import('../../server/src/jobs/worker.ts');
   const runner = await startWorker(app.deps, app.database.pool, concurrency);
   app.deps.workerRunning = () => true;
   return () => runner.stop();

@@ -114,7 +114,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await fake?.close();
   });
 
-  // Fails until server/src/tiktok/http.ts answers the callback with this policy (helmet's
+  // Fails until server/src/http/tiktok-callback.ts answers the callback with this policy (helmet's
   // same-origin-allow-popups cuts the popup off from its opener in every current browser).
   it('serves the OAuth callback page so that the popup keeps its opener', async () => {
     expect(openerPolicy).toBe(KEEPS_OPENER_POLICY);

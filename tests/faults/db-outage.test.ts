@@ -4,10 +4,10 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusEntry } from '@clipshift/shared';
-import { createSession } from '../../server/src/auth/sessions.ts';
-import { createDatabase, type DatabaseHandle } from '../../server/src/db/database.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/src/db/embedded.ts';
-import { createLogger } from '../../server/src/logs/logger.ts';
+import { createSession } from '../../server/src/domains/auth/sessions.ts';
+import { createDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/src/platform/db/embedded.ts';
+import { createLogger } from '../../server/src/platform/logger.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { healthStatus, poll, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
 

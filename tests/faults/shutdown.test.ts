@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../../server/src/auth/sessions.ts';
-import { encryptSecret } from '../../server/src/security/crypto.ts';
-import { RESTARTING_SUBTITLES } from '../../server/src/subtitles/service.ts';
-import { RESTARTING_UPLOADS } from '../../server/src/tiktok/uploads.ts';
+import { createSession } from '../../server/src/domains/auth/sessions.ts';
+import { encryptSecret } from '../../server/src/platform/crypto.ts';
+import { RESTARTING_SUBTITLES } from '../../server/src/domains/subtitles/service.ts';
+import { RESTARTING_UPLOADS } from '../../server/src/domains/publishing/uploads.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { clipMedia, startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';

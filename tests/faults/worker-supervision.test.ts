@@ -2,10 +2,10 @@ import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../server/src/logs/logger.ts';
-import { LOGS_TRIM_TASK } from '../../server/src/logs/trim-task.ts';
-import { addJob } from '../../server/src/worker/jobs.ts';
-import { RESTARTING_MESSAGE, startWorker, type WorkerHandle } from '../../server/src/worker/worker.ts';
+import { createLogger } from '../../server/src/platform/logger.ts';
+import { LOGS_TRIM_TASK } from '../../server/src/app/housekeeping.ts';
+import { addJob } from '../../server/src/platform/queue.ts';
+import { RESTARTING_MESSAGE, startWorker, type WorkerHandle } from '../../server/src/jobs/worker.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { poll } from '../helpers/app-process.ts';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { processAlive } from '../../server/src/db/embedded.ts';
+import { processAlive } from '../../server/src/platform/db/embedded.ts';
 import { dockerAnswers, resolveDatabaseServer, type DatabaseServer, type DatabaseSources } from '../helpers/database-server.ts';
 import { startTestPostgres, testPostgresRoot } from '../helpers/test-postgres.ts';
 

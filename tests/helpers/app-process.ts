@@ -51,12 +51,12 @@ export async function healthStatus(baseUrl: string, cookie?: string): Promise<nu
 }
 
 /**
- * The real app (server/src/main.ts: web + worker, as `npm start` runs it) in a process of its own,
+ * The real app (server/src/app/main.ts: web + worker, as `npm start` runs it) in a process of its own,
  * configured by `env` on top of loopback defaults; resolves once /api/health answers 200.
  */
 export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/app/main.ts')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

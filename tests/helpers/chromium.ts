@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createBrotliDecompress } from 'node:zlib';
-import { processAlive } from '../../server/src/db/embedded.ts';
+import { processAlive } from '../../server/src/platform/db/embedded.ts';
 
 /** Where the browser tests' Chromium comes from; serialisable, so global setup can hand it to the test files. */
 export type ChromiumResolution =

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppDeps } from '../../server/src/deps.ts';
-import { CLIP_FILES, clipFilesDir, mediaRoot } from '../../server/src/clips/files.ts';
+import type { AppDeps } from '../../server/src/domains/deps.ts';
+import { CLIP_FILES, clipFilesDir, mediaRoot } from '../../server/src/domains/clips/files.ts';
 
 export interface SeedClip {
   clip_id: string;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../../server/src/db/database.ts';
+import { createDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.ts';
 
 export interface TestDatabase extends DatabaseHandle {
   url: string;

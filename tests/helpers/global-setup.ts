@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrate } from '../../server/src/db/migrate.ts';
-import { createLogger } from '../../server/src/logs/logger.ts';
-import { migrateWorkerSchema } from '../../server/src/worker/migrate.ts';
+import { migrate } from '../../server/src/platform/db/migrate.ts';
+import { createLogger } from '../../server/src/platform/logger.ts';
+import { migrateWorkerSchema } from '../../server/src/jobs/migrate.ts';
 import { resolveChromium, type ChromiumResolution } from './chromium.ts';
 import { resolveDatabaseServer } from './database-server.ts';
 

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../server/src/deps.ts';
+import type { AppDeps } from '../../server/src/domains/deps.ts';
 
 /**
  * A streamer row with the spec's defaults, written straight to the database: for tests that need

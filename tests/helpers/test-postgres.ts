@@ -4,8 +4,8 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { processAlive, startEmbeddedPostgres, stopOrphanedServer } from '../../server/src/db/embedded.ts';
-import { createLogger } from '../../server/src/logs/logger.ts';
+import { processAlive, startEmbeddedPostgres, stopOrphanedServer } from '../../server/src/platform/db/embedded.ts';
+import { createLogger } from '../../server/src/platform/logger.ts';
 
 /** Loopback-only throwaway clusters: the password keeps nothing secret, it only satisfies scram auth. */
 const PASSWORD = 'clipshift-tests-not-secret';

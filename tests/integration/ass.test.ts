@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TranscriptWord } from '../../server/src/providers/transcription/index.ts';
+import type { TranscriptWord } from '../../server/src/engines/providers/transcription/index.ts';
 import {
   buildAss,
   DEFAULT_ASS_OPTIONS,
@@ -12,8 +12,8 @@ import {
   formatAssTime,
   layoutCaptions,
   writeAssFile,
-} from '../../server/src/subtitles/ass.ts';
-import { dominantScript, FONT_FAMILIES, FONT_FILES } from '../../server/src/subtitles/fonts.ts';
+} from '../../server/src/engines/media/captions/ass.ts';
+import { dominantScript, FONT_FAMILIES, FONT_FILES } from '../../server/src/engines/media/captions/fonts.ts';
 import { renderCaptionFrame } from '../fakes/whisper/index.ts';
 
 let workDir: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { SESSION_TTL_MS, validateSessionToken } from '../../server/src/auth/sessions.ts';
+import { SESSION_TTL_MS, validateSessionToken } from '../../server/src/domains/auth/sessions.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { countRows, expectError, nextIp, register, storedLogs } from './support.ts';
 

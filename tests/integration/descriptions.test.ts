@@ -21,10 +21,10 @@ import {
   type DescriptionInput,
   type LlmConfig,
   type RankedDescription,
-} from '../../server/src/descriptions/index.ts';
-import { loadEnv } from '../../server/src/env.ts';
-import { createLogger, type Logger } from '../../server/src/logs/logger.ts';
-import { chatCompletionsUrl } from '../../server/src/providers/llm/index.ts';
+} from '../../server/src/engines/descriptions/index.ts';
+import { loadEnv } from '../../server/src/platform/env.ts';
+import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
+import { chatCompletionsUrl } from '../../server/src/engines/providers/llm/index.ts';
 import { DEFAULT_CANDIDATES, startFakeLlm, type FakeLlm } from '../fakes/llm/index.ts';
 
 const CLIP: DescriptionInput = {

@@ -1,9 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppError, conflict, INTERNAL_MESSAGE, isServerFault, toErrorResponse } from '../../server/src/trpc/errors.ts';
-import { createCallerFactory, publicProcedure, router } from '../../server/src/trpc/init.ts';
-import type { Context } from '../../server/src/trpc/init.ts';
+import { AppError, conflict, INTERNAL_MESSAGE, isServerFault, toErrorResponse } from '../../server/src/http/errors.ts';
+import { createCallerFactory, publicProcedure, router } from '../../server/src/http/trpc.ts';
+import type { Context } from '../../server/src/http/trpc.ts';
 
 /** A router of deliberately broken procedures, run through the app's own tRPC setup. */
 const brokenRouter = router({

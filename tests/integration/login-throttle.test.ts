@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { accountKeyFor, DEVICE_COOKIE_TTL_MS } from '../../server/src/auth/device-cookie.ts';
-import { deleteStaleLoginLocks } from '../../server/src/auth/throttle.ts';
+import { accountKeyFor, DEVICE_COOKIE_TTL_MS } from '../../server/src/domains/auth/device-cookie.ts';
+import { deleteStaleLoginLocks } from '../../server/src/domains/auth/throttle.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectError, nextIp, register, storedLogs } from './support.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOG_RETENTION_DAYS, LOG_RETENTION_ROWS_PER_USER, type PublicUser } from '@clipshift/shared';
-import { ANONYMOUS_LOG_LIMIT, anonymousLogBudget, recordLog, trimLogs, type LogBudget } from '../../server/src/logs/service.ts';
+import { ANONYMOUS_LOG_LIMIT, anonymousLogBudget, recordLog, trimLogs, type LogBudget } from '../../server/src/domains/logs/service.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs, recordedErrorLogs } from '../helpers/error-logs.ts';
 import { countRows, expectError, register } from './support.ts';

@@ -6,7 +6,7 @@ import {
   invalidateSession,
   SESSION_TTL_MS,
   validateSessionToken,
-} from '../../server/src/auth/sessions.ts';
+} from '../../server/src/domains/auth/sessions.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { register } from './support.ts';
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { scheduleTask } from '../../server/src/downloads/schedule-task.ts';
-import { scheduleJobKey } from '../../server/src/streamers/service.ts';
+import { scheduleTask } from '../../server/src/domains/downloads/jobs/schedule.ts';
+import { scheduleJobKey } from '../../server/src/domains/streamers/service.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 
 async function makeUser(app: TestApp, username: string): Promise<PublicUser> {

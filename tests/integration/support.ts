@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import type { AppDeps } from '../../server/src/deps.ts';
+import type { AppDeps } from '../../server/src/domains/deps.ts';
 import { callerFor } from '../helpers/app.ts';
 
 let ipCounter = 0;

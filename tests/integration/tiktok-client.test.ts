@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadEnv } from '../../server/src/env.ts';
-import { createLogger, type Logger } from '../../server/src/logs/logger.ts';
+import { loadEnv } from '../../server/src/platform/env.ts';
+import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
 import {
   assertDurationAllowed,
   callbackError,
@@ -24,7 +24,7 @@ import {
   type TikTokClientConfig,
   type TikTokErrorKind,
   type TikTokTokens,
-} from '../../server/src/providers/tiktok/index.ts';
+} from '../../server/src/engines/providers/tiktok/index.ts';
 import { chunkRuleViolation, startFakeTikTok, type FakeTikTok, type FakeTikTokUser } from '../fakes/tiktok/index.ts';
 
 const REDIRECT_URI = 'http://127.0.0.1:9/api/tiktok/callback';

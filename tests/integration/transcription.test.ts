@@ -13,8 +13,8 @@ import {
   resolveTarget,
   UsageError,
 } from '../../scripts/models-download.ts';
-import { loadEnv } from '../../server/src/env.ts';
-import { createLogger, type Logger } from '../../server/src/logs/logger.ts';
+import { loadEnv } from '../../server/src/platform/env.ts';
+import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
 import {
   applyQualityGuards,
   audioLevels,
@@ -36,9 +36,9 @@ import {
   type Transcriber,
   type TranscriptionErrorKind,
   type TranscriptWord,
-} from '../../server/src/providers/transcription/index.ts';
-import { piecesToWords, repairBrokenCharacters } from '../../server/src/providers/transcription/tokens.ts';
-import { buildAss } from '../../server/src/subtitles/ass.ts';
+} from '../../server/src/engines/providers/transcription/index.ts';
+import { piecesToWords, repairBrokenCharacters } from '../../server/src/engines/providers/transcription/tokens.ts';
+import { buildAss } from '../../server/src/engines/media/captions/ass.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import {
   ffmpegBinary,

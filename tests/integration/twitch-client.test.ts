@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadEnv } from '../../server/src/env.ts';
-import { createLogger, type Logger } from '../../server/src/logs/logger.ts';
-import { createTwitchClient, defaultSleep, twitchFromEnv, TwitchError, type TwitchClient, type TwitchClientConfig, type TwitchErrorKind } from '../../server/src/providers/twitch/index.ts';
+import { loadEnv } from '../../server/src/platform/env.ts';
+import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
+import { createTwitchClient, defaultSleep, twitchFromEnv, TwitchError, type TwitchClient, type TwitchClientConfig, type TwitchErrorKind } from '../../server/src/engines/providers/twitch/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { migrate, MIGRATIONS_DIR } from '../../server/src/db/migrate.ts';
+import { migrate, MIGRATIONS_DIR } from '../../server/src/platform/db/migrate.ts';
 
 const UPLOAD_HISTORY = '009_upload_history.sql';
 

@@ -24,7 +24,7 @@ import {
   thumbnailTime,
   writeAtomically,
   type ProbeResult,
-} from '../../server/src/media/index.ts';
+} from '../../server/src/engines/media/index.ts';
 
 const execFileAsync = promisify(execFile);
 const { ffmpeg, ffprobe } = resolveMediaBinaries(process.env);

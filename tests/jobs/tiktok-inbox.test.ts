@@ -1,8 +1,8 @@
-import type { WorkerHandle } from '../../server/src/worker/worker.ts';
+import type { WorkerHandle } from '../../server/src/jobs/worker.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { upsertAccount } from '../../server/src/tiktok/accounts.ts';
-import { startWorker } from '../../server/src/worker/worker.ts';
+import { upsertAccount } from '../../server/src/domains/publishing/accounts.ts';
+import { startWorker } from '../../server/src/jobs/worker.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';

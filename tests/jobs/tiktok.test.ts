@@ -1,11 +1,11 @@
-import type { WorkerHandle } from '../../server/src/worker/worker.ts';
+import type { WorkerHandle } from '../../server/src/jobs/worker.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { postTask } from '../../server/src/tiktok/post-task.ts';
-import { freshAccessToken } from '../../server/src/tiktok/accounts.ts';
-import { decryptSecret } from '../../server/src/security/crypto.ts';
-import { startWorker } from '../../server/src/worker/worker.ts';
+import { postTask } from '../../server/src/domains/publishing/jobs/post.ts';
+import { freshAccessToken } from '../../server/src/domains/publishing/accounts.ts';
+import { decryptSecret } from '../../server/src/platform/crypto.ts';
+import { startWorker } from '../../server/src/jobs/worker.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
@@ -32,7 +32,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   }
 
   async function sessionCookie(user: PublicUser): Promise<string> {
-    const { createSession } = await import('../../server/src/auth/sessions.ts');
+    const { createSession } = await import('../../server/src/domains/auth/sessions.ts');
     const session = await createSession(app.deps.db, user.id);
     return `clipshift_session=${session.token}`;
   }
@@ -168,7 +168,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await expect(app.deps.tiktok!.refreshToken(oldRefresh)).rejects.toMatchObject({ kind: 'reconnect_required' });
 
     // Put the dead refresh token back: the next refresh fails and the account needs reconnecting.
-    const { encryptSecret } = await import('../../server/src/security/crypto.ts');
+    const { encryptSecret } = await import('../../server/src/platform/crypto.ts');
     await app.deps.db.updateTable('tiktok_accounts').set({ refresh_token_enc: encryptSecret(oldRefresh, app.deps.appSecret), access_expires_at: new Date() }).where('id', '=', accountId).execute();
     await expect(freshAccessToken(app.deps.db, app.deps.tiktok!, app.deps.appSecret, accountId)).rejects.toThrow(/reconnect the account/);
     expect((await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).find((account) => account.id === accountId)?.needs_reconnect).toBe(true);
@@ -234,7 +234,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Retried' });
     await worker.stop();
     try {
-      const { queueUploads } = await import('../../server/src/tiktok/uploads.ts');
+      const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
       const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'retry #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
       const task = postTask(app.deps);
       const helpers = { job: { attempts: 1, max_attempts: 3 } } as never;
@@ -338,7 +338,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       code: 'CONFLICT',
       message: 'This clip is already posted or being posted to @historykeeper',
     });
-    const { queueUploads } = await import('../../server/src/tiktok/uploads.ts');
+    const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
     const clip = await app.deps.db.selectFrom('clips').select('id').where('clip_id', '=', 'Keepsake').executeTakeFirstOrThrow();
     const queued = await queueUploads(app.deps.db, { userId: alice.id, clipRowId: clip.id, accountIds: [again], description: 'auto #a', mode: 'direct' }, { skipExisting: true });
     expect(queued).toEqual([]);
@@ -354,7 +354,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Orphaned' });
     await worker.stop();
     try {
-      const { queueUploads } = await import('../../server/src/tiktok/uploads.ts');
+      const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
       const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
       await api.tiktok.deleteAccount({ id: accountId });
       await postTask(app.deps)({ uploadId: row!.id }, { job: { attempts: 1, max_attempts: 3 }, abortSignal: new AbortController().signal } as never);

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { publicUser } from '@clipshift/shared';
-import type { AppDeps } from '../../server/src/deps.ts';
+import type { AppDeps } from '../../server/src/domains/deps.ts';
 
 export const SESSION_COOKIE = 'clipshift_session';
 /** The app's own origin in the test configuration (PUBLIC_URL of createTestApp). */

@@ -1,0 +1,32 @@
+import type { Db } from '../platform/db/database.ts';
+import type { Env } from '../platform/env.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { MediaBinaries } from '../engines/media/index.ts';
+import type { Transcriber } from '../engines/providers/transcription/index.ts';
+import type { TikTokClient } from '../engines/providers/tiktok/index.ts';
+import type { TwitchClient } from '../engines/providers/twitch/index.ts';
+
+/**
+ * The long-lived parts every request and job shares, built once in main.ts (or by a test harness)
+ * and passed down explicitly rather than imported as globals.
+ */
+export interface AppDeps {
+  env: Env;
+  db: Db;
+  logger: Logger;
+  /** Key for encrypting stored third-party tokens (APP_SECRET or the generated one). */
+  appSecret: string;
+  /** The Twitch client, or null when TWITCH_CLIENT_ID/SECRET are not configured. */
+  twitch: TwitchClient | null;
+  /** The TikTok client, or null when TIKTOK_CLIENT_KEY/SECRET are not configured. */
+  tiktok: TikTokClient | null;
+  /** ffmpeg and ffprobe (from npm, or FFMPEG_PATH/FFPROBE_PATH). */
+  media: MediaBinaries;
+  /** Speech-to-text for subtitles, or null with the reason when the configuration cannot make one. */
+  transcriber: Transcriber | null;
+  transcriberProblem?: string;
+  /** Whether this process runs the job worker (reported by /api/health). */
+  workerRunning: () => boolean;
+  /** Aborts when the process starts shutting down: calls held open on a job answer 503 at once. */
+  stopping?: AbortSignal;
+}

@@ -1,0 +1,136 @@
+import { sql, type Selectable } from 'kysely';
+import { type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
+import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import type { DownloadRunsTable } from '../../platform/db/schema.ts';
+import { concurrencyFor } from '../settings/service.ts';
+import { findStreamer, hasActiveRun, type StreamerRow } from '../streamers/service.ts';
+import { conflict } from '../../http/errors.ts';
+import { HEARTBEAT_STALE_MS } from '../../platform/identity.ts';
+import { addJob, removeJob } from '../../platform/queue.ts';
+
+export type RunRow = Selectable<DownloadRunsTable>;
+
+export const RUN_TASK = 'downloads/run';
+export const runJobKey = (runId: string) => `run:${runId}`;
+
+export function toStatusEntry(run: RunRow): StatusEntry {
+  return {
+    status: run.status,
+    clips_downloaded: run.clips_downloaded,
+    clips_total: run.clips_total,
+    clips_failed: run.clips_failed,
+    started_at: run.started_at.toISOString(),
+    completed_at: run.completed_at ? run.completed_at.toISOString() : null,
+    error: run.error,
+    progress: run.status === 'downloading' || run.status === 'stopping' ? run.progress : [],
+  };
+}
+
+/** The latest run of every streamer of the user that has run, keyed by streamer name. */
+export async function statusMap(db: DbOrTrx, userId: string): Promise<StatusMap> {
+  const rows = await db
+    .selectFrom('download_runs as r')
+    .innerJoin('streamers as s', 's.id', 'r.streamer_id')
+    .distinctOn('r.streamer_id')
+    .selectAll('r')
+    .select('s.name as streamer_name')
+    .where('r.user_id', '=', userId)
+    .orderBy('r.streamer_id')
+    .orderBy('r.started_at', 'desc')
+    .execute();
+  const map: StatusMap = {};
+  for (const row of rows.sort((a, b) => a.streamer_name.localeCompare(b.streamer_name))) map[row.streamer_name] = toStatusEntry(row);
+  return map;
+}
+
+/** Queues (or queues again, to resume) the job that executes a run. */
+export async function queueRunJob(db: DbOrTrx, runId: string): Promise<void> {
+  // One attempt: a failed run is reported as failed, not silently retried hours later.
+  await addJob(db, RUN_TASK, { runId }, { jobKey: runJobKey(runId), maxAttempts: 1 });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23505';
+}
+
+export interface StartedRun {
+  run: RunRow;
+  streamer: StreamerRow;
+}
+
+/**
+ * Creates a run and queues its job in one transaction. The streamer row lock orders this against
+ * edits and deletes; the partial unique index makes a second busy run impossible even across processes.
+ */
+export async function startRun(
+  db: Db,
+  userId: string,
+  input: Omit<StartDownloadInput, 'name'> & { name: string },
+  options: { trigger: 'manual' | 'schedule'; maxConcurrency: number; streamer?: StreamerRow },
+  trx?: DbOrTrx,
+): Promise<StartedRun> {
+  const work = async (tx: DbOrTrx): Promise<StartedRun> => {
+    const streamer = options.streamer ?? (await findStreamer(tx, userId, input.name, { lock: true }));
+    if (await hasActiveRun(tx, streamer.id)) throw conflict(`Already downloading clips for ${streamer.name}`);
+    const run = await tx
+      .insertInto('download_runs')
+      .values({
+        user_id: userId,
+        streamer_id: streamer.id,
+        trigger: options.trigger,
+        clip_limit: input.limit ?? input.clip_limit ?? streamer.clip_limit,
+        vertical: input.vertical ?? streamer.vertical,
+        // A start without a concurrency (a schedule, a script) uses the one saved in Settings.
+        concurrency: Math.min(await concurrencyFor(tx, userId, input.concurrency), options.maxConcurrency),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await queueRunJob(tx, run.id);
+    return { run, streamer };
+  };
+  try {
+    return trx ? await work(trx) : await db.transaction().execute(work);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`Already downloading clips for ${input.name}`);
+    throw error;
+  }
+}
+
+/**
+ * Asks the streamer's run to stop. A run no worker has picked up yet (or whose worker is gone)
+ * stops at once; a live one goes to `stopping` and its worker cancels transfers and ffmpeg.
+ */
+export async function requestStop(db: Db, userId: string, name: string, now = new Date()): Promise<StreamerRow> {
+  return db.transaction().execute(async (trx) => {
+    const streamer = await findStreamer(trx, userId, name, { lock: true });
+    const run = await trx
+      .selectFrom('download_runs')
+      .selectAll()
+      .where('streamer_id', '=', streamer.id)
+      .where('status', 'in', ['downloading', 'stopping'])
+      .forUpdate()
+      .executeTakeFirst();
+    if (!run) throw conflict(`No download is running for ${streamer.name}`);
+    const orphaned = !run.heartbeat_at || now.getTime() - run.heartbeat_at.getTime() > HEARTBEAT_STALE_MS;
+    if (orphaned) {
+      await removeJob(trx, runJobKey(run.id));
+      await trx
+        .updateTable('download_runs')
+        .set({ status: 'stopped', completed_at: now, progress: '[]' })
+        .where('id', '=', run.id)
+        .execute();
+    } else {
+      await trx.updateTable('download_runs').set({ status: 'stopping' }).where('id', '=', run.id).execute();
+    }
+    return streamer;
+  });
+}
+
+export async function activeRunCount(db: DbOrTrx): Promise<number> {
+  const row = await db
+    .selectFrom('download_runs')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('status', 'in', ['downloading', 'stopping'])
+    .executeTakeFirstOrThrow();
+  return row.count;
+}

@@ -1,0 +1,168 @@
+import { sql, type Selectable } from 'kysely';
+import type { Streamer } from '@clipshift/shared';
+import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import type { TikTokAccountsTable } from '../../platform/db/schema.ts';
+import type { TikTokClient, TikTokTokens, TikTokUserInfo } from '../../engines/providers/tiktok/index.ts';
+import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
+import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';
+import { notFound } from '../../http/errors.ts';
+
+export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
+type LinkedAccount = Streamer['tiktok_accounts'][number];
+
+export const accountNotFound = () => notFound('TikTok account not found');
+
+/** How an account is named to the user: "@username", else its display name. */
+export function accountLabel(account: { username: string | null; display_name: string }): string {
+  return account.username ? `@${account.username}` : account.display_name;
+}
+/** Refresh this long before the access token expires, so a long upload never starts on a dying token. */
+const REFRESH_AHEAD_MS = 5 * 60_000;
+
+export interface AccountView {
+  id: string;
+  display_name: string;
+  username: string | null;
+  avatar_url: string | null;
+  created_at: string;
+  linked_streamers: string[];
+  needs_reconnect: boolean;
+}
+
+/** The user's accounts with the names of the streamers linked to each. */
+export async function listAccounts(db: DbOrTrx, userId: string): Promise<AccountView[]> {
+  const rows = await db
+    .selectFrom('tiktok_accounts as a')
+    .leftJoin('streamer_tiktok_accounts as l', 'l.tiktok_account_id', 'a.id')
+    .leftJoin('streamers as s', 's.id', 'l.streamer_id')
+    .select(['a.id', 'a.display_name', 'a.username', 'a.avatar_url', 'a.created_at', 'a.needs_reconnect', 's.name as streamer_name'])
+    .where('a.user_id', '=', userId)
+    .orderBy('a.created_at')
+    .orderBy(sql`lower(s.name)`)
+    .execute();
+  const byId = new Map<string, AccountView>();
+  for (const row of rows) {
+    const view = byId.get(row.id) ?? {
+      id: row.id,
+      display_name: row.display_name,
+      username: row.username,
+      avatar_url: row.avatar_url,
+      created_at: row.created_at.toISOString(),
+      linked_streamers: [],
+      needs_reconnect: row.needs_reconnect,
+    };
+    if (row.streamer_name) view.linked_streamers.push(row.streamer_name);
+    byId.set(row.id, view);
+  }
+  return [...byId.values()];
+}
+
+/** The caller's account; a null id (text that cannot be a UUID, see rowId) is missing like any other. */
+export async function findAccount(db: DbOrTrx, userId: string, accountId: string | null): Promise<TikTokAccountRow> {
+  if (accountId === null) throw accountNotFound();
+  const row = await db.selectFrom('tiktok_accounts').selectAll().where('user_id', '=', userId).where('id', '=', accountId).executeTakeFirst();
+  if (!row) throw accountNotFound();
+  return row;
+}
+
+/** Linked accounts of several streamers at once, for the Streamer objects. */
+export async function linkedAccountsByStreamer(db: DbOrTrx, streamerIds: readonly string[]): Promise<Map<string, LinkedAccount[]>> {
+  const map = new Map<string, LinkedAccount[]>();
+  if (!streamerIds.length) return map;
+  const rows = await db
+    .selectFrom('streamer_tiktok_accounts as l')
+    .innerJoin('tiktok_accounts as a', 'a.id', 'l.tiktok_account_id')
+    .select(['l.streamer_id', 'a.id', 'a.display_name', 'a.username', 'a.avatar_url'])
+    .where('l.streamer_id', 'in', streamerIds)
+    .orderBy('l.created_at')
+    .execute();
+  for (const row of rows) {
+    const list = map.get(row.streamer_id) ?? [];
+    list.push({ id: row.id, display_name: row.display_name, username: row.username, avatar_url: row.avatar_url });
+    map.set(row.streamer_id, list);
+  }
+  return map;
+}
+
+function tokenColumns(tokens: TikTokTokens, appSecret: string, now: number) {
+  return {
+    access_token_enc: encryptSecret(tokens.accessToken, appSecret),
+    refresh_token_enc: encryptSecret(tokens.refreshToken, appSecret),
+    access_expires_at: new Date(now + tokens.expiresIn * 1000),
+    refresh_expires_at: tokens.refreshExpiresIn ? new Date(now + tokens.refreshExpiresIn * 1000) : null,
+    scope: tokens.scope,
+  };
+}
+
+/** Stores a connected account for its owner; the same open_id again updates the existing row. */
+export async function upsertAccount(
+  db: DbOrTrx,
+  appSecret: string,
+  input: { userId: string; via: 'owner' | 'guest'; tokens: TikTokTokens; info: TikTokUserInfo },
+  now = Date.now(),
+): Promise<TikTokAccountRow> {
+  const profile = {
+    union_id: input.info.unionId ?? null,
+    display_name: input.info.displayName || input.info.username || 'TikTok account',
+    username: input.info.username ?? null,
+    avatar_url: input.info.avatarUrl ?? null,
+  };
+  const tokens = tokenColumns(input.tokens, appSecret, now);
+  const account = await db
+    .insertInto('tiktok_accounts')
+    .values({ user_id: input.userId, open_id: input.info.openId || input.tokens.openId, connected_via: input.via, ...profile, ...tokens })
+    .onConflict((conflict) =>
+      conflict.columns(['user_id', 'open_id']).doUpdateSet({ ...profile, ...tokens, needs_reconnect: false, updated_at: new Date(now) }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // The same TikTok account removed and connected again: its post history is its own again.
+  await db
+    .updateTable('uploads')
+    .set({ tiktok_account_id: account.id })
+    .where('user_id', '=', account.user_id)
+    .where('account_open_id', '=', account.open_id)
+    .where('tiktok_account_id', 'is', null)
+    .execute();
+  return account;
+}
+
+export class ReconnectRequired extends Error {
+  override name = 'ReconnectRequired';
+}
+
+/**
+ * A valid access token for the account, refreshed ahead of expiry. The row lock makes two
+ * concurrent refreshes impossible: TikTok rotates refresh tokens, so the loser would be locked out.
+ * A refused refresh marks the account as needing reconnection.
+ */
+export const ACCOUNT_REMOVED = 'The TikTok account was removed before the clip was posted';
+
+export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: { force?: boolean; signal?: AbortSignal } = {}): Promise<string> {
+  const outcome = await db.transaction().execute(async (trx) => {
+    const account = await trx.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
+    if (!account) throw new Error(ACCOUNT_REMOVED);
+    if (account.needs_reconnect) return { reconnect: account.display_name, token: undefined };
+    const now = Date.now();
+    if (!options.force && account.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return { token: decryptSecret(account.access_token_enc, appSecret), reconnect: undefined };
+    try {
+      const tokens = await tiktok.refreshToken(decryptSecret(account.refresh_token_enc, appSecret), options.signal);
+      await trx.updateTable('tiktok_accounts').set({ ...tokenColumns(tokens, appSecret, now), updated_at: new Date(now) }).where('id', '=', accountId).execute();
+      return { token: tokens.accessToken, reconnect: undefined };
+    } catch (error) {
+      if (isTikTokError(error) && (error.kind === 'reconnect_required' || error.kind === 'token_invalid')) return { reconnect: account.display_name, token: undefined };
+      throw error;
+    }
+  });
+  if (outcome.token !== undefined) return outcome.token;
+  await db.updateTable('tiktok_accounts').set({ needs_reconnect: true, updated_at: new Date() }).where('id', '=', accountId).execute();
+  throw new ReconnectRequired(`The TikTok connection of ${outcome.reconnect} has expired: reconnect the account in Settings`);
+}
+
+export async function linkAccount(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
+  await db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: accountId }).onConflict((conflict) => conflict.doNothing()).execute();
+}
+
+export async function unlinkAccount(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
+  await db.deleteFrom('streamer_tiktok_accounts').where('streamer_id', '=', streamerId).where('tiktok_account_id', '=', accountId).execute();
+}

@@ -1,0 +1,146 @@
+import { stat } from 'node:fs/promises';
+import type { JobHelpers, Task } from 'graphile-worker';
+import { z } from 'zod';
+import { PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
+import type { AppDeps } from '../../deps.ts';
+import type { UploadStatus } from '../../../platform/db/schema.ts';
+import { clipFilePath } from '../../clips/files.ts';
+import { recordLog } from '../../logs/service.ts';
+import {
+  assertDurationAllowed,
+  isTikTokError,
+  planChunks,
+  type CreatorInfo,
+  type PrivacyLevel,
+  type TikTokClient,
+} from '../../../engines/providers/tiktok/index.ts';
+import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
+import { ACCOUNT_REMOVED, freshAccessToken, ReconnectRequired } from '../accounts.ts';
+import { queuePostJob, type UploadRow } from '../uploads.ts';
+
+const payloadSchema = z.object({ uploadId: z.uuid() });
+/** TikTok may have the video already; we can no longer ask. */
+const ACCOUNT_REMOVED_MIDWAY = 'The TikTok account was removed while TikTok was receiving the video: check the account on TikTok before posting again';
+/** Cover frame one second in: the first frame of a clip is often a fade. */
+const COVER_AT_MS = 1000;
+
+/** The user's choice when it is allowed; for automatic posts the most public level the creator offers. */
+function choosePrivacy(requested: string | null, creator: CreatorInfo): PrivacyLevel {
+  const options = creator.privacyLevelOptions as PrivacyLevel[];
+  if (requested) {
+    if (!options.includes(requested as PrivacyLevel)) {
+      const label = (level: string) => `"${PRIVACY_LEVEL_LABELS[level] ?? level}"`;
+      throw new Error(`This TikTok account cannot post to ${label(requested)}; it offers ${options.map(label).join(', ')}`);
+    }
+    return requested as PrivacyLevel;
+  }
+  const preferred: PrivacyLevel[] = ['PUBLIC_TO_EVERYONE', 'FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
+  const choice = preferred.find((level) => options.includes(level));
+  if (!choice) throw new Error('This TikTok account offers no privacy level to post with');
+  return choice;
+}
+
+async function setStatus(deps: AppDeps, uploadId: string, status: UploadStatus, fields: { error?: string | null; publish_id?: string; upload_url_enc?: string | null } = {}) {
+  await deps.db.updateTable('uploads').set({ status, ...fields, updated_at: new Date() }).where('id', '=', uploadId).execute();
+}
+
+/**
+ * `tiktok/post`: one clip to one account, at most once. TikTok's publish_id is saved before any
+ * byte is sent; a retried job with a publish_id never initialises a second post — it finishes the
+ * upload if it can and otherwise polls the status. graphile-worker's abort signal (the app is
+ * stopping) cancels the transfer or the wait, and the job is queued again to carry on after the
+ * restart from the saved publish_id.
+ */
+export function postTask(deps: AppDeps): Task {
+  return async (rawPayload, helpers: JobHelpers) => {
+    const { uploadId } = payloadSchema.parse(rawPayload);
+    const upload = await deps.db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
+    if (!upload || ['sent_to_inbox', 'published', 'failed'].includes(upload.status)) return;
+    const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
+    try {
+      if (!deps.tiktok) throw new Error('TikTok is not configured on this server');
+      await runUpload(deps, deps.tiktok, upload, helpers.abortSignal);
+    } catch (error) {
+      if (helpers.abortSignal.aborted) {
+        // Not a failure of this post: it carries on in a fresh job (its attempts untouched).
+        await queuePostJob(deps.db, uploadId);
+        deps.logger.info({ uploadId }, 'posting interrupted by a restart; queued again');
+        return;
+      }
+      const retry = isTikTokError(error) && error.retryable && !lastAttempt;
+      if (retry) throw error;
+      const reason = error instanceof ReconnectRequired || isTikTokError(error) || error instanceof Error ? (error as Error).message : String(error);
+      await setStatus(deps, uploadId, 'failed', { error: reason, upload_url_enc: null });
+      await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'tiktok', message: `Posting a clip to TikTok failed: ${reason}`, userId: upload.user_id, error });
+    }
+  };
+}
+
+async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, signal: AbortSignal): Promise<void> {
+  const accountId = upload.tiktok_account_id;
+  if (!accountId) throw new Error(upload.publish_id ? ACCOUNT_REMOVED_MIDWAY : ACCOUNT_REMOVED);
+  let token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { signal });
+  // An access token TikTok refuses mid-way is refreshed once and the step tried again.
+  const withToken = async <T>(step: (accessToken: string) => Promise<T>): Promise<T> => {
+    try {
+      return await step(token);
+    } catch (error) {
+      if (!isTikTokError(error, 'token_invalid')) throw error;
+      token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { force: true, signal });
+      return step(token);
+    }
+  };
+  const clip = await deps.db.selectFrom('clips').selectAll().where('id', '=', upload.clip_row_id).executeTakeFirstOrThrow();
+  const file = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
+  const plan = planChunks((await stat(file)).size);
+
+  let publishId = upload.publish_id;
+  if (!publishId) {
+    await setStatus(deps, upload.id, 'uploading');
+    const target = await withToken(async (accessToken) => {
+      if (upload.mode === 'inbox') return tiktok.initInboxUpload(accessToken, plan, signal);
+      const creator = await tiktok.queryCreatorInfo(accessToken, signal);
+      assertDurationAllowed(clip.duration, creator);
+      return tiktok.initDirectPost(
+        accessToken,
+        {
+          title: upload.description,
+          privacyLevel: choosePrivacy(upload.privacy_level, creator),
+          // The creator's own "disabled" settings always win.
+          disableComment: upload.disable_comment || creator.commentDisabled,
+          disableDuet: upload.disable_duet || creator.duetDisabled,
+          disableStitch: upload.disable_stitch || creator.stitchDisabled,
+          videoCoverTimestampMs: Math.min(COVER_AT_MS, Math.floor(clip.duration * 500)),
+        },
+        plan,
+        signal,
+      );
+    });
+    publishId = target.publishId;
+    // Saved before the bytes go: whatever happens next, this post is never initialised twice.
+    await setStatus(deps, upload.id, 'uploading', { publish_id: publishId, upload_url_enc: encryptSecret(target.uploadUrl, deps.appSecret) });
+    await tiktok.uploadChunks(target.uploadUrl, file, plan, { signal });
+  } else if (upload.status === 'uploading' && upload.upload_url_enc) {
+    await resumeUpload(deps, tiktok, upload, token, file, plan, signal);
+  }
+  await setStatus(deps, upload.id, 'processing', { upload_url_enc: null });
+  const final = await withToken((accessToken) => tiktok.waitForPublish(accessToken, publishId, { signal }));
+  const status: UploadStatus = final.status === 'SEND_TO_USER_INBOX' ? 'sent_to_inbox' : 'published';
+  await setStatus(deps, upload.id, status, { error: null });
+  await recordLog(deps.db, deps.logger, {
+    level: 'INFO',
+    logger: 'tiktok',
+    message: status === 'published' ? `Posted "${clip.title}" to TikTok` : `Sent "${clip.title}" to the TikTok inbox as a draft`,
+    userId: upload.user_id,
+  });
+}
+
+/** A retried job whose bytes may be partly sent: ask TikTok how far it got and send the rest. */
+async function resumeUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, token: string, file: string, plan: ReturnType<typeof planChunks>, signal: AbortSignal): Promise<void> {
+  const status = await tiktok.fetchPostStatus(token, upload.publish_id!, signal);
+  if (status.status !== 'PROCESSING_UPLOAD') return;
+  const uploaded = status.uploadedBytes ?? 0;
+  if (uploaded >= plan.videoSize) return;
+  const startAt = plan.chunks.findIndex((chunk) => chunk.start >= uploaded);
+  await tiktok.uploadChunks(decryptSecret(upload.upload_url_enc!, deps.appSecret), file, plan, { startAt: Math.max(0, startAt), signal });
+}

@@ -1,0 +1,167 @@
+import type { Selectable } from 'kysely';
+import type { PostClipRequest, Upload } from '@clipshift/shared';
+import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import type { UploadsTable } from '../../platform/db/schema.ts';
+import { findClipRow } from '../clips/service.ts';
+import { AppError, badRequest, conflict, notFound, serviceRestarting } from '../../http/errors.ts';
+import { pause } from '../../jobs/pause.ts';
+import { addJob } from '../../platform/queue.ts';
+import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
+
+export type UploadRow = Selectable<UploadsTable>;
+export const POST_TASK = 'tiktok/post';
+/** Statuses after which TikTok has accepted (or refused) the video. */
+export const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed'] as const;
+const WAIT_LIMIT_MS = 20 * 60_000;
+const POLL_MS = 500;
+
+/** The account's current name while it is connected, else the name it had when the upload was made. */
+async function uploadAccountName(db: DbOrTrx, row: UploadRow): Promise<string> {
+  if (!row.tiktok_account_id) return row.account_name;
+  const account = await db.selectFrom('tiktok_accounts').select(['display_name', 'username']).where('id', '=', row.tiktok_account_id).executeTakeFirst();
+  return account ? accountLabel(account) : row.account_name;
+}
+
+export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
+  const [clip, account] = await Promise.all([
+    db.selectFrom('clips').select('clip_id').where('id', '=', row.clip_row_id).executeTakeFirst(),
+    uploadAccountName(db, row),
+  ]);
+  return {
+    id: row.id,
+    clip_id: clip?.clip_id ?? '',
+    tiktok_account_id: row.tiktok_account_id,
+    account,
+    status: row.status,
+    publish_id: row.publish_id,
+    error: row.error,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The caller's upload; a null id (text that cannot be a UUID, see rowId) is missing like any other. */
+export async function findUpload(db: DbOrTrx, userId: string, uploadId: string | null): Promise<UploadRow> {
+  if (uploadId === null) throw notFound('Upload not found');
+  const row = await db.selectFrom('uploads').selectAll().where('user_id', '=', userId).where('id', '=', uploadId).executeTakeFirst();
+  if (!row) throw notFound('Upload not found');
+  return row;
+}
+
+export const postJobKey = (uploadId: string) => `upload:${uploadId}`;
+/** Statuses in which an upload's job still has work to do. */
+export const UNFINISHED_UPLOAD = ['queued', 'uploading', 'processing'] as const;
+
+/** Queues (or queues again, to resume) the job that posts an upload; its saved publish_id keeps it to one post. */
+export async function queuePostJob(db: DbOrTrx, uploadId: string): Promise<void> {
+  await addJob(db, POST_TASK, { uploadId }, { jobKey: postJobKey(uploadId), maxAttempts: 3 });
+}
+
+interface QueueInput {
+  userId: string;
+  clipRowId: string;
+  accountIds: string[];
+  description: string;
+  mode: 'direct' | 'inbox';
+  privacyLevel?: string;
+  disableComment?: boolean;
+  disableDuet?: boolean;
+  disableStitch?: boolean;
+}
+
+/**
+ * One upload row per (clip, TikTok account) and its job, in one transaction. A clip already posted
+ * or posting to an account is refused — also when that TikTok account was removed and connected
+ * again since (same open_id); a failed attempt may be tried again.
+ */
+export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { skipExisting?: boolean } = {}): Promise<UploadRow[]> {
+  const accounts = input.accountIds.length
+    ? await db.selectFrom('tiktok_accounts').select(['id', 'open_id', 'display_name', 'username']).where('id', 'in', input.accountIds).execute()
+    : [];
+  const rows: UploadRow[] = [];
+  for (const accountId of input.accountIds) {
+    const account = accounts.find((candidate) => candidate.id === accountId);
+    if (!account) throw accountNotFound();
+    const values = {
+      user_id: input.userId,
+      clip_row_id: input.clipRowId,
+      tiktok_account_id: account.id,
+      account_name: accountLabel(account),
+      account_open_id: account.open_id,
+      mode: input.mode,
+      description: input.description,
+      privacy_level: input.privacyLevel ?? null,
+      disable_comment: input.disableComment ?? false,
+      disable_duet: input.disableDuet ?? false,
+      disable_stitch: input.disableStitch ?? false,
+    };
+    const row = await db
+      .insertInto('uploads')
+      .values(values)
+      .onConflict((onConflict) =>
+        onConflict
+          .columns(['clip_row_id', 'account_open_id'])
+          .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, error: null, updated_at: new Date() })
+          .where('uploads.status', '=', 'failed'),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) {
+      if (options.skipExisting) continue;
+      throw conflict(`This clip is already posted or being posted to ${accountLabel(account)}`);
+    }
+    await queuePostJob(db, row.id);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** Which accounts a post goes to: the ones asked for, else every account linked to the clip's streamer. */
+async function targetAccounts(db: DbOrTrx, userId: string, input: PostClipRequest, streamerId: string | null, streamerName: string): Promise<string[]> {
+  const asked = [...(input.tiktok_account_ids ?? []), ...(input.tiktok_account_id === undefined ? [] : [input.tiktok_account_id])];
+  if (asked.length) {
+    const found = [];
+    for (const id of asked) found.push((await findAccount(db, userId, id)).id);
+    return [...new Set(found)];
+  }
+  const linked = streamerId
+    ? await db.selectFrom('streamer_tiktok_accounts').select('tiktok_account_id').where('streamer_id', '=', streamerId).execute()
+    : [];
+  if (!linked.length) throw badRequest(`No TikTok account to post to: link one to ${streamerName} or choose one`);
+  return linked.map((row) => row.tiktok_account_id);
+}
+
+export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox', input: PostClipRequest): Promise<UploadRow[]> {
+  const clip = await findClipRow(db, userId, input.id);
+  return db.transaction().execute(async (trx) => {
+    const accountIds = await targetAccounts(trx, userId, input, clip.streamer_id, clip.streamer_name);
+    return queueUploads(trx, {
+      userId,
+      clipRowId: clip.id,
+      accountIds,
+      description: input.description.trim(),
+      mode,
+      privacyLevel: input.privacy_level,
+      disableComment: input.disable_comment,
+      disableDuet: input.disable_duet,
+      disableStitch: input.disable_stitch,
+    });
+  });
+}
+
+export const RESTARTING_UPLOADS = 'The server is restarting. The upload carries on after the restart: check the clip’s TikTok status in a minute.';
+
+/**
+ * Waits until TikTok has accepted or refused every upload (another process may be running them).
+ * `stopping` (the process is shutting down) ends the wait at once with a 503.
+ */
+export async function awaitAccepted(db: Db, uploadIds: string[], signal?: AbortSignal, stopping?: AbortSignal): Promise<UploadRow[]> {
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  for (;;) {
+    const rows = await db.selectFrom('uploads').selectAll().where('id', 'in', uploadIds).execute();
+    if (rows.every((row) => (ACCEPTED_OR_DONE as readonly string[]).includes(row.status))) return rows;
+    if (stopping?.aborted) throw serviceRestarting(RESTARTING_UPLOADS);
+    if (Date.now() > deadline || signal?.aborted) throw new AppError('BAD_GATEWAY', 'TikTok is taking long to accept the video; the upload goes on in the background');
+    await pause(POLL_MS, signal, stopping);
+  }
+}

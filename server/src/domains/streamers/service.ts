@@ -1,0 +1,202 @@
+import { sql, type Selectable } from 'kysely';
+import {
+  scheduleIntervalMs,
+  type CreateStreamerInput,
+  type Schedule,
+  type Streamer,
+  type UpdateStreamerInput,
+} from '@clipshift/shared';
+import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import type { StreamersTable } from '../../platform/db/schema.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { linkedAccountsByStreamer } from '../publishing/accounts.ts';
+import { addJob, removeJob } from '../../platform/queue.ts';
+
+export type StreamerRow = Selectable<StreamersTable>;
+
+export const SCHEDULE_TASK = 'downloads/schedule';
+export const scheduleJobKey = (streamerId: string) => `schedule:${streamerId}`;
+
+/** What streamer creation needs of Twitch: whether a login exists. */
+export interface TwitchDirectory {
+  getUserByLogin(login: string): Promise<{ id: string; login: string; display_name: string } | null>;
+}
+
+export const streamerNotFound = (name: string) => notFound(`Streamer ${name} not found`);
+
+function scheduleOf(row: Pick<StreamerRow, 'schedule_interval' | 'schedule_unit'>): Schedule | null {
+  return row.schedule_interval && row.schedule_unit ? { interval: row.schedule_interval, unit: row.schedule_unit } : null;
+}
+
+export function toStreamer(row: StreamerRow, accounts: Streamer['tiktok_accounts'] = []): Streamer {
+  return {
+    name: row.name,
+    display_name: row.display_name,
+    clip_limit: row.clip_limit,
+    vertical: row.vertical,
+    language: row.language,
+    layout: row.layout,
+    schedule: scheduleOf(row),
+    auto_subtitle: row.auto_subtitle,
+    auto_publish: row.auto_publish,
+    tiktok_accounts: accounts,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    next_run_at: row.next_run_at ? row.next_run_at.toISOString() : null,
+  };
+}
+
+/** Streamer objects with their linked TikTok accounts (one query for all of them). */
+export async function streamerViews(db: DbOrTrx, rows: readonly StreamerRow[]): Promise<Streamer[]> {
+  const accounts = await linkedAccountsByStreamer(db, rows.map((row) => row.id));
+  return rows.map((row) => toStreamer(row, accounts.get(row.id) ?? []));
+}
+
+export async function streamerView(db: DbOrTrx, row: StreamerRow): Promise<Streamer> {
+  return (await streamerViews(db, [row]))[0]!;
+}
+
+export async function listStreamerRows(db: DbOrTrx, userId: string): Promise<StreamerRow[]> {
+  return db.selectFrom('streamers').selectAll().where('user_id', '=', userId).orderBy(sql`lower(name)`).execute();
+}
+
+/** The user's streamer by name, ignoring case; optionally row-locked for a read-modify-write. */
+export async function findStreamer(db: DbOrTrx, userId: string, name: string, options: { lock?: boolean } = {}): Promise<StreamerRow> {
+  let query = db
+    .selectFrom('streamers')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where(sql<string>`lower(name)`, '=', name.trim().toLowerCase());
+  if (options.lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  if (!row) throw streamerNotFound(name.trim());
+  return row;
+}
+
+export async function hasActiveRun(db: DbOrTrx, streamerId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('download_runs')
+    .select('id')
+    .where('streamer_id', '=', streamerId)
+    .where('status', 'in', ['downloading', 'stopping'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Keeps the schedule job in step with the streamer: a due time one interval from now, queued under
+ * a per-streamer key (so an edit replaces it), or removed with the schedule.
+ */
+async function syncSchedule(trx: DbOrTrx, streamerId: string, schedule: Schedule | null, now = new Date()): Promise<Date | null> {
+  if (!schedule) {
+    await removeJob(trx, scheduleJobKey(streamerId));
+    return null;
+  }
+  const nextRunAt = new Date(now.getTime() + scheduleIntervalMs(schedule));
+  await addJob(trx, SCHEDULE_TASK, { streamerId }, { jobKey: scheduleJobKey(streamerId), runAt: nextRunAt, maxAttempts: 3 });
+  return nextRunAt;
+}
+
+function scheduleChanged(row: StreamerRow, schedule: Schedule | null): boolean {
+  const current = scheduleOf(row);
+  return current?.interval !== schedule?.interval || current?.unit !== schedule?.unit;
+}
+
+async function lookUpOnTwitch(twitch: TwitchDirectory | null, name: string) {
+  if (!twitch) return null;
+  let user;
+  try {
+    user = await twitch.getUserByLogin(name);
+  } catch (error) {
+    throw new AppError('BAD_GATEWAY', `Could not check ${name} on Twitch: ${(error as Error).message}`, undefined, error);
+  }
+  if (!user) throw badRequest(`Twitch user ${name} does not exist`);
+  return user;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23505';
+}
+
+export async function createStreamer(db: Db, twitch: TwitchDirectory | null, userId: string, input: CreateStreamerInput): Promise<StreamerRow> {
+  const existing = await db
+    .selectFrom('streamers')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where(sql<string>`lower(name)`, '=', input.name.toLowerCase())
+    .executeTakeFirst();
+  if (existing) throw conflict(`Streamer ${input.name} already exists`);
+  const twitchUser = await lookUpOnTwitch(twitch, input.name);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('streamers')
+        .values({
+          user_id: userId,
+          name: input.name,
+          display_name: twitchUser?.display_name ?? null,
+          twitch_user_id: twitchUser?.id ?? null,
+          clip_limit: input.clip_limit,
+          vertical: input.vertical,
+          language: input.language,
+          layout: input.layout,
+          schedule_interval: input.schedule?.interval ?? null,
+          schedule_unit: input.schedule?.unit ?? null,
+          auto_subtitle: input.auto_subtitle,
+          auto_publish: input.auto_publish,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (!input.schedule) return row;
+      const nextRunAt = await syncSchedule(trx, row.id, input.schedule);
+      return trx.updateTable('streamers').set({ next_run_at: nextRunAt }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`Streamer ${input.name} already exists`);
+    throw error;
+  }
+}
+
+export async function updateStreamer(db: Db, userId: string, input: UpdateStreamerInput): Promise<StreamerRow> {
+  return db.transaction().execute(async (trx) => {
+    const row = await findStreamer(trx, userId, input.name, { lock: true });
+    if (await hasActiveRun(trx, row.id)) throw conflict(`Cannot edit ${row.name} while clips are being downloaded`);
+    const schedule = input.schedule === undefined ? scheduleOf(row) : input.schedule;
+    const nextRunAt = scheduleChanged(row, schedule) ? await syncSchedule(trx, row.id, schedule) : row.next_run_at;
+    return trx
+      .updateTable('streamers')
+      .set({
+        clip_limit: input.clip_limit ?? row.clip_limit,
+        vertical: input.vertical ?? row.vertical,
+        language: input.language ?? row.language,
+        layout: input.layout ?? row.layout,
+        schedule_interval: schedule?.interval ?? null,
+        schedule_unit: schedule?.unit ?? null,
+        next_run_at: nextRunAt,
+        auto_subtitle: input.auto_subtitle ?? row.auto_subtitle,
+        auto_publish: input.auto_publish ?? row.auto_publish,
+        updated_at: new Date(),
+      })
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/** Deletes the streamer and its schedule; its clips stay in the library. */
+export async function deleteStreamer(db: Db, userId: string, name: string): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const row = await findStreamer(trx, userId, name, { lock: true });
+    if (await hasActiveRun(trx, row.id)) throw conflict(`Cannot delete ${row.name} while clips are being downloaded`);
+    await removeJob(trx, scheduleJobKey(row.id));
+    await trx.deleteFrom('streamers').where('id', '=', row.id).execute();
+    return row.name;
+  });
+}
+
+/** Moves a schedule forward after it fired (or was skipped because a run was going). */
+export async function advanceSchedule(trx: DbOrTrx, row: StreamerRow, now = new Date()): Promise<Date | null> {
+  const nextRunAt = await syncSchedule(trx, row.id, scheduleOf(row), now);
+  await trx.updateTable('streamers').set({ next_run_at: nextRunAt }).where('id', '=', row.id).execute();
+  return nextRunAt;
+}

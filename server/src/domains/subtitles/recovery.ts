@@ -1,0 +1,43 @@
+import type { AppDeps } from '../deps.ts';
+import type { SubtitleRequestStatus } from '../../platform/db/schema.ts';
+import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
+import { findJob, jobWillRun } from '../../platform/queue.ts';
+import { queueSubtitleJob, subtitleJobKey } from './service.ts';
+
+export const SUBTITLES_INTERRUPTED = 'Subtitle generation was interrupted by a restart. Please try again.';
+export const SUBTITLES_NEVER_STARTED = 'Subtitle generation never started: its job was lost. Please try again.';
+
+async function fail(deps: AppDeps, id: string, from: SubtitleRequestStatus, message: string, now: number): Promise<number> {
+  const result = await deps.db
+    .updateTable('subtitle_requests')
+    .set({ status: 'failed', message, finished_at: new Date(now) })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Subtitle requests whose process died end as failed, so the clip can be subtitled again; so do
+ * queued ones whose job is gone for good (a queued request blocks new ones for its clip).
+ */
+export async function recoverInterruptedSubtitles(deps: AppDeps, scope: RecoveryScope): Promise<number> {
+  const pending = await deps.db.selectFrom('subtitle_requests').selectAll().where('status', 'in', ['queued', 'running']).execute();
+  let recovered = 0;
+  for (const request of pending) {
+    if (request.status === 'running') {
+      if (ownerIsDead(request, scope)) recovered += await fail(deps, request.id, 'running', SUBTITLES_INTERRUPTED, scope.now);
+    } else if (!jobWillRun(await findJob(deps.db, subtitleJobKey(request.id)))) {
+      recovered += await fail(deps, request.id, 'queued', SUBTITLES_NEVER_STARTED, scope.now);
+    }
+  }
+  return recovered;
+}
+
+/** A queued request whose job a dead worker had locked before starting it: queued again. */
+export async function requeueInterruptedSubtitles(deps: AppDeps, requestId: string): Promise<boolean> {
+  const request = await deps.db.selectFrom('subtitle_requests').select('status').where('id', '=', requestId).executeTakeFirst();
+  if (request?.status !== 'queued') return false;
+  await queueSubtitleJob(deps.db, requestId);
+  return true;
+}

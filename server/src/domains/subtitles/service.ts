@@ -1,0 +1,75 @@
+import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import { findClipRow } from '../clips/service.ts';
+import { AppError, conflict, serviceRestarting } from '../../http/errors.ts';
+import { pause } from '../../jobs/pause.ts';
+import { addJob } from '../../platform/queue.ts';
+
+export const SUBTITLE_TASK = 'subtitles/generate';
+export const ALREADY_GENERATING = 'Already generating subtitles for clip';
+export const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
+export const NO_SPEECH = 'No speech found in this clip: there is nothing to subtitle';
+/** How long the HTTP call waits for the job before giving up on it. */
+export const WAIT_LIMIT_MS = 30 * 60_000;
+const POLL_MS = 400;
+
+export interface SubtitleOutcome {
+  ok: boolean;
+  message: string;
+  no_speech?: boolean;
+}
+
+export const subtitleJobKey = (requestId: string) => `subtitles:${requestId}`;
+
+/** Queues (or queues again, to resume) the job of a subtitle request. */
+export async function queueSubtitleJob(db: DbOrTrx, requestId: string): Promise<void> {
+  await addJob(db, SUBTITLE_TASK, { requestId }, { jobKey: subtitleJobKey(requestId), maxAttempts: 1 });
+}
+
+/** Queues a subtitle job for the user's clip; a second request while one is going is refused. */
+export async function requestSubtitles(db: Db, userId: string, clipId: string, model: string | undefined): Promise<string> {
+  const clip = await findClipRow(db, userId, clipId);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const request = await trx
+        .insertInto('subtitle_requests')
+        .values({ user_id: userId, clip_row_id: clip.id, model: model ?? null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await queueSubtitleJob(trx, request.id);
+      return request.id;
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') throw conflict(ALREADY_GENERATING, { ok: false });
+    throw error;
+  }
+}
+
+export const RESTARTING_SUBTITLES = 'The server is restarting. Subtitle generation carries on after the restart: check the clip again in a minute.';
+
+export interface WaitOptions {
+  /** The caller went away. */
+  signal?: AbortSignal;
+  /** The process is shutting down: answer 503 at once rather than hold the request. */
+  stopping?: AbortSignal;
+  limitMs?: number;
+}
+
+/**
+ * Waits for the request's job to end (in this process or any worker on the database) and turns
+ * its outcome into the answer of POST /api/subtitle/{id}.
+ */
+export async function awaitSubtitles(db: Db, requestId: string, options: WaitOptions = {}): Promise<SubtitleOutcome> {
+  const deadline = Date.now() + (options.limitMs ?? WAIT_LIMIT_MS);
+  for (;;) {
+    const row = await db.selectFrom('subtitle_requests').select(['status', 'message']).where('id', '=', requestId).executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', 'The clip was deleted while its subtitles were being generated', { ok: false });
+    if (row.status === 'done') return { ok: true, message: SUBTITLES_DONE };
+    if (row.status === 'no_speech') return { ok: false, no_speech: true, message: row.message ?? NO_SPEECH };
+    if (row.status === 'failed') throw new AppError('BAD_GATEWAY', row.message ?? 'Subtitle generation failed', { ok: false });
+    if (options.stopping?.aborted) throw serviceRestarting(RESTARTING_SUBTITLES, { ok: false });
+    if (Date.now() > deadline || options.signal?.aborted) {
+      throw new AppError('BAD_GATEWAY', 'Subtitle generation is taking too long; it goes on in the background', { ok: false });
+    }
+    await pause(POLL_MS, options.signal, options.stopping);
+  }
+}

@@ -1,0 +1,74 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { redactUrl, type Logger } from '../../../platform/logger.ts';
+
+/*
+ * What the third-party HTTP clients (Twitch, TikTok) share: an injectable clock and sleep so tests
+ * never really wait, per-request timeouts, and abort handling. Each client keeps its own retry
+ * policy and error type on top.
+ */
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export interface ProviderRuntime {
+  logger: Logger;
+  sleep: Sleep;
+  now: () => number;
+}
+
+export const defaultSleep: Sleep = async (ms, signal) => {
+  await delay(ms, undefined, { signal });
+};
+
+/** Attempts for transient failures (5xx, network): the first try plus two retries. */
+export const TRANSIENT_ATTEMPTS = 3;
+/** API calls are small JSON documents; a call hanging longer than this is treated as a network failure. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}${path}`;
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/** The caller's signal plus a per-request timeout, so a hung connection cannot stall a job forever. */
+export function requestSignal(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+/** Lets the connection go back to the pool when we do not read a body. */
+export async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
+
+/** A one-line reason for logs and errors; redacted because some messages quote the URL. */
+export function describeNetworkError(error: unknown): string {
+  if (isAbortError(error)) return 'timed out';
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return redactUrl(`${error.message}${cause}`);
+  }
+  return redactUrl(String(error));
+}
+
+/**
+ * Sleeps through the injected sleep; the caller's abort (before, during or after) becomes the
+ * client's own typed error from `aborted`.
+ */
+export async function pauseOrAbort(
+  runtime: Pick<ProviderRuntime, 'sleep'>,
+  ms: number,
+  signal: AbortSignal | undefined,
+  aborted: (cause: unknown) => Error,
+): Promise<void> {
+  if (signal?.aborted) throw aborted(signal.reason);
+  try {
+    await runtime.sleep(ms, signal);
+  } catch (error) {
+    if (signal?.aborted) throw aborted(error);
+    throw error;
+  }
+  if (signal?.aborted) throw aborted(signal.reason);
+}

@@ -1,0 +1,59 @@
+import { DEFAULT_WHISPER_MODEL } from '@clipshift/shared';
+import type { Env } from '../../../platform/env.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import { createLocalTranscriber, type LocalEngineConfig } from './local.ts';
+import { createOpenAiTranscriber, type OpenAiEngineConfig } from './openai.ts';
+import type { Transcriber } from './types.ts';
+
+export type TranscriptionConfig = ({ engine: 'local' } & LocalEngineConfig) | ({ engine: 'openai' } & OpenAiEngineConfig);
+
+/** The engine TRANSCRIBE_ENGINE names: whisper.cpp in-process, or an OpenAI-compatible server. */
+export function createTranscriber(config: TranscriptionConfig): Transcriber {
+  return config.engine === 'local' ? createLocalTranscriber(config) : createOpenAiTranscriber(config);
+}
+
+/** ffmpeg from FFMPEG_PATH, else the binary installed from npm. */
+export async function defaultFfmpegPath(env: Pick<Env, 'FFMPEG_PATH'>): Promise<string> {
+  if (env.FFMPEG_PATH) return env.FFMPEG_PATH;
+  const installer = await import('@ffmpeg-installer/ffmpeg');
+  return installer.default.path;
+}
+
+/**
+ * Reads the transcription settings from the environment. WHISPER_MODEL is the default model of
+ * either engine: a ggml name for local, the server's model id for openai.
+ */
+export function transcriptionConfigFromEnv(env: Env, ffmpegPath: string, logger?: Logger): TranscriptionConfig {
+  if (env.TRANSCRIBE_ENGINE === 'openai') {
+    if (!env.TRANSCRIBE_API_URL) throw new Error('TRANSCRIBE_ENGINE=openai needs TRANSCRIBE_API_URL (an OpenAI-compatible server)');
+    return {
+      engine: 'openai',
+      apiUrl: env.TRANSCRIBE_API_URL,
+      apiKey: env.TRANSCRIBE_API_KEY,
+      defaultModel: env.WHISPER_MODEL ?? 'whisper-1',
+      ffmpegPath,
+      logger,
+    };
+  }
+  return { engine: 'local', modelsDir: env.whisperModelsDir, defaultModel: env.WHISPER_MODEL ?? DEFAULT_WHISPER_MODEL, ffmpegPath, logger };
+}
+
+export { releaseWhisperModels } from './local.ts';
+export { transcriptionsUrl } from './openai.ts';
+export { applyQualityGuards, audioLevels, collapseRepeatedPhrases, dropNoSpeechSegments, dropSoundAnnotations, dropWordsInSilence } from './guards.ts';
+export type { AudioLevels, GuardInput, SpeechSegment } from './guards.ts';
+export { KNOWN_MODELS, knownModel, modelNotInstalledMessage, modelPath, modelUrl, verifyModelChecksum } from './models.ts';
+export { languageCode, normalizeLanguageHint } from './languages.ts';
+export { joinWords } from './text.ts';
+export type { LocalEngineConfig } from './local.ts';
+export type { OpenAiEngineConfig } from './openai.ts';
+export {
+  isTranscriptionError,
+  TranscriptionError,
+  type Transcriber,
+  type TranscribeEngine,
+  type TranscribeInput,
+  type Transcript,
+  type TranscriptionErrorKind,
+  type TranscriptWord,
+} from './types.ts';

@@ -1,0 +1,89 @@
+import { stat } from 'node:fs/promises';
+import { Router, type Request, type Response } from 'express';
+import { getTRPCErrorFromUnknown, TRPCError } from '@trpc/server';
+import type { AppDeps } from '../domains/deps.ts';
+import { sendClientError, sendError } from './rest/errors.ts';
+import { createRequestContext } from './context.ts';
+import { databaseUnavailable, notFound, unauthorized } from './errors.ts';
+import { clipFilePath } from '../domains/clips/files.ts';
+import { findClipRow } from '../domains/clips/service.ts';
+
+type ClipFile = 'video' | 'thumbnail';
+
+const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable';
+/** The Range form `send` (behind res.sendFile) serves; any other unit is ignored, as RFC 9110 asks. */
+const BYTES_RANGE = /^ *bytes=/;
+
+async function fileSize(filePath: string): Promise<number | null> {
+  try {
+    const info = await stat(filePath);
+    return info.isFile() ? info.size : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A bytes Range that no part of the file satisfies, or that cannot be parsed. `send` would answer
+ * the first with a bare error and ignore the second; both get 416. Under If-Range `send` decides,
+ * since a stale validator means the whole (new) file is wanted, whatever the range says.
+ */
+function refusesRange(req: Request, size: number): boolean {
+  const header = req.headers.range;
+  if (!header || !BYTES_RANGE.test(header) || req.headers['if-range'] !== undefined) return false;
+  const ranges = req.range(size, { combine: true });
+  return ranges === -1 || ranges === -2;
+}
+
+function sendRangeNotSatisfiable(deps: AppDeps, req: Request, res: Response, size: number): void {
+  res.setHeader('Content-Range', `bytes */${size}`);
+  sendClientError(deps, req, res, 416, 'RANGE_NOT_SATISFIABLE', RANGE_NOT_SATISFIABLE);
+}
+
+/** What `send` failed with, as the contract's error; `send` marks client errors with an HTTP status. */
+function sendFailure(deps: AppDeps, req: Request, res: Response, error: Error & { status?: number; code?: string }, size: number, what: string): void {
+  // The client went away: nobody is left to answer, and nothing went wrong here.
+  if (error.code === 'ECONNABORTED') return;
+  if (error.status === 416) sendRangeNotSatisfiable(deps, req, res, size);
+  else if (error.status === 404) void sendError(deps, req, res, notFound(`${what} is missing`));
+  else if (error.status === 412) void sendError(deps, req, res, new TRPCError({ code: 'PRECONDITION_FAILED', message: `${what} has changed` }));
+  else void sendError(deps, req, res, getTRPCErrorFromUnknown(error));
+}
+
+async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: ClipFile): Promise<void> {
+  try {
+    const ctx = await createRequestContext(deps, req, res);
+    // A session that could not be looked up is no missing session: the client must not sign in again.
+    if (ctx.sessionUnknown) throw databaseUnavailable();
+    if (!ctx.user) throw unauthorized();
+    const clipId = String(req.params.id);
+    const row = await findClipRow(deps.db, ctx.user.id, clipId);
+    const filePath = clipFilePath(deps.env.dataDir, row.files_dir, file);
+    const what = `The ${file} of clip ${clipId}`;
+    const size = await fileSize(filePath);
+    if (size === null) throw notFound(`${what} is missing`);
+    if (refusesRange(req, size)) {
+      sendRangeNotSatisfiable(deps, req, res, size);
+      return;
+    }
+    if (file === 'video' && req.query.download === '1') {
+      // The contract's exact form: a quoted filename, the clip id made header-safe.
+      res.setHeader('Content-Disposition', `attachment; filename="${row.clip_id.replace(/[^A-Za-z0-9_.-]/g, '_')}.mp4"`);
+    }
+    // Files change when a clip is rendered again (e.g. with subtitles): revalidate each time.
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.sendFile(filePath, { headers: { 'Content-Type': file === 'video' ? 'video/mp4' : 'image/jpeg' }, acceptRanges: true, lastModified: true }, (error) => {
+      if (error && !res.headersSent) sendFailure(deps, req, res, error, size, what);
+    });
+  } catch (error) {
+    await sendError(deps, req, res, getTRPCErrorFromUnknown(error));
+  }
+}
+
+/** Video (with Range, so browsers can seek) and thumbnail of the caller's own clips. */
+export function clipFilesRouter(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/clips/:id/video', (req, res) => serveClipFile(deps, req, res, 'video'));
+  router.get('/clips/:id/thumbnail', (req, res) => serveClipFile(deps, req, res, 'thumbnail'));
+  return router;
+}

@@ -1,0 +1,403 @@
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
+import { NAME_CANNOT_CHANGE, upload } from '@clipshift/shared';
+import { z } from 'zod';
+import type { AppRouter } from '../../app/router.ts';
+
+/** Every procedure path of a router record, dotted: "auth.login", "invites.generate"… */
+type ProcedurePaths<TRecord> = {
+  [K in keyof TRecord & string]: TRecord[K] extends AnyProcedure
+    ? K
+    : TRecord[K] extends AnyRouter
+      ? `${K}.${ProcedurePaths<TRecord[K]['_def']['record']>}`
+      : TRecord[K] extends object
+        ? `${K}.${ProcedurePaths<TRecord[K]>}`
+        : never;
+}[keyof TRecord & string];
+
+export type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
+
+export interface RestRequestParts {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** The error statuses a route may answer, besides its success status. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 502 | 503;
+
+/** What an error status means on one route; `body` names the fields its error body adds to {error, message, code}. */
+export type ErrorMeaning = string | { description: string; body: z.ZodObject };
+
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** OpenAPI form, e.g. "/streamers/{name}". */
+  path: string;
+  procedure: ProcedurePath;
+  /** HTTP status of success; 200 unless said. */
+  status?: number;
+  /** Needs a session cookie (answers 401 without). */
+  auth: boolean;
+  /** Administrators only: anybody else gets 403. */
+  admin?: boolean;
+  /** Attempts are limited per client or account: 429 with Retry-After. */
+  throttled?: boolean;
+  /**
+   * The error statuses this route's procedure answers beyond those every route of its kind answers
+   * (openapi.ts `errorStatusesOf`), with what they mean here.
+   */
+  errors?: Partial<Record<ErrorStatus, ErrorMeaning>>;
+  /**
+   * Path parameters the JSON body may repeat (the contract lets PUT /streamers/{name} send its
+   * name): a different value answers 400 with this message. Any other body field named like a path
+   * parameter is ignored, as every unknown field is.
+   */
+  bodyMayRepeat?: Record<string, string>;
+  tag: string;
+  summary: string;
+}
+
+const HELD_BY_JOB = 'The server is restarting or the database is unavailable (the work carries on: ask again in a minute)';
+const subtitleFailure = (description: string) => ({ description, body: z.object({ ok: z.literal(false) }) });
+
+/**
+ * The documented REST paths of rest-api.md, each published from one tRPC procedure. Adding a route
+ * here publishes it, documents it in /api/openapi.json, and gives it the procedure's validation,
+ * auth and errors. The input of the procedure is the JSON body (POST, PUT) or the query string
+ * (GET, DELETE), with the path parameters on top; a procedure without input gets nothing.
+ */
+export const REST_ROUTES: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/login',
+    procedure: 'auth.login',
+    auth: false,
+    throttled: true,
+    errors: { 401: 'Invalid username or password' },
+    tag: 'Auth',
+    summary: 'Sign in and receive a session cookie',
+  },
+  {
+    method: 'POST',
+    path: '/register',
+    procedure: 'auth.register',
+    status: 201,
+    auth: false,
+    throttled: true,
+    errors: { 403: 'Registration is closed, or a cross-site request', 409: 'Username is already taken' },
+    tag: 'Auth',
+    summary: 'Create an account',
+  },
+  { method: 'GET', path: '/register', procedure: 'auth.registrationStatus', auth: false, tag: 'Auth', summary: 'Whether registration is open or needs an invite' },
+  { method: 'POST', path: '/logout', procedure: 'auth.logout', auth: false, tag: 'Auth', summary: 'End the session' },
+  { method: 'GET', path: '/check-auth', procedure: 'auth.checkAuth', auth: false, tag: 'Auth', summary: 'Whether the cookie holds a valid session' },
+
+  { method: 'POST', path: '/admin/invite-codes/generate', procedure: 'invites.generate', status: 201, auth: true, admin: true, tag: 'Invite codes', summary: 'Generate an invite code (administrators)' },
+  { method: 'GET', path: '/admin/invite-codes', procedure: 'invites.list', auth: true, admin: true, tag: 'Invite codes', summary: 'List invite codes, newest first (administrators)' },
+  { method: 'POST', path: '/admin/invite-codes/cleanup', procedure: 'invites.cleanup', auth: true, admin: true, tag: 'Invite codes', summary: 'Remove used and expired codes (administrators)' },
+
+  { method: 'GET', path: '/guest/current-passkey', procedure: 'guests.currentPasskey', auth: true, tag: 'Guests', summary: "The signed-in user's 6-character guest passkey" },
+  {
+    method: 'POST',
+    path: '/guest/verify-passkey',
+    procedure: 'guests.verifyPasskey',
+    auth: false,
+    throttled: true,
+    errors: { 404: 'Invalid passkey' },
+    tag: 'Guests',
+    summary: 'Check a guest passkey (rate-limited)',
+  },
+
+  { method: 'GET', path: '/streamers', procedure: 'streamers.list', auth: true, tag: 'Streamers', summary: 'Your streamers, sorted by name' },
+  {
+    method: 'POST',
+    path: '/streamers',
+    procedure: 'streamers.create',
+    status: 201,
+    auth: true,
+    errors: { 409: 'The streamer already exists', 502: 'Twitch could not be asked whether the streamer exists' },
+    tag: 'Streamers',
+    summary: 'Add a streamer',
+  },
+  {
+    method: 'PUT',
+    path: '/streamers/{name}',
+    procedure: 'streamers.update',
+    auth: true,
+    errors: { 404: 'No such streamer', 409: 'Clips of the streamer are being downloaded' },
+    bodyMayRepeat: { name: NAME_CANNOT_CHANGE },
+    tag: 'Streamers',
+    summary: "Change a streamer's settings (the name is fixed)",
+  },
+  {
+    method: 'DELETE',
+    path: '/streamers/{name}',
+    procedure: 'streamers.delete',
+    auth: true,
+    errors: { 404: 'No such streamer', 409: 'Clips of the streamer are being downloaded' },
+    tag: 'Streamers',
+    summary: 'Delete a streamer (its clips stay in the library)',
+  },
+
+  { method: 'GET', path: '/downloads/status', procedure: 'downloads.status', auth: true, tag: 'Downloads', summary: 'The latest run of every streamer, by name' },
+  {
+    method: 'POST',
+    path: '/downloads/start/{name}',
+    procedure: 'downloads.start',
+    status: 202,
+    auth: true,
+    errors: { 404: 'No such streamer', 409: 'Clips of the streamer are already being downloaded' },
+    tag: 'Downloads',
+    summary: "Start downloading a streamer's most-viewed clips",
+  },
+  {
+    method: 'POST',
+    path: '/downloads/stop/{name}',
+    procedure: 'downloads.stop',
+    auth: true,
+    errors: { 404: 'No such streamer', 409: 'No download is running for the streamer' },
+    tag: 'Downloads',
+    summary: 'Stop a running download',
+  },
+
+  { method: 'GET', path: '/clips', procedure: 'clips.list', auth: true, tag: 'Clips', summary: 'A page of your clip library, newest first' },
+  { method: 'GET', path: '/clips/{id}', procedure: 'clips.details', auth: true, errors: { 404: 'No such clip' }, tag: 'Clips', summary: 'One clip with its transcript' },
+  {
+    method: 'PUT',
+    path: '/clips/{id}/descriptions',
+    procedure: 'clips.updateDescriptions',
+    auth: true,
+    errors: { 404: 'No such clip' },
+    tag: 'Clips',
+    summary: 'Edit, choose or add descriptions',
+  },
+  { method: 'DELETE', path: '/clips/{id}', procedure: 'clips.delete', auth: true, errors: { 404: 'No such clip' }, tag: 'Clips', summary: 'Delete a clip and its files' },
+
+  {
+    method: 'POST',
+    path: '/subtitle/{id}',
+    procedure: 'subtitles.generate',
+    auth: true,
+    errors: {
+      404: { description: 'No such clip, or it was deleted meanwhile (then with ok:false)', body: z.object({ ok: z.literal(false).optional() }) },
+      409: subtitleFailure('Subtitles for the clip are already being generated'),
+      502: subtitleFailure('Transcription failed (the message names why), or is taking too long and goes on in the background'),
+      503: HELD_BY_JOB,
+    },
+    tag: 'Clips',
+    summary: 'Transcribe a clip and burn in captions; answers when the subtitled video exists',
+  },
+
+  {
+    method: 'POST',
+    path: '/clips/{id}/post',
+    procedure: 'tiktok.post',
+    auth: true,
+    errors: {
+      404: 'No such clip or TikTok account',
+      409: 'The clip is already posted or being posted to that account',
+      502: { description: 'TikTok refused the video (the message gives its reason), or is taking long to accept it', body: z.object({ uploads: z.array(upload).optional() }) },
+      503: HELD_BY_JOB,
+    },
+    tag: 'Clips',
+    summary: "Post a clip to TikTok (no account: every account linked to the clip's streamer); answers once TikTok accepted or refused it",
+  },
+  { method: 'GET', path: '/upload-status/{id}', procedure: 'tiktok.uploadStatus', auth: true, errors: { 404: 'No such upload' }, tag: 'Clips', summary: 'Where an upload to TikTok stands' },
+
+  {
+    method: 'GET',
+    path: '/tiktok/auth-url',
+    procedure: 'tiktok.authUrl',
+    auth: true,
+    errors: { 503: 'TikTok is not configured on this server, or the database is unavailable' },
+    tag: 'TikTok',
+    summary: "TikTok's authorization URL with a single-use state bound to you (10 minutes)",
+  },
+  { method: 'GET', path: '/tiktok/accounts', procedure: 'tiktok.accounts', auth: true, tag: 'TikTok', summary: 'Your TikTok accounts with their linked streamers' },
+  {
+    method: 'DELETE',
+    path: '/tiktok/accounts/{id}',
+    procedure: 'tiktok.deleteAccount',
+    auth: true,
+    errors: { 404: 'No such TikTok account' },
+    tag: 'TikTok',
+    summary: 'Remove a TikTok account (its token is revoked at TikTok, best effort)',
+  },
+  {
+    method: 'GET',
+    path: '/tiktok/accounts/{id}/linked-streamers',
+    procedure: 'tiktok.linkedStreamers',
+    auth: true,
+    errors: { 404: 'No such TikTok account' },
+    tag: 'TikTok',
+    summary: 'Streamers linked to a TikTok account',
+  },
+  {
+    method: 'POST',
+    path: '/streamers/{name}/link-tiktok',
+    procedure: 'tiktok.link',
+    auth: true,
+    errors: { 404: 'No such streamer or TikTok account' },
+    tag: 'Streamers',
+    summary: 'Link a TikTok account to a streamer',
+  },
+  {
+    method: 'POST',
+    path: '/streamers/{name}/unlink-tiktok',
+    procedure: 'tiktok.unlink',
+    auth: true,
+    errors: { 404: 'No such streamer or TikTok account' },
+    tag: 'Streamers',
+    summary: 'Unlink a TikTok account from a streamer',
+  },
+  {
+    method: 'POST',
+    path: '/guest/tiktok/auth-url',
+    procedure: 'tiktok.guestAuthUrl',
+    auth: false,
+    throttled: true,
+    errors: { 404: 'Invalid passkey', 503: 'TikTok is not configured on this server, or the database is unavailable' },
+    tag: 'Guests',
+    summary: "Start connecting a guest's TikTok account to the passkey's owner",
+  },
+
+  { method: 'GET', path: '/settings/processing', procedure: 'settings.processing', auth: true, tag: 'Settings', summary: 'Your processing preferences (speech model, clips at once); the defaults with updated_at null until saved' },
+  { method: 'PUT', path: '/settings/processing', procedure: 'settings.saveProcessing', auth: true, tag: 'Settings', summary: 'Save your processing preferences; scheduled and automatic work uses them' },
+
+  { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first' },
+  {
+    method: 'GET',
+    path: '/health',
+    procedure: 'health.check',
+    auth: false,
+    errors: {
+      503: {
+        description: 'The database is unreachable',
+        body: z.object({ status: z.literal('error'), database: z.literal('error'), worker: z.enum(['ok', 'disabled']) }),
+      },
+    },
+    tag: 'Health',
+    summary: 'Database and worker health',
+  },
+];
+
+/** An OpenAPI parameter of a route that is not a procedure (query or header). */
+export interface DirectParameter {
+  name: string;
+  in: 'query' | 'header';
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+/** A success answer of a route that is not a procedure: its content types, or none (304). */
+export interface DirectAnswer {
+  description: string;
+  content: readonly string[];
+  /** Response headers worth naming. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * Routes served by handlers of their own rather than a procedure: clip files, the OAuth popup page
+ * and the API's own documentation. The statuses every route answers (400 for an undecodable URL,
+ * 401 where a session is needed, 503 during a database outage) are added as for REST_ROUTES.
+ */
+export interface DirectRoute {
+  method: 'GET';
+  path: string;
+  operationId: string;
+  auth: boolean;
+  tag: string;
+  summary: string;
+  parameters: readonly DirectParameter[];
+  answers: Partial<Record<200 | 206 | 304, DirectAnswer>>;
+  errors?: Partial<Record<ErrorStatus, ErrorMeaning>>;
+  /** Error statuses answered with a page of this content type; `json`: the JSON error body may also come with that status. */
+  errorPages?: Partial<Record<ErrorStatus, { content: string; json: boolean }>>;
+  /** Whether the route reads the database (and so answers 503 while it is unreachable); true unless said. */
+  database?: boolean;
+}
+
+const CONDITIONAL_HEADERS: DirectParameter[] = [
+  { name: 'Range', in: 'header', description: 'One byte range, e.g. bytes=0-1023 (other units are ignored)', schema: { type: 'string' } },
+  { name: 'If-Range', in: 'header', description: 'Serve the range only while the file is unchanged (ETag or date)', schema: { type: 'string' } },
+  { name: 'If-None-Match', in: 'header', description: 'ETag of the copy the client holds: 304 while unchanged', schema: { type: 'string' } },
+  { name: 'If-Modified-Since', in: 'header', description: 'Date of the copy the client holds: 304 while unchanged', schema: { type: 'string' } },
+  { name: 'If-Match', in: 'header', description: 'Serve only while the file still has this ETag (412 otherwise)', schema: { type: 'string' } },
+  { name: 'If-Unmodified-Since', in: 'header', description: 'Serve only while the file is unchanged since this date (412 otherwise)', schema: { type: 'string' } },
+];
+
+function clipFileRoute(file: 'video' | 'thumbnail', contentType: string, summary: string, extra: DirectParameter[] = []): DirectRoute {
+  return {
+    method: 'GET',
+    path: `/clips/{id}/${file}`,
+    operationId: `clips.${file}`,
+    auth: true,
+    tag: 'Clips',
+    summary,
+    parameters: [...extra, ...CONDITIONAL_HEADERS],
+    answers: {
+      200: { description: 'The file', content: [contentType], headers: { 'Accept-Ranges': 'bytes', ETag: 'The file version', 'Last-Modified': 'When the file was written' } },
+      206: { description: 'The requested byte range', content: [contentType], headers: { 'Content-Range': 'bytes FIRST-LAST/SIZE' } },
+      304: { description: 'Unchanged since the copy the client holds', content: [] },
+    },
+    errors: {
+      404: 'No such clip, or its file is missing',
+      412: 'The file has changed since the version named in If-Match or If-Unmodified-Since',
+      416: 'No part of the file satisfies the Range (Content-Range: bytes */SIZE)',
+    },
+  };
+}
+
+export const DIRECT_ROUTES: readonly DirectRoute[] = [
+  clipFileRoute('video', 'video/mp4', 'The rendered MP4 with HTTP Range support; ?download=1 names it {clip_id}.mp4', [
+    { name: 'download', in: 'query', description: '1: answer as an attachment named {clip_id}.mp4; other values are ignored', schema: { type: 'string' } },
+  ]),
+  clipFileRoute('thumbnail', 'image/jpeg', 'The clip thumbnail (Range supported as for the video)'),
+  {
+    method: 'GET',
+    path: '/tiktok/callback',
+    operationId: 'tiktok.callback',
+    auth: false,
+    tag: 'TikTok',
+    summary: "TikTok's OAuth redirect: a page that tells the opener {type:'tiktok-auth', success, error?} and closes",
+    parameters: [
+      { name: 'code', in: 'query', description: "TikTok's authorization code", schema: { type: 'string' } },
+      { name: 'state', in: 'query', description: 'The state of the authorization URL (single use, 10 minutes)', schema: { type: 'string' } },
+      { name: 'error', in: 'query', description: 'Why TikTok did not authorize', schema: { type: 'string' } },
+      { name: 'error_description', in: 'query', description: "TikTok's words for it", schema: { type: 'string' } },
+    ],
+    answers: { 200: { description: 'The account is connected; the page tells the opener so', content: ['text/html'] } },
+    errors: {
+      400: 'The connection failed (unknown, reused or expired state, refused by the user or by TikTok): the page tells the opener why; a URL that cannot be decoded gets the JSON error body',
+      503: 'The database is unavailable: the page says to try again',
+    },
+    errorPages: { 400: { content: 'text/html', json: true }, 503: { content: 'text/html', json: false } },
+  },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    operationId: 'docs.openapi',
+    auth: false,
+    tag: 'Documentation',
+    summary: 'This OpenAPI 3.1 document',
+    database: false,
+    parameters: [],
+    answers: { 200: { description: 'The document', content: ['application/json'] } },
+  },
+  {
+    method: 'GET',
+    path: '/docs',
+    operationId: 'docs.page',
+    auth: false,
+    tag: 'Documentation',
+    summary: 'This document rendered for people',
+    database: false,
+    parameters: [],
+    answers: { 200: { description: 'The page', content: ['text/html'] } },
+  },
+];
+
+/** "/streamers/{name}" → "/streamers/:name" for Express. */
+export function toExpressPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}

@@ -1,0 +1,23 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import { probeProcedure, router } from '../trpc.ts';
+
+export const healthReport = z.object({
+  status: z.literal('ok'),
+  database: z.literal('ok'),
+  worker: z.enum(['ok', 'disabled']),
+});
+
+export const healthRouter = router({
+  // probeProcedure: answers (503 when the database is away) whatever the session cookie says.
+  check: probeProcedure.output(healthReport).query(async ({ ctx }) => {
+    const worker = ctx.deps.workerRunning() ? ('ok' as const) : ('disabled' as const);
+    try {
+      await sql`select 1`.execute(ctx.deps.db);
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE', 'Database is unreachable', { status: 'error', database: 'error', worker });
+    }
+    return { status: 'ok' as const, database: 'ok' as const, worker };
+  }),
+});

@@ -1,0 +1,25 @@
+import { processingSettings, processingSettingsInput } from '@clipshift/shared';
+import { recordLog } from '../../domains/logs/service.ts';
+import { authedProcedure, router } from '../trpc.ts';
+import { saveProcessingSettings, storedProcessingSettings, toProcessingSettings } from '../../domains/settings/service.ts';
+
+export const settingsRouter = router({
+  /** Settings › Processing as saved on the server; the defaults (updated_at null) until the first save. */
+  processing: authedProcedure
+    .output(processingSettings)
+    .query(async ({ ctx }) => toProcessingSettings(await storedProcessingSettings(ctx.deps.db, ctx.user.id))),
+
+  saveProcessing: authedProcedure
+    .input(processingSettingsInput)
+    .output(processingSettings)
+    .mutation(async ({ ctx, input }) => {
+      const row = await saveProcessingSettings(ctx.deps.db, ctx.user.id, input);
+      await recordLog(ctx.deps.db, ctx.deps.logger, {
+        level: 'INFO',
+        logger: 'settings',
+        message: `Processing preferences saved: ${row.whisper_model} speech model, ${row.concurrency} clips at once`,
+        userId: ctx.user.id,
+      });
+      return toProcessingSettings(row);
+    }),
+});

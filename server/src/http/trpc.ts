@@ -1,0 +1,111 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import type { PublicUser } from '@clipshift/shared';
+import type { AppDeps } from '../domains/deps.ts';
+import { isDatabaseUnavailable } from '../platform/db/errors.ts';
+import { containsNulByte, NUL_BYTE_MESSAGE } from './input.ts';
+import { RateLimited } from '../platform/rate-limit.ts';
+import { AppError, badRequest, databaseUnavailable, toErrorResponse, unauthorized, forbidden } from './errors.ts';
+
+export interface RequestMeta {
+  /** The client's address (behind a proxy only when TRUST_PROXY is set). */
+  ip: string;
+  userAgent: string | undefined;
+  /** The sign-in device cookie (auth/device-cookie.ts), as sent. */
+  deviceCookie: string | undefined;
+}
+
+/** What a procedure may do to the HTTP answer, whichever adapter (REST or tRPC) carries it. */
+export interface ResponseControls {
+  setSessionCookie(token: string, expiresAt: Date): void;
+  clearSessionCookie(): void;
+  setDeviceCookie(value: string, expiresAt: Date): void;
+  setRetryAfter(seconds: number): void;
+}
+
+export interface Context {
+  deps: AppDeps;
+  user: PublicUser | null;
+  sessionId: string | null;
+  meta: RequestMeta;
+  response: ResponseControls;
+  /** The session could not be looked up because the database is unreachable (the request gets 503). */
+  sessionUnknown?: boolean;
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const { body } = toErrorResponse(error);
+    return {
+      ...shape,
+      message: body.message,
+      data: {
+        ...shape.data,
+        stack: undefined,
+        restCode: body.code,
+        issues: body.issues,
+        extra: error instanceof AppError ? error.extra : undefined,
+      },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * tRPC's input-validation error carries zod's JSON dump as its message. Replace it with the first
+ * rule's human message (the one the REST body and the tRPC error shape show), so that server-side
+ * callers (createCaller, jobs, tests) see the same text a client does. The ZodError stays the cause.
+ */
+const humanValidationMessages = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'BAD_REQUEST' && !(result.error instanceof AppError) && result.error.cause instanceof ZodError) {
+    const message = result.error.cause.issues[0]?.message ?? 'Invalid input';
+    return { ...result, error: new TRPCError({ code: 'BAD_REQUEST', message, cause: result.error.cause }) };
+  }
+  return result;
+});
+
+/**
+ * PostgreSQL text cannot hold NUL: any string of the input (JSON bodies, tRPC's query input) that
+ * carries one is refused before the procedure runs. URLs are checked earlier (rejectUndecodableUrls).
+ */
+const rejectNulBytes = t.middleware(async ({ getRawInput, next }) => {
+  if (containsNulByte(await getRawInput())) throw badRequest(NUL_BYTE_MESSAGE);
+  return next();
+});
+
+/** A throttled call says when to come back (Retry-After), over REST and tRPC alike. */
+const retryAfterHeader = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (!result.ok && result.error instanceof RateLimited) ctx.response.setRetryAfter(result.error.retryAfterSeconds);
+  return result;
+});
+
+/** A procedure failing because the database is unreachable answers 503, over tRPC and REST alike. */
+const databaseOutagesAre503 = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && !(result.error instanceof AppError) && isDatabaseUnavailable(result.error.cause ?? result.error)) {
+    return { ...result, error: databaseUnavailable(result.error.cause ?? result.error) };
+  }
+  return result;
+});
+
+/** Needs nothing of the request's session: health answers even when the session cannot be looked up. */
+export const probeProcedure = t.procedure.use(rejectNulBytes).use(humanValidationMessages).use(databaseOutagesAre503);
+
+export const publicProcedure = probeProcedure.use(retryAfterHeader).use(({ ctx, next }) => {
+  if (ctx.sessionUnknown) throw databaseUnavailable();
+  return next();
+});
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw unauthorized();
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (!ctx.user.is_admin) throw forbidden('This action needs an administrator account');
+  return next();
+});

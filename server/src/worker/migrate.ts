@@ -1,9 +1,0 @@
-import { runMigrations } from 'graphile-worker';
-import type pg from 'pg';
-import type { Logger } from '../logs/logger.ts';
-import { workerLogger } from './logger.ts';
-
-/** Installs graphile-worker's own schema (idempotent). */
-export async function migrateWorkerSchema(pool: pg.Pool, logger: Logger): Promise<void> {
-  await runMigrations({ pgPool: pool, logger: workerLogger(logger) });
-}
