@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.ts';
 import { recordLog } from '../logs/service.ts';
 import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
-import { findJob, jobWillRun, removeJob } from '../../platform/queue.ts';
+import { findJob, jobWillRun, removeJob } from '../../platform/queue/queue.ts';
 import { queueRunJob, runJobKey, type RunRow } from './service.ts';
 
 export const INTERRUPTED_MESSAGE = 'Interrupted: the app stopped while this download was running. Start it again to fetch the remaining clips.';

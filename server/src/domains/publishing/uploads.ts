@@ -5,11 +5,11 @@ import type { UploadsTable } from '../../platform/db/schema.ts';
 import { findClipRow } from '../clips/service.ts';
 import { AppError, badRequest, conflict, notFound, serviceRestarting } from '../../http/errors.ts';
 import { pause } from '../../jobs/pause.ts';
-import { addJob } from '../../platform/queue.ts';
+import { POST_JOB } from '../../platform/queue/contracts.ts';
+import { enqueue } from '../../platform/queue/queue.ts';
 import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
 
 export type UploadRow = Selectable<UploadsTable>;
-export const POST_TASK = 'tiktok/post';
 /** Statuses after which TikTok has accepted (or refused) the video. */
 export const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed'] as const;
 const WAIT_LIMIT_MS = 20 * 60_000;
@@ -48,13 +48,12 @@ export async function findUpload(db: DbOrTrx, userId: string, uploadId: string |
   return row;
 }
 
-export const postJobKey = (uploadId: string) => `upload:${uploadId}`;
 /** Statuses in which an upload's job still has work to do. */
 export const UNFINISHED_UPLOAD = ['queued', 'uploading', 'processing'] as const;
 
 /** Queues (or queues again, to resume) the job that posts an upload; its saved publish_id keeps it to one post. */
 export async function queuePostJob(db: DbOrTrx, uploadId: string): Promise<void> {
-  await addJob(db, POST_TASK, { uploadId }, { jobKey: postJobKey(uploadId), maxAttempts: 3 });
+  await enqueue(db, POST_JOB, { uploadId });
 }
 
 interface QueueInput {

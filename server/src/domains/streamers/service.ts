@@ -10,12 +10,12 @@ import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { StreamersTable } from '../../platform/db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { linkedAccountsByStreamer } from '../publishing/accounts.ts';
-import { addJob, removeJob } from '../../platform/queue.ts';
+import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
+import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
 
 export type StreamerRow = Selectable<StreamersTable>;
 
-export const SCHEDULE_TASK = 'downloads/schedule';
-export const scheduleJobKey = (streamerId: string) => `schedule:${streamerId}`;
+export const scheduleJobKey = (streamerId: string) => jobKey(SCHEDULE_JOB, { streamerId });
 
 /** What streamer creation needs of Twitch: whether a login exists. */
 export interface TwitchDirectory {
@@ -93,7 +93,7 @@ async function syncSchedule(trx: DbOrTrx, streamerId: string, schedule: Schedule
     return null;
   }
   const nextRunAt = new Date(now.getTime() + scheduleIntervalMs(schedule));
-  await addJob(trx, SCHEDULE_TASK, { streamerId }, { jobKey: scheduleJobKey(streamerId), runAt: nextRunAt, maxAttempts: 3 });
+  await enqueue(trx, SCHEDULE_JOB, { streamerId }, { runAt: nextRunAt });
   return nextRunAt;
 }
 

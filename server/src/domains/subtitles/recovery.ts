@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.ts';
 import type { SubtitleRequestStatus } from '../../platform/db/schema.ts';
 import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
-import { findJob, jobWillRun } from '../../platform/queue.ts';
+import { findJob, jobWillRun } from '../../platform/queue/queue.ts';
 import { queueSubtitleJob, subtitleJobKey } from './service.ts';
 
 export const SUBTITLES_INTERRUPTED = 'Subtitle generation was interrupted by a restart. Please try again.';
