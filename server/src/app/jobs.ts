@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { createClipHooks } from '../domains/clips/hooks.ts';
 import type { AppDeps } from '../domains/deps.ts';
 import { downloadRunJob } from '../domains/downloads/jobs/run.ts';
 import { scheduleJob } from '../domains/downloads/jobs/schedule.ts';
+import { autoPublishJob } from '../domains/publishing/jobs/auto-publish.ts';
 import { postJob } from '../domains/publishing/jobs/post.ts';
 import { subtitleJob } from '../domains/subtitles/jobs/subtitle.ts';
 import { recoverJob } from '../jobs/recovery.ts';
@@ -25,11 +25,12 @@ export function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefin
   const identity = options.identity ?? PROCESS_IDENTITY;
   return [
     housekeepingJob(deps),
-    downloadRunJob(deps, { identity, hooks: createClipHooks(deps) }),
+    downloadRunJob(deps, { identity }),
     scheduleJob(deps),
     recoverJob(deps, identity, options.staleVerdicts),
     subtitleJob(deps, identity),
     postJob(deps),
+    autoPublishJob(deps),
   ];
 }
 

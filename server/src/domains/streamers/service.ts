@@ -200,3 +200,15 @@ export async function advanceSchedule(trx: DbOrTrx, row: StreamerRow, now = new 
   await trx.updateTable('streamers').set({ next_run_at: nextRunAt }).where('id', '=', row.id).execute();
   return nextRunAt;
 }
+
+/** A streamer by row id (jobs hold ids), optionally row-locked; undefined once deleted. */
+export async function findStreamerById(db: DbOrTrx, id: string, options: { lock?: boolean } = {}): Promise<StreamerRow | undefined> {
+  let query = db.selectFrom('streamers').selectAll().where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Remembers who the streamer is on Twitch, found when a run first looked them up. */
+export async function saveTwitchUser(db: DbOrTrx, id: string, user: { id: string; display_name: string }): Promise<void> {
+  await db.updateTable('streamers').set({ twitch_user_id: user.id, display_name: user.display_name }).where('id', '=', id).execute();
+}

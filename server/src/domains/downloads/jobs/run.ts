@@ -2,14 +2,15 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
 import type { RunProgressItem, RunStatus } from '../../../platform/db/schema.ts';
-import { clipWorkDir, processClip, type ClipJob, type ClipProcessingHooks } from '../../clips/pipeline.ts';
 import { instanceWorkDir } from '../../clips/files.ts';
+import { libraryClipIds } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import type { TwitchClient, TwitchClip } from '../../../engines/providers/twitch/index.ts';
-import type { StreamerRow } from '../../streamers/service.ts';
+import { findStreamerById, saveTwitchUser, type StreamerRow } from '../../streamers/service.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { defineJob, type JobContext, type JobDefinition } from '../../../platform/queue/define.ts';
 import { RUN_JOB } from '../../../platform/queue/contracts.ts';
+import { clipWorkDir, processClip, type ClipJob } from '../process-clip.ts';
 import { queueRunJob, type RunRow } from '../service.ts';
 
 /** How often a running job reports it is alive, saves progress and looks for a stop request. */
@@ -21,7 +22,6 @@ class RunStopped extends Error {}
 
 export interface RunTaskOptions {
   identity: WorkerIdentity;
-  hooks?: ClipProcessingHooks;
 }
 
 /**
@@ -63,16 +63,9 @@ async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, strea
     const user = await twitch.getUserByLogin(streamer.name, signal);
     if (!user) throw new Error(`Twitch user ${streamer.name} does not exist`);
     broadcasterId = user.id;
-    await deps.db.updateTable('streamers').set({ twitch_user_id: user.id, display_name: user.display_name }).where('id', '=', streamer.id).execute();
+    await saveTwitchUser(deps.db, streamer.id, user);
   }
-  const owned = await deps.db
-    .selectFrom('clips')
-    .select('clip_id')
-    .where('user_id', '=', run.user_id)
-    .where('broadcaster_id', '=', broadcasterId)
-    .limit(MAX_SKIP)
-    .execute();
-  const have = new Set(owned.map((row) => row.clip_id));
+  const have = new Set(await libraryClipIds(deps.db, run.user_id, broadcasterId, MAX_SKIP));
   if (wanted === 0) return [];
   const listed = await twitch.getTopClips(broadcasterId, { limit: Math.min(wanted + have.size, MAX_SKIP), signal });
   return listed.filter((clip) => !have.has(clip.id)).slice(0, wanted);
@@ -112,7 +105,8 @@ export function downloadRunJob(deps: AppDeps, options: RunTaskOptions): JobDefin
 async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string, ctx: JobContext): Promise<void> {
   const run = await claimRun(deps, runId, options.identity);
   if (!run) return;
-  const streamer = await deps.db.selectFrom('streamers').selectAll().where('id', '=', run.streamer_id).executeTakeFirstOrThrow();
+  const streamer = await findStreamerById(deps.db, run.streamer_id);
+  if (!streamer) throw new Error(`streamer ${run.streamer_id} of run ${runId} is gone`);
   let stopRequested = false;
   const requestStop = () => {
     stopRequested = true;
@@ -173,11 +167,10 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
         onStage: (stage, percent) => progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage, percent }),
       };
       try {
-        const result = await processClip(deps, twitch, job, options.hooks);
+        const result = await processClip(deps, twitch, job);
         if (result.inserted) {
           downloaded += 1;
           await deps.db.updateTable('download_runs').set((eb) => ({ clips_downloaded: eb('clips_downloaded', '+', 1) })).where('id', '=', runId).execute();
-          await options.hooks?.afterSaved?.(result.id, job);
         }
       } catch (error) {
         if (signal.aborted) return;

@@ -2,11 +2,13 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
 import { clipFilePath, instanceWorkDir } from '../../clips/files.ts';
-import { suggestDescriptions, llmConfigFromEnv } from '../../../engines/descriptions/index.ts';
+import { clipLayout, findClipById, markSubtitled } from '../../clips/service.ts';
+import { describeClip } from '../../descriptions/service.ts';
 import { recordLog } from '../../logs/service.ts';
-import { probe, renderHorizontal, renderVertical } from '../../../engines/media/index.ts';
+import { findStreamerById } from '../../streamers/service.ts';
+import { outputFrame, probe, renderClip } from '../../../engines/media/index.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
-import { captionClip } from '../captions.ts';
+import { captionClip, requireTranscriber } from '../captions.ts';
 import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
 import { NO_SPEECH, queueSubtitleJob } from '../service.ts';
@@ -69,26 +71,24 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
   const workDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `subtitles-${requestId}`);
   const finish = (status: 'done' | 'no_speech' | 'failed', message: string | null) =>
     deps.db.updateTable('subtitle_requests').set({ status, message, finished_at: new Date() }).where('id', '=', requestId).execute();
-  const clip = await deps.db.selectFrom('clips').selectAll().where('id', '=', request.clip_row_id).executeTakeFirst();
+  const clip = await findClipById(deps.db, request.clip_row_id);
   try {
     if (!clip) {
       await finish('failed', 'The clip no longer exists');
       return;
     }
-    if (!deps.transcriber) throw new Error(deps.transcriberProblem ?? 'Transcription is not configured');
-    const streamer = clip.streamer_id
-      ? await deps.db.selectFrom('streamers').select(['language', 'layout']).where('id', '=', clip.streamer_id).executeTakeFirst()
-      : undefined;
+    const transcriber = requireTranscriber(deps);
+    const streamer = clip.streamer_id ? await findStreamerById(deps.db, clip.streamer_id) : undefined;
     await mkdir(workDir, { recursive: true });
     const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
     const output = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
-    const vertical = clip.format_type === 'vertical';
+    const layout = clipLayout(clip);
     const sourceInfo = await probe(deps.media.ffprobe, source, signal);
     const { transcript, overlay } = await captionClip({
-      transcriber: deps.transcriber,
+      transcriber,
       sourcePath: source,
       assPath: path.join(workDir, 'captions.ass'),
-      target: vertical ? { width: 1080, height: 1920, vertical } : { width: sourceInfo.width, height: sourceInfo.height, vertical },
+      target: outputFrame(layout, sourceInfo),
       language: streamer?.language || clip.language || undefined,
       model: request.model ?? undefined,
       signal,
@@ -98,28 +98,14 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `No speech found in "${clip.title}" (${clip.clip_id}): no subtitles added`, userId: clip.user_id });
       return;
     }
-    if (vertical) {
-      await renderVertical({ ffmpeg: deps.media.ffmpeg, source, output, layout: clip.layout === 'crop' ? 'crop' : 'blur', sourceInfo, subtitles: overlay, signal });
-    } else {
-      await renderHorizontal({ ffmpeg: deps.media.ffmpeg, source, output, sourceInfo, subtitles: overlay, signal });
-    }
+    await renderClip({ ffmpeg: deps.media.ffmpeg, source, output, sourceInfo, layout, captions: overlay, signal });
     const rendered = await probe(deps.media.ffprobe, output);
-    const suggestions = await suggestDescriptions(
-      { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: transcript.text, language: transcript.language ?? clip.language },
-      { llm: llmConfigFromEnv(deps.env), logger: deps.logger },
-    );
-    await deps.db
-      .updateTable('clips')
-      .set({
-        subtitled: true,
-        transcript: transcript.text,
-        size_bytes: rendered.sizeBytes,
-        descriptions: JSON.stringify(suggestions.descriptions),
-        selected_description: -1,
-        updated_at: new Date(),
-      })
-      .where('id', '=', clip.id)
-      .execute();
+    const descriptions = await describeClip(deps, {
+      clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: transcript.text, language: transcript.language ?? clip.language },
+      userId: clip.user_id,
+      signal,
+    });
+    await markSubtitled(deps.db, clip.id, { transcript: transcript.text, sizeBytes: rendered.sizeBytes, descriptions });
     await finish('done', null);
     await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `Subtitles added to "${clip.title}" (${clip.clip_id}, ${transcript.words.length} words)`, userId: clip.user_id });
   } catch (error) {
