@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { PostClipRequest, Upload } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { UploadsTable } from '../../platform/db/schema.ts';
-import { findClipRow } from '../clips/service.ts';
+import { clipIdsOf, findClipRow } from '../clips/service.ts';
 import { AppError, badRequest, conflict, notFound, serviceRestarting } from '../../http/errors.ts';
 import { pause } from '../../jobs/pause.ts';
 import { POST_JOB } from '../../platform/queue/contracts.ts';
@@ -24,12 +24,12 @@ async function uploadAccountName(db: DbOrTrx, row: UploadRow): Promise<string> {
 
 export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
   const [clip, account] = await Promise.all([
-    db.selectFrom('clips').select('clip_id').where('id', '=', row.clip_row_id).executeTakeFirst(),
+    clipIdsOf(db, [row.clip_row_id]),
     uploadAccountName(db, row),
   ]);
   return {
     id: row.id,
-    clip_id: clip?.clip_id ?? '',
+    clip_id: clip.get(row.clip_row_id) ?? '',
     tiktok_account_id: row.tiktok_account_id,
     account,
     status: row.status,

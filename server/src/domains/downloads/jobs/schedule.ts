@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps.ts';
 import { recordLog } from '../../logs/service.ts';
-import { advanceSchedule, hasActiveRun } from '../../streamers/service.ts';
+import { advanceSchedule, findStreamerById, hasActiveRun } from '../../streamers/service.ts';
 import { SCHEDULE_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob } from '../../../platform/queue/define.ts';
 import { startRun } from '../service.ts';
@@ -18,7 +18,7 @@ export function scheduleJob(deps: AppDeps) {
 
 async function fireSchedule(deps: AppDeps, streamerId: string): Promise<void> {
   const outcome = await deps.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('streamers').selectAll().where('id', '=', streamerId).forUpdate().executeTakeFirst();
+    const row = await findStreamerById(trx, streamerId, { lock: true });
     if (!row || !row.schedule_interval || !row.next_run_at) return null;
     if (row.next_run_at.getTime() - Date.now() > EARLY_MS) return null;
     const busy = await hasActiveRun(trx, row.id);

@@ -3,6 +3,7 @@ import { PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
 import { clipFilePath } from '../../clips/files.ts';
+import { findClipById } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import {
   assertDurationAllowed,
@@ -90,7 +91,8 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
       return step(token);
     }
   };
-  const clip = await deps.db.selectFrom('clips').selectAll().where('id', '=', upload.clip_row_id).executeTakeFirstOrThrow();
+  const clip = await findClipById(deps.db, upload.clip_row_id);
+  if (!clip) throw new Error('The clip was deleted before it was posted');
   const file = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
   const plan = planChunks((await stat(file)).size);
 
