@@ -4,7 +4,7 @@ import { sql, type Selectable } from 'kysely';
 import { sortByRank, type Clip, type ClipDetails, type ClipList, type ListClipsInput, type UpdateDescriptionsInput } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import type { ClipsTable } from '../../platform/db/schema.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
 import { accountLabel } from '../publishing/accounts.ts';
 import { mediaRoot } from './files.ts';
 
