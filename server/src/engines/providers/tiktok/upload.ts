@@ -3,7 +3,8 @@ import { stat } from 'node:fs/promises';
 import { redactUrl } from '../../../platform/logger.ts';
 import type { Chunk, ChunkPlan } from './chunks.ts';
 import { abortedError, explainTikTokError, TikTokError } from './errors.ts';
-import { backoffMs, describeNetworkError, discardBody, pause, RATE_LIMIT_WAITS_MS, requestSignal, throwIfAborted, TRANSIENT_ATTEMPTS, type TikTokRuntime } from './runtime.ts';
+import { describeNetworkError, discardBody, requestSignal, TRANSIENT_ATTEMPTS } from '../http/runtime.ts';
+import { backoffMs, pause, RATE_LIMIT_WAITS_MS, throwIfAborted, type TikTokRuntime } from './runtime.ts';
 import type { UploadProgressOptions, UploadResult } from './types.ts';
 
 /*
