@@ -28,15 +28,11 @@ export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}${path}`;
 }
 
-export function isAbortError(error: unknown): boolean {
+function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
 /** The caller's signal plus a per-request timeout, so a hung connection cannot stall a job forever. */
-export function requestSignal(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  return withTimeout(signal, AbortSignal.timeout(timeoutMs));
-}
-
 export function withTimeout(signal: AbortSignal | undefined, timeout: AbortSignal): AbortSignal {
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }

@@ -12,13 +12,6 @@ export type TikTokRuntime = ProviderRuntime;
  */
 export const RATE_LIMIT_WAITS_MS: readonly number[] = [10_000, 20_000, 40_000];
 
-/** 1 s, 2 s, 4 s… capped at 10 s. */
-export const backoffMs = exponentialBackoff(1000);
-
-export function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
-  if (signal?.aborted) throw abortedError(what, signal.reason);
-}
-
 /** Sleeps through the injected sleep, turning the caller's abort into a typed error. */
 export function pause(runtime: TikTokRuntime, ms: number, signal: AbortSignal | undefined, what: string): Promise<void> {
   return pauseOrAbort(runtime, ms, signal, (cause) => abortedError(what, cause));
@@ -34,7 +27,8 @@ export const TIKTOK_RETRIES: RetryPolicy = {
   retryMessage: 'TikTok request failed; retrying',
   attempts: TRANSIENT_ATTEMPTS,
   timeoutMs: REQUEST_TIMEOUT_MS,
-  backoffMs,
+  // 1 s, 2 s, 4 s… capped at 10 s.
+  backoffMs: exponentialBackoff(1000),
   tooManyRequests: {
     waitsMs: RATE_LIMIT_WAITS_MS,
     message: 'TikTok rate limit reached; waiting before retrying',
