@@ -78,10 +78,7 @@ function tooMany(headers: Record<string, string>): Response {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<PolicyError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
+  const error: unknown = await promise.catch((reason: unknown) => reason);
   expect(error).toBeInstanceOf(PolicyError);
   return error as PolicyError;
 }
