@@ -1,1 +1,1 @@
-export type { AppRouter } from './app/router.ts';
+export type { AppRouter } from './http/router.ts';

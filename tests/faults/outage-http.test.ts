@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../../server/src/http/errors.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../server/src/platform/errors.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { errorBody, field, RestClient, SESSION_COOKIE } from '../rest/client.ts';
 

@@ -9,7 +9,7 @@ import { twitchFromEnv } from '../../server/src/engines/providers/twitch/from-en
 import { tiktokFromEnv } from '../../server/src/engines/providers/tiktok/index.ts';
 import { transcriberFromEnv } from '../../server/src/engines/providers/transcription/from-env.ts';
 import type { Context } from '../../server/src/http/trpc.ts';
-import { createCaller } from '../../server/src/app/router.ts';
+import { createCaller } from '../../server/src/http/router.ts';
 import type { PublicUser } from '@clipshift/shared';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { captureLevel, errorLogDestination } from './error-logs.ts';

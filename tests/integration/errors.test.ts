@@ -1,7 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppError, conflict, INTERNAL_MESSAGE, isServerFault, toErrorResponse } from '../../server/src/http/errors.ts';
+import { INTERNAL_MESSAGE, isServerFault, toErrorResponse } from '../../server/src/http/errors.ts';
+import { AppError, conflict } from '../../server/src/platform/errors.ts';
 import { createCallerFactory, publicProcedure, router } from '../../server/src/http/trpc.ts';
 import type { Context } from '../../server/src/http/trpc.ts';
 
@@ -10,6 +11,9 @@ const brokenRouter = router({
   badOutput: publicProcedure.output(z.object({ secret: z.string() })).query(() => ({ secret: 42 }) as unknown as { secret: string }),
   throws: publicProcedure.query(() => {
     throw new Error('connect ECONNREFUSED 10.0.0.7:5432 password=hunter2');
+  }),
+  refuses: publicProcedure.query(() => {
+    throw conflict('Streamer Bob already exists');
   }),
   validated: publicProcedure.input(z.object({ name: z.string().min(3, 'Name is too short') })).query(({ input }) => input.name),
 });
@@ -59,15 +63,25 @@ describe('toErrorResponse', () => {
     });
   });
 
-  it('keeps the human message and extra fields of an expected failure', () => {
-    expect(toErrorResponse(conflict('Already generating subtitles for clip', { ok: false }))).toEqual({
+  it("keeps the human message of an expected failure and the route's extra fields", () => {
+    expect(toErrorResponse(conflict('Already generating subtitles for clip'), { ok: false })).toEqual({
       status: 409,
       body: { ok: false, error: 'Already generating subtitles for clip', message: 'Already generating subtitles for clip', code: 'CONFLICT' },
     });
     // Extra fields can never replace the three contract fields.
-    const sneaky = new AppError('NOT_FOUND', 'Invalid passkey', { error: 'x', message: 'y', code: 'z' });
-    expect(toErrorResponse(sneaky).body).toEqual({ error: 'Invalid passkey', message: 'Invalid passkey', code: 'NOT_FOUND' });
+    const sneaky = new AppError('NOT_FOUND', 'Invalid passkey');
+    expect(toErrorResponse(sneaky, { error: 'x', message: 'y', code: 'z' }).body).toEqual({ error: 'Invalid passkey', message: 'Invalid passkey', code: 'NOT_FOUND' });
     expect(isServerFault(sneaky)).toBe(false);
+  });
+
+  it('answers an AppError thrown by a procedure with its own code, over tRPC and in-process callers alike', async () => {
+    const error = await failureOf(caller.refuses());
+    expect({ code: error.code, message: error.message }).toEqual({ code: 'CONFLICT', message: 'Streamer Bob already exists' });
+    expect(toErrorResponse(error)).toEqual({
+      status: 409,
+      body: { error: 'Streamer Bob already exists', message: 'Streamer Bob already exists', code: 'CONFLICT' },
+    });
+    expect(isServerFault(error)).toBe(false);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.ts';
 import { DIRECT_ROUTES, REST_ROUTES } from '../../server/src/http/rest/routes.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../../server/src/http/errors.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../server/src/platform/errors.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { ADMIN, adminAndMember, APP_ORIGIN, errorBody, expectNoSecrets, field, MEMBER, resetThrottles, RestClient, SESSION_COOKIE } from './client.ts';
 

@@ -1,33 +1,25 @@
-import { TRPCError } from '@trpc/server';
+import { getTRPCErrorFromUnknown, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { ErrorBody, ErrorCode } from '@clipshift/shared';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../platform/db/errors.ts';
+import { AppError, databaseUnavailable, type AppErrorCode } from '../platform/errors.ts';
 
 type TRPCCode = TRPCError['code'];
 
-/**
- * An expected failure with a human message. `extra` fields join the REST error body (e.g.
- * `{ok:false}` on subtitle failures) and the tRPC error data.
- */
-export class AppError extends TRPCError {
-  readonly extra: Record<string, unknown> | undefined;
-  constructor(code: TRPCCode, message: string, extra?: Record<string, unknown>, cause?: unknown) {
-    super({ code, message, cause });
-    this.extra = extra;
-  }
-}
-
-export const badRequest = (message: string, extra?: Record<string, unknown>) => new AppError('BAD_REQUEST', message, extra);
-export const unauthorized = (message = 'Authentication required') => new AppError('UNAUTHORIZED', message);
-export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
-export const notFound = (message: string) => new AppError('NOT_FOUND', message);
-export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError('CONFLICT', message, extra);
-/** A held request cut short because the process is shutting down; the work itself carries on. */
-export const serviceRestarting = (message: string, extra?: Record<string, unknown>) => new AppError('SERVICE_UNAVAILABLE', message, extra);
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable right now. Please try again in a moment.';
-/** A request that failed because the database cannot be reached: a 503 to retry, not a bug. */
-export const databaseUnavailable = (cause?: unknown) => new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, undefined, cause);
+/** An AppError's code as tRPC names it (the names agree; the table keeps them checked). */
+const TRPC_CODE: Record<AppErrorCode, TRPCCode> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  BAD_GATEWAY: 'BAD_GATEWAY',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+};
 
 /** The tRPC codes this app uses, named as the REST contract names them. */
 const REST_CODE: Partial<Record<TRPCCode, ErrorCode>> = {
@@ -46,6 +38,22 @@ const REST_CODE: Partial<Record<TRPCCode, ErrorCode>> = {
 
 export const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again.';
 
+/** The expected failure behind an error: the AppError itself, or the one tRPC wrapped as a cause. */
+export function appErrorOf(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof TRPCError && error.cause instanceof AppError) return error.cause;
+  return undefined;
+}
+
+/** Any thrown value as the TRPCError to answer with: an AppError gets its own code, anything else is tRPC's to judge. */
+export function toTRPCError(error: unknown): TRPCError {
+  const appError = appErrorOf(error);
+  if (!appError) return getTRPCErrorFromUnknown(error);
+  const code = TRPC_CODE[appError.code];
+  if (error instanceof TRPCError && error.code === code) return error;
+  return new TRPCError({ code, message: appError.message, cause: appError });
+}
+
 /** The validation failure behind a 400; a ZodError behind any other code (e.g. output validation) is internal. */
 function zodCause(error: TRPCError): ZodError | undefined {
   return error.code === 'BAD_REQUEST' && error.cause instanceof ZodError ? error.cause : undefined;
@@ -53,11 +61,21 @@ function zodCause(error: TRPCError): ZodError | undefined {
 
 /** An unexpected error whose cause is a database outage (any path that did not map it already). */
 function isOutage(error: TRPCError): boolean {
-  return !(error instanceof AppError) && getHTTPStatusCodeFromError(error) >= 500 && isDatabaseUnavailable(error.cause);
+  return !appErrorOf(error) && getHTTPStatusCodeFromError(error) >= 500 && isDatabaseUnavailable(error.cause);
 }
 
-/** The one mapping from an error to the HTTP status and JSON body every route answers with. */
-export function toErrorResponse(error: TRPCError): { status: number; body: ErrorBody & Record<string, unknown> } {
+/** The HTTP status an error answers with. */
+export function statusOf(error: unknown): number {
+  return getHTTPStatusCodeFromError(toTRPCError(error));
+}
+
+/**
+ * The one mapping from an error to the HTTP status and JSON body every route answers with. `fields`
+ * are what the route adds to the body of this failure (http/rest/routes.ts); they never replace the
+ * contract's own fields.
+ */
+export function toErrorResponse(thrown: unknown, fields?: Record<string, unknown>): { status: number; body: ErrorBody & Record<string, unknown> } {
+  const error = toTRPCError(thrown);
   if (isOutage(error)) return toErrorResponse(databaseUnavailable(error.cause));
   const status = getHTTPStatusCodeFromError(error);
   const code = REST_CODE[error.code] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
@@ -74,10 +92,9 @@ export function toErrorResponse(error: TRPCError): { status: number; body: Error
     // Internal details stay in the server log, never in an answer.
     message = INTERNAL_MESSAGE;
   }
-  const extra = error instanceof AppError ? error.extra : undefined;
   return {
     status,
-    body: { ...extra, error: message, message, code, ...(issues ? { issues } : {}) },
+    body: { ...fields, error: message, message, code, ...(issues ? { issues } : {}) },
   };
 }
 
@@ -85,6 +102,7 @@ export function toErrorResponse(error: TRPCError): { status: number; body: Error
  * Whether an error is a fault of ours worth an ERROR row in the system log. A database outage is
  * not (and its ERROR row could not be written anyway).
  */
-export function isServerFault(error: TRPCError): boolean {
-  return getHTTPStatusCodeFromError(error) >= 500 && !(error instanceof AppError) && !isOutage(error);
+export function isServerFault(thrown: unknown): boolean {
+  const error = toTRPCError(thrown);
+  return getHTTPStatusCodeFromError(error) >= 500 && !appErrorOf(error) && !isOutage(error);
 }

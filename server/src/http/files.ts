@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { Router, type Request, type Response } from 'express';
-import { getTRPCErrorFromUnknown, TRPCError } from '@trpc/server';
+import { TRPCError } from '@trpc/server';
 import type { AppDeps } from '../domains/deps.ts';
 import { sendClientError, sendError } from './rest/errors.ts';
 import { createRequestContext } from './context.ts';
-import { databaseUnavailable, notFound, unauthorized } from './errors.ts';
+import { databaseUnavailable, notFound, unauthorized } from '../platform/errors.ts';
 import { clipFilePath } from '../domains/clips/files.ts';
 import { findClipRow } from '../domains/clips/service.ts';
 
@@ -47,7 +47,7 @@ function sendFailure(deps: AppDeps, req: Request, res: Response, error: Error & 
   if (error.status === 416) sendRangeNotSatisfiable(deps, req, res, size);
   else if (error.status === 404) void sendError(deps, req, res, notFound(`${what} is missing`));
   else if (error.status === 412) void sendError(deps, req, res, new TRPCError({ code: 'PRECONDITION_FAILED', message: `${what} has changed` }));
-  else void sendError(deps, req, res, getTRPCErrorFromUnknown(error));
+  else void sendError(deps, req, res, error);
 }
 
 async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: ClipFile): Promise<void> {
@@ -76,7 +76,7 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: C
       if (error && !res.headersSent) sendFailure(deps, req, res, error, size, what);
     });
   } catch (error) {
-    await sendError(deps, req, res, getTRPCErrorFromUnknown(error));
+    await sendError(deps, req, res, error);
   }
 }
 

@@ -5,7 +5,8 @@ import type { AppDeps } from '../domains/deps.ts';
 import { isDatabaseUnavailable } from '../platform/db/errors.ts';
 import { containsNulByte, NUL_BYTE_MESSAGE } from './input.ts';
 import { RateLimited } from '../platform/rate-limit.ts';
-import { AppError, badRequest, databaseUnavailable, toErrorResponse, unauthorized, forbidden } from './errors.ts';
+import { badRequest, databaseUnavailable, forbidden, unauthorized } from '../platform/errors.ts';
+import { appErrorOf, toErrorResponse, toTRPCError } from './errors.ts';
 
 export interface RequestMeta {
   /** The client's address (behind a proxy only when TRUST_PROXY is set). */
@@ -44,7 +45,6 @@ const t = initTRPC.context<Context>().create({
         stack: undefined,
         restCode: body.code,
         issues: body.issues,
-        extra: error instanceof AppError ? error.extra : undefined,
       },
     };
   },
@@ -54,13 +54,22 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
+ * Domains throw AppErrors, which tRPC would answer as 500s: every procedure answers them with their
+ * own code instead (http/errors.ts holds the mapping), so callers inside the process see it too.
+ */
+const appErrorsKeepTheirCode = t.middleware(async ({ next }) => {
+  const result = await next();
+  return result.ok ? result : { ...result, error: toTRPCError(result.error) };
+});
+
+/**
  * tRPC's input-validation error carries zod's JSON dump as its message. Replace it with the first
  * rule's human message (the one the REST body and the tRPC error shape show), so that server-side
  * callers (createCaller, jobs, tests) see the same text a client does. The ZodError stays the cause.
  */
 const humanValidationMessages = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.code === 'BAD_REQUEST' && !(result.error instanceof AppError) && result.error.cause instanceof ZodError) {
+  if (!result.ok && result.error.code === 'BAD_REQUEST' && !appErrorOf(result.error) && result.error.cause instanceof ZodError) {
     const message = result.error.cause.issues[0]?.message ?? 'Invalid input';
     return { ...result, error: new TRPCError({ code: 'BAD_REQUEST', message, cause: result.error.cause }) };
   }
@@ -79,21 +88,23 @@ const rejectNulBytes = t.middleware(async ({ getRawInput, next }) => {
 /** A throttled call says when to come back (Retry-After), over REST and tRPC alike. */
 const retryAfterHeader = t.middleware(async ({ ctx, next }) => {
   const result = await next();
-  if (!result.ok && result.error instanceof RateLimited) ctx.response.setRetryAfter(result.error.retryAfterSeconds);
+  if (result.ok) return result;
+  const appError = appErrorOf(result.error);
+  if (appError instanceof RateLimited) ctx.response.setRetryAfter(appError.retryAfterSeconds);
   return result;
 });
 
 /** A procedure failing because the database is unreachable answers 503, over tRPC and REST alike. */
 const databaseOutagesAre503 = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && !(result.error instanceof AppError) && isDatabaseUnavailable(result.error.cause ?? result.error)) {
-    return { ...result, error: databaseUnavailable(result.error.cause ?? result.error) };
+  if (!result.ok && !appErrorOf(result.error) && isDatabaseUnavailable(result.error.cause ?? result.error)) {
+    return { ...result, error: toTRPCError(databaseUnavailable(result.error.cause ?? result.error)) };
   }
   return result;
 });
 
 /** Needs nothing of the request's session: health answers even when the session cannot be looked up. */
-export const probeProcedure = t.procedure.use(rejectNulBytes).use(humanValidationMessages).use(databaseOutagesAre503);
+export const probeProcedure = t.procedure.use(appErrorsKeepTheirCode).use(rejectNulBytes).use(humanValidationMessages).use(databaseOutagesAre503);
 
 export const publicProcedure = probeProcedure.use(retryAfterHeader).use(({ ctx, next }) => {
   if (ctx.sessionUnknown) throw databaseUnavailable();

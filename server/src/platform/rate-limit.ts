@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DbOrTrx } from './db/database.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from './errors.ts';
 
 export interface RateLimitRule {
   /** Attempts allowed per window. */
@@ -28,8 +28,9 @@ export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and tr
 export class RateLimited extends AppError {
   readonly retryAfterSeconds: number;
   constructor(message: string, retryAfterSeconds: number) {
-    super('TOO_MANY_REQUESTS', message);
-    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super('TOO_MANY_REQUESTS', message, { details: { retryAfterSeconds: seconds } });
+    this.retryAfterSeconds = seconds;
   }
 }
 

@@ -12,7 +12,7 @@ import {
 } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { consumeInvite, lockUsableInvite } from '../invites/service.ts';
-import { badRequest, conflict, forbidden } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sortByRank, type ListClipsInput, type UpdateDescriptionsInput } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { DescriptionOption } from '../../platform/db/schema.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
 import type { ClipLayout } from '../../engines/media/index.ts';
 import type { TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { AUTO_PUBLISH_JOB } from '../../platform/queue/contracts.ts';

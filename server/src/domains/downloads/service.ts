@@ -4,7 +4,7 @@ import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { DownloadRunsTable } from '../../platform/db/schema.ts';
 import { concurrencyFor } from '../settings/service.ts';
 import { findStreamer, hasActiveRun, type StreamerRow } from '../streamers/service.ts';
-import { conflict } from '../../http/errors.ts';
+import { conflict } from '../../platform/errors.ts';
 import { HEARTBEAT_STALE_MS } from '../../platform/identity.ts';
 import { RUN_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';

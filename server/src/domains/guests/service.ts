@@ -1,7 +1,7 @@
 import { PASSKEY_ALPHABET, PASSKEY_INVALID, PASSKEY_LENGTH } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { failuresWithinLimits, RATE_LIMITS, secretThrottleKey } from '../../platform/rate-limit.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../platform/errors.ts';
 
 function randomPasskey(): string {
   // 36 symbols: reject bytes >= 252 so every symbol is equally likely.

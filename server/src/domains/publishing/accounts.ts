@@ -5,7 +5,7 @@ import type { TikTokAccountsTable } from '../../platform/db/schema.ts';
 import type { TikTokClient, TikTokTokens, TikTokUserInfo } from '../../engines/providers/tiktok/index.ts';
 import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../platform/errors.ts';
 
 export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
 type LinkedAccount = Streamer['tiktok_accounts'][number];

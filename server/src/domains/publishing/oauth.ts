@@ -5,7 +5,7 @@ import { anonymousLogBudget, recordLog } from '../logs/service.ts';
 import type { TikTokClient } from '../../engines/providers/tiktok/index.ts';
 import { callbackError } from '../../engines/providers/tiktok/index.ts';
 import { isDatabaseUnavailable } from '../../platform/db/errors.ts';
-import { AppError, DATABASE_UNAVAILABLE_MESSAGE } from '../../http/errors.ts';
+import { AppError, DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
 import { upsertAccount } from './accounts.ts';
 
 export const STATE_TTL_MS = 10 * 60_000;

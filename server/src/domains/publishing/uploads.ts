@@ -3,7 +3,7 @@ import type { PostClipRequest, Upload } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { UploadsTable } from '../../platform/db/schema.ts';
 import { clipIdsOf, findClipRow } from '../clips/service.ts';
-import { AppError, badRequest, conflict, notFound, serviceRestarting } from '../../http/errors.ts';
+import { badGateway, badRequest, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../jobs/pause.ts';
 import { POST_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
@@ -160,7 +160,7 @@ export async function awaitAccepted(db: Db, uploadIds: string[], signal?: AbortS
     const rows = await db.selectFrom('uploads').selectAll().where('id', 'in', uploadIds).execute();
     if (rows.every((row) => (ACCEPTED_OR_DONE as readonly string[]).includes(row.status))) return rows;
     if (stopping?.aborted) throw serviceRestarting(RESTARTING_UPLOADS);
-    if (Date.now() > deadline || signal?.aborted) throw new AppError('BAD_GATEWAY', 'TikTok is taking long to accept the video; the upload goes on in the background');
+    if (Date.now() > deadline || signal?.aborted) throw badGateway('TikTok is taking long to accept the video; the upload goes on in the background');
     await pause(POLL_MS, signal, stopping);
   }
 }

@@ -8,7 +8,7 @@ import {
 } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { StreamersTable } from '../../platform/db/schema.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { linkedAccountsByStreamer } from '../publishing/accounts.ts';
 import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
@@ -108,7 +108,7 @@ async function lookUpOnTwitch(twitch: TwitchDirectory | null, name: string) {
   try {
     user = await twitch.getUserByLogin(name);
   } catch (error) {
-    throw new AppError('BAD_GATEWAY', `Could not check ${name} on Twitch: ${(error as Error).message}`, undefined, error);
+    throw badGateway(`Could not check ${name} on Twitch: ${(error as Error).message}`, error);
   }
   if (!user) throw badRequest(`Twitch user ${name} does not exist`);
   return user;

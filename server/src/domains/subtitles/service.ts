@@ -1,6 +1,6 @@
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { findClipRow } from '../clips/service.ts';
-import { AppError, conflict, serviceRestarting } from '../../http/errors.ts';
+import { badGateway, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../jobs/pause.ts';
 import { SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey } from '../../platform/queue/queue.ts';
@@ -39,7 +39,7 @@ export async function requestSubtitles(db: Db, userId: string, clipId: string, m
       return request.id;
     });
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw conflict(ALREADY_GENERATING, { ok: false });
+    if ((error as { code?: string }).code === '23505') throw conflict(ALREADY_GENERATING);
     throw error;
   }
 }
@@ -62,13 +62,13 @@ export async function awaitSubtitles(db: Db, requestId: string, options: WaitOpt
   const deadline = Date.now() + (options.limitMs ?? WAIT_LIMIT_MS);
   for (;;) {
     const row = await db.selectFrom('subtitle_requests').select(['status', 'message']).where('id', '=', requestId).executeTakeFirst();
-    if (!row) throw new AppError('NOT_FOUND', 'The clip was deleted while its subtitles were being generated', { ok: false });
+    if (!row) throw notFound('The clip was deleted while its subtitles were being generated');
     if (row.status === 'done') return { ok: true, message: SUBTITLES_DONE };
     if (row.status === 'no_speech') return { ok: false, no_speech: true, message: row.message ?? NO_SPEECH };
-    if (row.status === 'failed') throw new AppError('BAD_GATEWAY', row.message ?? 'Subtitle generation failed', { ok: false });
-    if (options.stopping?.aborted) throw serviceRestarting(RESTARTING_SUBTITLES, { ok: false });
+    if (row.status === 'failed') throw badGateway(row.message ?? 'Subtitle generation failed');
+    if (options.stopping?.aborted) throw serviceRestarting(RESTARTING_SUBTITLES);
     if (Date.now() > deadline || options.signal?.aborted) {
-      throw new AppError('BAD_GATEWAY', 'Subtitle generation is taking too long; it goes on in the background', { ok: false });
+      throw badGateway('Subtitle generation is taking too long; it goes on in the background');
     }
     await pause(POLL_MS, options.signal, options.stopping);
   }

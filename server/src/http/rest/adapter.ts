@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import { getTRPCErrorFromUnknown } from '@trpc/server';
 import type { AppDeps } from '../../domains/deps.ts';
 import { createRequestContext } from '../context.ts';
-import { createCaller } from '../../app/router.ts';
-import { REST_ROUTES, toExpressPath, type RestRequestParts, type RestRoute } from './routes.ts';
-import { badRequest } from '../errors.ts';
+import { createCaller } from '../router.ts';
+import { REST_ROUTES, toExpressPath, type ErrorStatus, type RestRequestParts, type RestRoute } from './routes.ts';
+import { badRequest } from '../../platform/errors.ts';
+import { appErrorOf, statusOf } from '../errors.ts';
 import { sendError } from './errors.ts';
 import { schemasOf } from './openapi.ts';
 
@@ -48,6 +48,21 @@ function procedureInput(route: RestRoute, takesInput: boolean, parts: RestReques
   return { ...(body as Record<string, unknown>), ...params };
 }
 
+/**
+ * What this route adds to the body of an expected failure: its declared constant fields, and the
+ * fields its error body names taken from the error's details (health's status, a post's uploads).
+ */
+function routeErrorFields(route: RestRoute, error: unknown): Record<string, unknown> | undefined {
+  const appError = appErrorOf(error);
+  const meaning = appError && route.errors?.[statusOf(appError) as ErrorStatus];
+  if (!appError || !meaning || typeof meaning === 'string') return undefined;
+  const fields: Record<string, unknown> = { ...meaning.fields };
+  for (const name of Object.keys(meaning.body.shape)) {
+    if (appError.details?.[name] !== undefined) fields[name] = appError.details[name];
+  }
+  return fields;
+}
+
 async function handle(deps: AppDeps, route: RestRoute, takesInput: boolean, req: Request, res: Response): Promise<void> {
   try {
     const ctx = await createRequestContext(deps, req, res);
@@ -60,7 +75,7 @@ async function handle(deps: AppDeps, route: RestRoute, takesInput: boolean, req:
     const result = await procedureAt(createCaller(ctx), route.procedure)(input);
     res.status(route.status ?? 200).json(result);
   } catch (error) {
-    await sendError(deps, req, res, getTRPCErrorFromUnknown(error));
+    await sendError(deps, req, res, error, routeErrorFields(route, error));
   }
 }
 

@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server';
 import type { ErrorBody, ErrorCode } from '@clipshift/shared';
 import type { AppDeps } from '../../domains/deps.ts';
 import { FAULT_LOG_BUDGET, recordLog } from '../../domains/logs/service.ts';
-import { isServerFault, toErrorResponse } from '../errors.ts';
+import { isServerFault, toErrorResponse, toTRPCError } from '../errors.ts';
 
 /**
  * Writes the error body. A file route may have labelled the answer (video/mp4, attachment) before it
@@ -25,8 +25,9 @@ function logClientError(deps: AppDeps, req: Request, status: number, body: Error
  * sees only a plain message), a bounded sample of them in the logs table; client mistakes go to
  * stdout only.
  */
-export async function sendError(deps: AppDeps, req: Request, res: Response, error: TRPCError): Promise<void> {
-  const { status, body } = toErrorResponse(error);
+export async function sendError(deps: AppDeps, req: Request, res: Response, thrown: unknown, fields?: Record<string, unknown>): Promise<void> {
+  const error = toTRPCError(thrown);
+  const { status, body } = toErrorResponse(error, fields);
   if (isServerFault(error)) {
     await recordLog(deps.db, deps.logger, {
       level: 'ERROR',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appRouter } from '../../app/router.ts';
+import { appRouter } from '../router.ts';
 import { DIRECT_ROUTES, REST_ROUTES, type DirectRoute, type ErrorMeaning, type ErrorStatus, type RestRoute } from './routes.ts';
 
 type JsonSchema = Record<string, unknown>;

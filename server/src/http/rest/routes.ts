@@ -1,7 +1,7 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { NAME_CANNOT_CHANGE, upload } from '@clipshift/shared';
 import { z } from 'zod';
-import type { AppRouter } from '../../app/router.ts';
+import type { AppRouter } from '../router.ts';
 
 /** Every procedure path of a router record, dotted: "auth.login", "invites.generate"… */
 type ProcedurePaths<TRecord> = {
@@ -25,8 +25,12 @@ export interface RestRequestParts {
 /** The error statuses a route may answer, besides its success status. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 502 | 503;
 
-/** What an error status means on one route; `body` names the fields its error body adds to {error, message, code}. */
-export type ErrorMeaning = string | { description: string; body: z.ZodObject };
+/**
+ * What an error status means on one route; `body` names the fields its error body adds to {error,
+ * message, code}: the constant `fields`, and those of the failure's details (AppError.details) that
+ * `body` names. Routes choose the shape of their answers; domains only say what went wrong.
+ */
+export type ErrorMeaning = string | { description: string; body: z.ZodObject; fields?: Record<string, unknown> };
 
 export interface RestRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -57,7 +61,8 @@ export interface RestRoute {
 }
 
 const HELD_BY_JOB = 'The server is restarting or the database is unavailable (the work carries on: ask again in a minute)';
-const subtitleFailure = (description: string) => ({ description, body: z.object({ ok: z.literal(false) }) });
+/** The subtitle route answers its failures with {ok:false} besides the error (the contract's shape). */
+const subtitleFailure = (description: string) => ({ description, body: z.object({ ok: z.literal(false) }), fields: { ok: false } });
 
 /**
  * The documented REST paths of rest-api.md, each published from one tRPC procedure. Adding a route
@@ -178,10 +183,10 @@ export const REST_ROUTES: RestRoute[] = [
     procedure: 'subtitles.generate',
     auth: true,
     errors: {
-      404: { description: 'No such clip, or it was deleted meanwhile (then with ok:false)', body: z.object({ ok: z.literal(false).optional() }) },
+      404: subtitleFailure('No such clip, or it was deleted meanwhile'),
       409: subtitleFailure('Subtitles for the clip are already being generated'),
       502: subtitleFailure('Transcription failed (the message names why), or is taking too long and goes on in the background'),
-      503: HELD_BY_JOB,
+      503: subtitleFailure(HELD_BY_JOB),
     },
     tag: 'Clips',
     summary: 'Transcribe a clip and burn in captions; answers when the subtitled video exists',

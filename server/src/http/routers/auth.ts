@@ -2,7 +2,7 @@ import { loginInput, publicUser, registerInput, registrationStatus } from '@clip
 import { z } from 'zod';
 import { anonymousLogBudget, recordLog } from '../../domains/logs/service.ts';
 import { consumeRateLimit, RATE_LIMITS, waitInWords } from '../../platform/rate-limit.ts';
-import { AppError } from '../errors.ts';
+import { unauthorized } from '../../platform/errors.ts';
 import { publicProcedure, router } from '../trpc.ts';
 import { DEVICE_COOKIE_TTL_MS, issueDeviceCookie } from '../../domains/auth/device-cookie.ts';
 import { createSession, invalidateSession } from '../../domains/auth/sessions.ts';
@@ -40,7 +40,7 @@ export const authRouter = router({
             userId: result.userId,
           });
         }
-        throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+        throw unauthorized(INVALID_CREDENTIALS);
       }
       await guard.succeeded();
       // A new session on every login; the one the browser had (if any) ends.

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../platform/errors.ts';
 import { probeProcedure, router } from '../trpc.ts';
 
 export const healthReport = z.object({
@@ -16,7 +16,7 @@ export const healthRouter = router({
     try {
       await sql`select 1`.execute(ctx.deps.db);
     } catch {
-      throw new AppError('SERVICE_UNAVAILABLE', 'Database is unreachable', { status: 'error', database: 'error', worker });
+      throw new AppError('SERVICE_UNAVAILABLE', 'Database is unreachable', { details: { status: 'error', database: 'error', worker } });
     }
     return { status: 'ok' as const, database: 'ok' as const, worker };
   }),

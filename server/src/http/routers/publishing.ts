@@ -5,7 +5,7 @@ import { findPasskeyOwnerLimited } from '../../domains/guests/service.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { decryptSecret } from '../../platform/crypto.ts';
 import { findStreamer, streamerView } from '../../domains/streamers/service.ts';
-import { AppError } from '../errors.ts';
+import { AppError, badGateway } from '../../platform/errors.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 import { findAccount, freshAccessToken, linkAccount, listAccounts, unlinkAccount } from '../../domains/publishing/accounts.ts';
 import { authorizeUrlFor, requireTikTok } from '../../domains/publishing/oauth.ts';
@@ -87,7 +87,7 @@ export const tiktokRouter = router({
       const uploads = await Promise.all(rows.map((row) => toUpload(ctx.deps.db, row)));
       const failed = uploads.filter((item) => item.status === 'failed');
       if (failed.length === uploads.length) {
-        throw new AppError('BAD_GATEWAY', failed[0]?.error ?? 'TikTok refused the video', { uploads });
+        throw new AppError('BAD_GATEWAY', failed[0]?.error ?? 'TikTok refused the video', { details: { uploads } });
       }
       return { message: 'Posted to TikTok successfully!', uploads };
     }),
@@ -112,7 +112,7 @@ export const tiktokRouter = router({
           nickname: info.nickname ?? null,
         };
       } catch (error) {
-        throw new AppError('BAD_GATEWAY', (error as Error).message);
+        throw badGateway((error as Error).message, error);
       }
     }),
 

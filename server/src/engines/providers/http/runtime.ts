@@ -2,9 +2,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { redactUrl, type Logger } from '../../../platform/logger.ts';
 
 /*
- * What the third-party HTTP clients (Twitch, TikTok) share: an injectable clock and sleep so tests
- * never really wait, per-request timeouts, and abort handling. Each client keeps its own retry
- * policy and error type on top.
+ * What the third-party HTTP clients (Twitch, TikTok, LLM, transcription) share: an injectable clock
+ * and sleep so tests never really wait, per-request timeouts, and abort handling. The retry loop on
+ * top is retry.ts; each client brings its own policy and error type.
  */
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -28,13 +28,12 @@ export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}${path}`;
 }
 
-export function isAbortError(error: unknown): boolean {
+function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
 /** The caller's signal plus a per-request timeout, so a hung connection cannot stall a job forever. */
-export function requestSignal(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
+export function withTimeout(signal: AbortSignal | undefined, timeout: AbortSignal): AbortSignal {
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }
 
@@ -51,6 +50,13 @@ export function describeNetworkError(error: unknown): string {
     return redactUrl(`${error.message}${cause}`);
   }
   return redactUrl(String(error));
+}
+
+/** fetch wraps the real reason (ECONNREFUSED…) in a generic "fetch failed": "fetch failed (connect ECONNREFUSED …)". */
+export function messageWithCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : '';
+  return cause ? `${error.message} (${cause})` : error.message;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Logger } from '../../../platform/logger.ts';
+import { sendWithRetries, withBufferedBody, type RetryPolicy } from '../http/retry.ts';
+import { defaultSleep, messageWithCause, type ProviderRuntime, type Sleep } from '../http/runtime.ts';
 
 /*
  * A minimal client for OpenAI-compatible chat completions (OpenAI, OpenRouter, Groq, vLLM, Ollama,
@@ -17,8 +18,6 @@ import type { Logger } from '../../../platform/logger.ts';
  * The API key travels only in the Authorization header: it is never logged, and it is scrubbed
  * from any error text a server might echo it in.
  */
-
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface ChatClientConfig {
   /** LLM_API_URL, see the URL rule above. */
@@ -78,10 +77,6 @@ const MAX_RETRY_DELAY_MS = 10_000;
 /** Server error text is quoted in reasons and logs; a whole HTML error page is not. */
 const MAX_ERROR_TEXT = 200;
 
-const defaultSleep: Sleep = async (ms, signal) => {
-  await delay(ms, undefined, { signal });
-};
-
 export function chatCompletionsUrl(baseUrl: string): string {
   const base = baseUrl.trim().replace(/\/+$/, '');
   if (/\/chat\/completions$/i.test(base)) return base;
@@ -110,20 +105,44 @@ const errorBodySchema = z.object({
 
 export async function createChatCompletion(config: ChatClientConfig, request: ChatRequest): Promise<ChatResult> {
   const url = endpoint(config.baseUrl);
-  const logger = config.logger.child({ provider: 'llm' });
-  const sleep = config.sleep ?? defaultSleep;
+  const runtime: ProviderRuntime = { logger: config.logger.child({ provider: 'llm' }), sleep: config.sleep ?? defaultSleep, now: Date.now };
   const body = JSON.stringify({
     model: config.model,
     messages: request.messages,
     ...(request.jsonObject ? { response_format: { type: 'json_object' } } : {}),
   });
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await attemptOnce(config, url, body, request.signal);
-    if (outcome.kind === 'done') return outcome.result;
-    if (attempt >= ATTEMPTS || outcome.retryAfterMs > MAX_RETRY_DELAY_MS) throw outcome.error;
-    logger.warn({ host: url.host, attempt, status: outcome.error.status, delayMs: outcome.retryAfterMs, reason: outcome.error.message }, 'LLM request failed; retrying');
-    await sleepOrAbort(sleep, outcome.retryAfterMs, request.signal);
-  }
+  const send = async (signal: AbortSignal) =>
+    // Read whole within the attempt: its timeout covers the body too (a server that stalls
+    // mid-answer is as dead as a silent one), and a body that breaks off is retried like a drop.
+    withBufferedBody(await fetch(url, { method: 'POST', headers: requestHeaders(config.apiKey), body, signal }));
+  const response = await sendWithRetries(runtime, { what: 'LLM request', signal: request.signal, send }, retryPolicy(config, url));
+  if (!response.ok) throw new LlmError('http', await statusReason(response, config.apiKey), response.status);
+  return readCompletion(response, config.apiKey);
+}
+
+/**
+ * One retry when the server says "busy" (429, 5xx) after its Retry-After, or when the connection
+ * drops (often a restart in progress); a timeout is not retried.
+ */
+function retryPolicy(config: ChatClientConfig, url: URL): RetryPolicy {
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return {
+    retryMessage: 'LLM request failed; retrying',
+    retryFields: ({ attempt, waitMs, failure }) => ({ host: url.host, attempt, status: failure.status, delayMs: waitMs, reason: failure.reason }),
+    attempts: ATTEMPTS,
+    timeoutMs,
+    backoffMs: () => RETRY_DELAY_MS,
+    tooManyRequests: 'retry',
+    serverDelay: { maxMs: MAX_RETRY_DELAY_MS, beyondMax: 'give_up' },
+    retryTimeouts: false,
+    describeAnswer: (response) => statusReason(response, config.apiKey),
+    describeNetworkError: (error) => `network error: ${clip(scrub(messageWithCause(error), config.apiKey))}`,
+    aborted: () => new LlmError('aborted', 'the request was cancelled'),
+    exhausted: (_what, _attempts, failure) => {
+      if (failure.timedOut) return new LlmError('timeout', `no answer within ${timeoutMs} ms`);
+      return new LlmError(failure.status === undefined ? 'network' : 'http', failure.reason, failure.status);
+    },
+  };
 }
 
 /** Credentials in the URL would end up in error messages (undici quotes the URL); the key belongs in LLM_API_KEY. */
@@ -138,61 +157,10 @@ function endpoint(baseUrl: string): URL {
   return url;
 }
 
-type Attempt = { kind: 'done'; result: ChatResult } | { kind: 'retry'; error: LlmError; retryAfterMs: number };
-
-async function attemptOnce(config: ChatClientConfig, url: URL, body: string, signal: AbortSignal | undefined): Promise<Attempt> {
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  try {
-    // The timeout covers reading the body too: a server that stalls mid-answer is as dead as a silent one.
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: requestHeaders(config.apiKey),
-      body,
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-    if (response.ok) return { kind: 'done', result: await readCompletion(response, config.apiKey) };
-    const error = new LlmError('http', `HTTP ${response.status}: ${await errorText(response, config.apiKey)}`, response.status);
-    if (response.status === 429 || response.status >= 500) return { kind: 'retry', error, retryAfterMs: retryDelayMs(response) };
-    throw error;
-  } catch (error) {
-    if (error instanceof LlmError) throw error;
-    if (signal?.aborted) throw new LlmError('aborted', 'the request was cancelled');
-    if (timeout.aborted) throw new LlmError('timeout', `no answer within ${timeoutMs} ms`);
-    // A dropped or refused connection is often a restart in progress: worth the one retry.
-    return { kind: 'retry', error: new LlmError('network', `network error: ${clip(scrub(causeMessage(error), config.apiKey))}`), retryAfterMs: RETRY_DELAY_MS };
-  }
-}
-
 function requestHeaders(apiKey: string | null): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   return headers;
-}
-
-/** fetch wraps the real reason (ECONNREFUSED…) in a generic "fetch failed". */
-function causeMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : '';
-  return cause ? `${error.message} (${cause})` : error.message;
-}
-
-/** OpenAI sends retry-after-ms as well as Retry-After; either is honoured, else a short pause. */
-function retryDelayMs(response: Response): number {
-  const ms = Number(response.headers.get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms > 0) return ms;
-  const seconds = Number(response.headers.get('retry-after'));
-  if (Number.isFinite(seconds) && seconds >= 0 && response.headers.has('retry-after')) return seconds * 1000;
-  return RETRY_DELAY_MS;
-}
-
-async function sleepOrAbort(sleep: Sleep, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await sleep(ms, signal);
-  } catch (error) {
-    if (signal?.aborted) throw new LlmError('aborted', 'the request was cancelled');
-    throw error;
-  }
 }
 
 async function readCompletion(response: Response, apiKey: string | null): Promise<ChatResult> {
@@ -200,7 +168,7 @@ async function readCompletion(response: Response, apiKey: string | null): Promis
   try {
     json = await response.json();
   } catch (error) {
-    // A broken body is the server's fault; a timeout or abort while reading is classified by the caller.
+    // The body is already read (withBufferedBody): what fails here is the server's JSON.
     if (error instanceof SyntaxError) throw new LlmError('invalid_response', 'the server did not answer with JSON');
     throw error;
   }
@@ -211,6 +179,10 @@ async function readCompletion(response: Response, apiKey: string | null): Promis
   if (!content.trim() && choice?.message.refusal) throw new LlmError('refused', `the model refused: ${clip(scrub(choice.message.refusal, apiKey))}`);
   if (!content.trim()) throw new LlmError('invalid_response', 'the model answered with empty content');
   return { content, model: parsed.data.model ?? null, finishReason: choice?.finish_reason ?? null };
+}
+
+async function statusReason(response: Response, apiKey: string | null): Promise<string> {
+  return `HTTP ${response.status}: ${await errorText(response, apiKey)}`;
 }
 
 /** The server's own error message when it sends the usual {error:{message}} body, else the start of the body. */

@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import type { ChunkPlan } from './chunks.ts';
 import { explainTikTokError, publishFailedError, TikTokError } from './errors.ts';
-import { errorReader, extractError, errorFromBody, logIdOf, parseWith } from './responses.ts';
-import { joinUrl, pause, readJsonAndText, sendRateLimited, type TikTokRuntime } from './runtime.ts';
+import { sendWithRetries } from '../http/retry.ts';
+import { joinUrl } from '../http/runtime.ts';
+import { extractError, errorFromBody, logIdOf, parseWith, readJsonAndText } from './responses.ts';
+import { pause, TIKTOK_RETRIES, type TikTokRuntime } from './runtime.ts';
 import {
   creatorInfoResponseSchema,
   PRIVACY_LEVELS,
@@ -60,12 +62,11 @@ async function callV2<S extends z.ZodType>(config: ApiConfig, runtime: TikTokRun
   const headers: Record<string, string> = { Authorization: `Bearer ${request.accessToken}`, Accept: 'application/json' };
   if (request.method === 'POST') headers['Content-Type'] = 'application/json; charset=UTF-8';
   const body = request.json === undefined ? undefined : JSON.stringify(request.json);
-  const response = await sendRateLimited(runtime, {
-    what,
-    signal: request.signal,
-    readError: errorReader(what),
-    send: (signal) => fetch(url, { method: request.method, headers, body, signal }),
-  });
+  const response = await sendWithRetries(
+    runtime,
+    { what, signal: request.signal, send: (signal) => fetch(url, { method: request.method, headers, body, signal }) },
+    TIKTOK_RETRIES,
+  );
   const { json, text } = await readJsonAndText(response);
   if (extractError(json) || !response.ok) {
     const error = errorFromBody(what, response.status, json);

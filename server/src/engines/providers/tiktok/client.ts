@@ -2,7 +2,8 @@ import type { Logger } from '../../../platform/logger.ts';
 import * as api from './api.ts';
 import type { ChunkPlan } from './chunks.ts';
 import * as oauth from './oauth.ts';
-import { defaultSleep, type Sleep, type TikTokRuntime } from './runtime.ts';
+import { defaultSleep, type Sleep } from '../http/runtime.ts';
+import type { TikTokRuntime } from './runtime.ts';
 import type {
   CreatorInfo,
   DirectPostInfo,

@@ -24,7 +24,8 @@ export {
 export { buildAuthorizeUrl, callbackError, DEFAULT_AUTH_URL, DEFAULT_SCOPES, missingScopes, type AuthorizeUrlParams } from './oauth.ts';
 export { MAX_TITLE_LENGTH, publicPostIds } from './api.ts';
 export { resumeChunkIndex } from './upload.ts';
-export { defaultSleep, RATE_LIMIT_WAITS_MS, type Sleep } from './runtime.ts';
+export { defaultSleep, type Sleep } from '../http/runtime.ts';
+export { RATE_LIMIT_WAITS_MS } from './runtime.ts';
 export {
   POST_STATUSES,
   PRIVACY_LEVELS,

@@ -1,6 +1,8 @@
 import { errorFromCode, TikTokError } from './errors.ts';
-import { errorFromBody, errorReader, extractError, parseWith } from './responses.ts';
-import { joinUrl, readJson, sendRateLimited, type TikTokRuntime } from './runtime.ts';
+import { sendWithRetries } from '../http/retry.ts';
+import { joinUrl } from '../http/runtime.ts';
+import { errorFromBody, extractError, parseWith, readJson } from './responses.ts';
+import { TIKTOK_RETRIES, type TikTokRuntime } from './runtime.ts';
 import { tokenResponseSchema, type TikTokTokens } from './types.ts';
 
 /*
@@ -99,11 +101,10 @@ async function postOAuthForm(config: OAuthConfig, runtime: TikTokRuntime, path: 
   const what = `TikTok POST ${path}`;
   const url = joinUrl(config.apiUrl, path);
   const form = new URLSearchParams({ client_key: config.clientKey, client_secret: config.clientSecret, ...fields });
-  const response = await sendRateLimited(runtime, {
+  const response = await sendWithRetries(runtime, {
     what,
     signal,
     retryNetworkErrors: false,
-    readError: errorReader(what),
     send: (requestSignal) =>
       fetch(url, {
         method: 'POST',
@@ -111,7 +112,7 @@ async function postOAuthForm(config: OAuthConfig, runtime: TikTokRuntime, path: 
         body: form,
         signal: requestSignal,
       }),
-  });
+  }, TIKTOK_RETRIES);
   const body = await readJson(response);
   // TikTok's OAuth errors carry `error` whatever the status (B2), so check the body first.
   if (extractError(body) || !response.ok) {

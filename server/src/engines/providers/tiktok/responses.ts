@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { errorFromCode, explainTikTokError, TikTokError } from './errors.ts';
-import { isRecord, readJson } from './runtime.ts';
 
 /*
  * Reading TikTok's two answer shapes (external-apis.md B2, B4):
@@ -56,11 +55,6 @@ function errorFromStatus(what: string, status: number, logId: string | null): Ti
   return new TikTokError('upstream', explainTikTokError('bad_response'), { code: 'bad_response', httpStatus: status, logId, detail });
 }
 
-/** Reads a final error response (for sendRateLimited's readError). */
-export function errorReader(what: string): (response: Response) => Promise<TikTokError> {
-  return async (response) => errorFromBody(what, response.status, await readJson(response));
-}
-
 /**
  * The body of a response after every error check: TikTok's error (any status), then a non-2xx
  * status, then the schema. `what` names the call for logs.
@@ -84,4 +78,24 @@ export function parseWith<S extends z.ZodType>(what: string, status: number, bod
     });
   }
   return parsed.data;
+}
+
+/** JSON body of a response, or undefined when it is empty or not JSON (a proxy's HTML page). */
+export async function readJson(response: Response): Promise<unknown> {
+  return (await readJsonAndText(response)).json;
+}
+
+/** The body as text and as JSON: the text is kept where JSON numbers would lose int64 precision. */
+export async function readJsonAndText(response: Response): Promise<{ json: unknown; text: string }> {
+  const text = await response.text().catch(() => '');
+  if (!text.trim()) return { json: undefined, text };
+  try {
+    return { json: JSON.parse(text) as unknown, text };
+  } catch {
+    return { json: undefined, text };
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

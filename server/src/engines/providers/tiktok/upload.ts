@@ -2,8 +2,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { redactUrl } from '../../../platform/logger.ts';
 import type { Chunk, ChunkPlan } from './chunks.ts';
-import { abortedError, explainTikTokError, TikTokError } from './errors.ts';
-import { backoffMs, describeNetworkError, discardBody, pause, RATE_LIMIT_WAITS_MS, requestSignal, throwIfAborted, TRANSIENT_ATTEMPTS, type TikTokRuntime } from './runtime.ts';
+import { explainTikTokError, TikTokError } from './errors.ts';
+import { sendWithRetries, type RetryPolicy } from '../http/retry.ts';
+import { describeNetworkError, discardBody } from '../http/runtime.ts';
+import { RATE_LIMIT_WAITS_MS, TIKTOK_RETRIES, type TikTokRuntime } from './runtime.ts';
 import type { UploadProgressOptions, UploadResult } from './types.ts';
 
 /*
@@ -54,32 +56,33 @@ async function assertFileMatchesPlan(filePath: string, plan: ChunkPlan): Promise
 
 /** Sends one chunk, again on 5xx, 429 or a broken connection (the same bytes, so a retry is safe). */
 async function putChunkWithRetries(runtime: TikTokRuntime, uploadUrl: string, filePath: string, plan: ChunkPlan, chunk: Chunk, signal: AbortSignal | undefined): Promise<ChunkOutcome> {
-  let rateLimitWaits = 0;
-  for (let attempt = 1; ; attempt++) {
-    throwIfAborted(signal, WHAT);
-    let failure: string;
-    let waitMs: number;
-    try {
-      const response = await putChunk(uploadUrl, filePath, plan, chunk, signal);
-      const outcome = await interpretChunkResponse(response, plan, chunk);
-      if (outcome !== 'retry') return outcome;
-      failure = `HTTP ${response.status}`;
-      // 429 is not documented for uploads; if it comes, treat it like the API's: wait, do not hammer.
-      waitMs = response.status === 429 ? (RATE_LIMIT_WAITS_MS[rateLimitWaits++] ?? -1) : backoffMs(attempt);
-      if (waitMs < 0) throw chunkFailed('rate_limit_exceeded', response.status, chunk, 'still rate limited');
-    } catch (error) {
-      if (error instanceof TikTokError) throw error;
-      if (signal?.aborted) throw abortedError(WHAT, error);
-      failure = describeNetworkError(error);
-      waitMs = backoffMs(attempt);
-    }
-    if (attempt >= TRANSIENT_ATTEMPTS + rateLimitWaits) throw chunkFailed('upload_server_error', null, chunk, `${failure} after ${attempt} attempts`);
-    runtime.logger.warn({ what: WHAT, chunk: chunk.index, attempt, waitMs, failure }, 'TikTok chunk upload failed; retrying');
-    await pause(runtime, waitMs, signal, WHAT);
-  }
+  const send = (attemptSignal: AbortSignal) => putChunk(uploadUrl, filePath, plan, chunk, attemptSignal);
+  const response = await sendWithRetries(runtime, { what: WHAT, signal, send }, chunkRetries(chunk));
+  return interpretChunkResponse(response, plan, chunk);
 }
 
-async function putChunk(uploadUrl: string, filePath: string, plan: ChunkPlan, chunk: Chunk, signal: AbortSignal | undefined): Promise<Response> {
+/** The API's policy with a chunk's timeout, log line and errors; a 5xx that outlives the retries is the chunk's failure. */
+function chunkRetries(chunk: Chunk): RetryPolicy {
+  return {
+    ...TIKTOK_RETRIES,
+    retryMessage: 'TikTok chunk upload failed; retrying',
+    retryFields: ({ what, attempt, waitMs, failure }) => ({ what, chunk: chunk.index, attempt, waitMs, failure: failure.reason }),
+    timeoutMs: CHUNK_TIMEOUT_MS,
+    returnLastAnswer: false,
+    // 429 is not documented for uploads; if it comes, treat it like the API's: wait, do not hammer.
+    tooManyRequests: {
+      waitsMs: RATE_LIMIT_WAITS_MS,
+      message: 'TikTok rate limit reached; waiting before retrying',
+      exhausted: async (_what, response) => {
+        await discardBody(response);
+        return chunkFailed('rate_limit_exceeded', response.status, chunk, 'still rate limited');
+      },
+    },
+    exhausted: (_what, attempts, failure) => chunkFailed('upload_server_error', null, chunk, `${failure.reason} after ${attempts} attempts`),
+  };
+}
+
+async function putChunk(uploadUrl: string, filePath: string, plan: ChunkPlan, chunk: Chunk, signal: AbortSignal): Promise<Response> {
   // A fresh read stream per attempt: a retry re-reads the same byte range from disk.
   const stream = createReadStream(filePath, { start: chunk.start, end: chunk.end });
   // fetch (undici) streams any async iterable; the DOM typings the tests compile with only know web
@@ -95,13 +98,13 @@ async function putChunk(uploadUrl: string, filePath: string, plan: ChunkPlan, ch
     },
     body,
     duplex: 'half',
-    signal: requestSignal(signal, CHUNK_TIMEOUT_MS),
+    signal,
   };
   return fetch(uploadUrl, init);
 }
 
-/** What a chunk's answer means: accepted, complete, worth another attempt, or a typed error. */
-async function interpretChunkResponse(response: Response, plan: ChunkPlan, chunk: Chunk): Promise<ChunkOutcome | 'retry'> {
+/** What a chunk's answer means once the retries are over: accepted, complete, or a typed error. */
+async function interpretChunkResponse(response: Response, plan: ChunkPlan, chunk: Chunk): Promise<ChunkOutcome> {
   const isLast = chunk.index === plan.chunks.length - 1;
   const { status } = response;
   const contentRange = response.headers.get('content-range');
@@ -115,7 +118,6 @@ async function interpretChunkResponse(response: Response, plan: ChunkPlan, chunk
     return 'complete';
   }
   if (status === 416) return rangeOutcome(contentRange, plan, chunk);
-  if (status === 429 || status >= 500) return 'retry';
   if (status === 403) throw new TikTokError('upload_expired', explainTikTokError('upload_url_expired'), { code: 'upload_url_expired', httpStatus: 403, detail: `chunk ${chunk.index}: HTTP 403` });
   if (status === 404) throw chunkFailed('upload_not_found', status, chunk, 'no such upload task');
   throw chunkFailed('upload_rejected', status, chunk, 'bad headers or Content-Length mismatch');

@@ -1,6 +1,7 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
-import type { Logger } from '../../../platform/logger.ts';
+import { createLogger, type Logger } from '../../../platform/logger.ts';
+import { exponentialBackoff, sendWithRetries, type RetryPolicy } from '../http/retry.ts';
+import { defaultSleep, messageWithCause, type ProviderRuntime, type Sleep } from '../http/runtime.ts';
 import { decodePcm, SAMPLE_RATE, wavFile } from './audio.ts';
 import { applyQualityGuards, audioLevels, type SpeechSegment } from './guards.ts';
 import { languageCode, normalizeLanguageHint } from './languages.ts';
@@ -28,13 +29,15 @@ export interface OpenAiEngineConfig {
   /** One request may take this long (default 5 minutes: a CPU server transcribing a full minute). */
   requestTimeoutMs?: number;
   /** Injectable so tests do not really wait between retries. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
 }
 
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_REQUEST_TIMEOUT_MS = 5 * 60_000;
 /** A server asking us to wait longer than this is treated as down for this job. */
 const MAX_RETRY_AFTER_MS = 30_000;
+/** Where retries are logged when the caller gave no logger. */
+const SILENT = createLogger('silent');
 
 const wordSchema = z.object({
   word: z.string(),
@@ -100,40 +103,32 @@ interface UploadRequest {
 }
 
 async function postWithRetries(config: OpenAiEngineConfig, request: UploadRequest, signal: AbortSignal | undefined): Promise<VerboseJson> {
-  const attempts = config.attempts ?? DEFAULT_ATTEMPTS;
   const url = transcriptionsUrl(config.apiUrl);
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await postOnce(config, url, request, signal);
-    if (outcome.kind === 'ok') return outcome.body;
-    if (attempt >= attempts) throw outcome.error;
-    const waitMs = outcome.retryAfterMs ?? Math.min(500 * 2 ** (attempt - 1), 10_000);
-    config.logger?.warn({ attempt, status: outcome.error.status, waitMs, err: outcome.error.message }, 'transcription server failed, retrying');
-    await sleep(config, waitMs, signal);
-  }
+  const runtime: ProviderRuntime = { logger: config.logger ?? SILENT, sleep: config.sleep ?? defaultSleep, now: Date.now };
+  const send = (attemptSignal: AbortSignal) => fetch(url, { method: 'POST', headers: authHeaders(config.apiKey), body: formData(request), signal: attemptSignal });
+  const response = await sendWithRetries(runtime, { what: 'Transcription', signal, send }, retryPolicy(config, url, signal));
+  const text = await readBody(response, signal);
+  if (!response.ok) throw statusError(response.status, serverMessage(text), url);
+  return parseBody(text, url);
 }
 
-type Outcome =
-  | { kind: 'ok'; body: VerboseJson }
-  | { kind: 'retry'; error: TranscriptionError; retryAfterMs?: number };
-
-async function postOnce(config: OpenAiEngineConfig, url: string, request: UploadRequest, signal: AbortSignal | undefined): Promise<Outcome> {
-  const timeout = AbortSignal.timeout(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  let response: Response;
-  try {
-    response = await fetch(url, { method: 'POST', headers: authHeaders(config.apiKey), body: formData(request), signal: combined });
-  } catch (error) {
-    if (signal?.aborted) throw abortedError(signal.reason);
-    const reason = timeout.aborted ? `no answer within ${Math.round((config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) / 1000)} s` : networkReason(error);
-    return { kind: 'retry', error: new TranscriptionError('upstream', `Transcription server ${url} unreachable: ${reason}`, { cause: error }) };
-  }
-  const text = await readBody(response, signal);
-  if (response.ok) return { kind: 'ok', body: parseBody(text, url) };
-  const error = statusError(response.status, serverMessage(text), url);
-  if (response.status === 429 || response.status >= 500) {
-    return { kind: 'retry', error, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
-  }
-  throw error;
+/** 5xx, 429 and network failures (timeouts included) are retried, after the server's Retry-After when it sends one. */
+function retryPolicy(config: OpenAiEngineConfig, url: string, signal: AbortSignal | undefined): RetryPolicy {
+  const timeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  return {
+    retryMessage: 'transcription server failed, retrying',
+    retryFields: ({ attempt, waitMs, failure }) => ({ attempt, status: failure.status, waitMs, err: failure.reason }),
+    attempts: config.attempts ?? DEFAULT_ATTEMPTS,
+    timeoutMs,
+    backoffMs: exponentialBackoff(500),
+    tooManyRequests: 'retry',
+    serverDelay: { maxMs: MAX_RETRY_AFTER_MS, beyondMax: 'wait_max' },
+    describeAnswer: async (response) => statusError(response.status, serverMessage(await readBody(response, signal)), url).message,
+    describeNetworkError: (error, timedOut) =>
+      `Transcription server ${url} unreachable: ${timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : messageWithCause(error)}`,
+    aborted: () => abortedError(signal?.reason),
+    exhausted: (_what, _attempts, failure) => new TranscriptionError('upstream', failure.reason, { status: failure.status, cause: failure.cause }),
+  };
 }
 
 function formData(request: UploadRequest): FormData {
@@ -156,7 +151,7 @@ async function readBody(response: Response, signal: AbortSignal | undefined): Pr
     return await response.text();
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal.reason);
-    throw new TranscriptionError('upstream', `Transcription server answer broke off: ${networkReason(error)}`, { status: response.status, cause: error });
+    throw new TranscriptionError('upstream', `Transcription server answer broke off: ${messageWithCause(error)}`, { status: response.status, cause: error });
   }
 }
 
@@ -197,29 +192,6 @@ function serverMessage(text: string): string {
 function statusError(status: number, message: string, url: string): TranscriptionError {
   const kind = status === 429 || status >= 500 ? 'upstream' : 'bad_request';
   return new TranscriptionError(kind, `Transcription server ${url} answered ${status}: ${message}`, { status });
-}
-
-/** Retry-After in seconds or as an HTTP date; capped so one job never waits for long. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
-  return Number.isFinite(ms) ? Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS) : undefined;
-}
-
-async function sleep(config: OpenAiEngineConfig, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await (config.sleep ? config.sleep(ms, signal) : delay(ms, undefined, { signal }));
-  } catch (error) {
-    if (signal?.aborted) throw abortedError(signal.reason);
-    throw error;
-  }
-}
-
-function networkReason(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : '';
-  return cause ? `${error.message} (${cause})` : error.message;
 }
 
 function toSpeechSegment(segment: z.infer<typeof segmentSchema>): SpeechSegment {

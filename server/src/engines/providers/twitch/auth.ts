@@ -1,5 +1,7 @@
 import { TwitchError } from './errors.ts';
-import { joinUrl, readErrorMessage, sendWithRetries, type TwitchRuntime } from './runtime.ts';
+import { sendWithRetries } from '../http/retry.ts';
+import { joinUrl } from '../http/runtime.ts';
+import { readErrorMessage, TWITCH_RETRIES, type TwitchRuntime } from './runtime.ts';
 import { tokenResponseSchema } from './types.ts';
 
 export interface AppTokenConfig {
@@ -44,7 +46,7 @@ export function createAppTokenSource(config: AppTokenConfig, runtime: TwitchRunt
           }),
           signal,
         }),
-    });
+    }, TWITCH_RETRIES);
     if (!response.ok) throw await tokenError(response);
     const parsed = tokenResponseSchema.safeParse(await response.json().catch(() => null));
     if (!parsed.success) throw new TwitchError('upstream', 'Twitch token response was not understood (no access_token/expires_in)');

@@ -3,7 +3,8 @@ import { createAppTokenSource } from './auth.ts';
 import { downloadClip } from './download.ts';
 import { createClipSourceResolver } from './gql.ts';
 import { createHelix, type Helix, type QueryParams } from './helix.ts';
-import { defaultSleep, type Sleep, type TwitchRuntime } from './runtime.ts';
+import { defaultSleep, type Sleep } from '../http/runtime.ts';
+import type { TwitchRuntime } from './runtime.ts';
 import {
   clipsResponseSchema,
   gamesResponseSchema,

@@ -4,7 +4,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { abortedError, TwitchError } from './errors.ts';
-import { backoffMs, describeNetworkError, discardBody, pause, throwIfAborted, type TwitchRuntime } from './runtime.ts';
+import { describeNetworkError, discardBody } from '../http/runtime.ts';
+import { backoffMs, pause, throwIfAborted, type TwitchRuntime } from './runtime.ts';
 import type { DownloadOptions, DownloadResult } from './types.ts';
 
 const WHAT = 'Clip download';

@@ -1,5 +1,6 @@
 import { TwitchError } from './errors.ts';
-import { readErrorMessage, sendWithRetries, type TwitchRuntime } from './runtime.ts';
+import { sendWithRetries } from '../http/retry.ts';
+import { readErrorMessage, TWITCH_RETRIES, type TwitchRuntime } from './runtime.ts';
 import { gqlClipOperationSchema, type ClipSource, type GqlClipOperation } from './types.ts';
 
 export interface GqlConfig {
@@ -68,7 +69,7 @@ async function queryClip(
         body: JSON.stringify(body),
         signal: requestSignal,
       }),
-  });
+  }, TWITCH_RETRIES);
   if (!response.ok) {
     const message = await readErrorMessage(response);
     const kind = response.status === 400 ? 'bad_request' : response.status === 429 ? 'rate_limited' : 'upstream';

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { AppTokenSource } from './auth.ts';
 import { TwitchError } from './errors.ts';
-import { backoffMs, discardBody, joinUrl, pause, readErrorMessage, sendWithRetries, type TwitchRuntime } from './runtime.ts';
+import { sendWithRetries } from '../http/retry.ts';
+import { discardBody, joinUrl } from '../http/runtime.ts';
+import { backoffMs, pause, readErrorMessage, TWITCH_RETRIES, type TwitchRuntime } from './runtime.ts';
 
 export type QueryParams = ReadonlyArray<readonly [string, string]>;
 
@@ -38,7 +40,7 @@ export function createHelix(config: HelixConfig, tokens: AppTokenSource, runtime
             headers: { Authorization: `Bearer ${token}`, 'Client-Id': config.clientId, Accept: 'application/json' },
             signal: requestSignal,
           }),
-      });
+      }, TWITCH_RETRIES);
       if (response.status === 401 && !reminted) {
         // App tokens can be revoked or expire early (A1): mint a new one once, then trust Twitch's answer.
         reminted = true;

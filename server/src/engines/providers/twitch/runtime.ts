@@ -1,27 +1,12 @@
-import {
-  defaultSleep,
-  describeNetworkError,
-  discardBody,
-  isAbortError,
-  joinUrl,
-  pauseOrAbort,
-  REQUEST_TIMEOUT_MS,
-  requestSignal,
-  TRANSIENT_ATTEMPTS,
-  type ProviderRuntime,
-  type Sleep,
-} from '../http/runtime.ts';
+import { exponentialBackoff, type RetryPolicy } from '../http/retry.ts';
+import { pauseOrAbort, REQUEST_TIMEOUT_MS, TRANSIENT_ATTEMPTS, type ProviderRuntime } from '../http/runtime.ts';
 import { abortedError, TwitchError } from './errors.ts';
-
-export { defaultSleep, describeNetworkError, discardBody, isAbortError, joinUrl, REQUEST_TIMEOUT_MS, requestSignal, TRANSIENT_ATTEMPTS, type Sleep };
 
 /** What every part of the client shares; sleep and now are injectable so tests never really wait. */
 export type TwitchRuntime = ProviderRuntime;
 
-/** 500 ms, 1 s, 2 s… capped at 10 s: long enough for a hiccup to pass, short enough for a job. */
-export function backoffMs(attempt: number): number {
-  return Math.min(500 * 2 ** (attempt - 1), 10_000);
-}
+/** 500 ms, 1 s, 2 s… capped at 10 s. */
+export const backoffMs = exponentialBackoff(500);
 
 export function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
   if (signal?.aborted) throw abortedError(what, signal.reason);
@@ -46,40 +31,18 @@ export async function readErrorMessage(response: Response): Promise<string> {
   return response.statusText || `HTTP ${response.status}`;
 }
 
-export interface TransientRequest {
-  /** Names the call in logs and errors, e.g. "Helix GET /clips"; never includes secrets. */
-  what: string;
-  send: (signal: AbortSignal) => Promise<Response>;
-  signal?: AbortSignal;
-}
-
 /**
- * Sends a request, retrying network errors and 5xx answers with exponential backoff. Any other
- * status is returned to the caller, which knows what 401/429/4xx mean for its endpoint.
+ * Network errors and 5xx answers are retried with exponential backoff. Any other status, 429
+ * included, goes back to the caller, which knows what 401/429/4xx mean for its endpoint.
  */
-export async function sendWithRetries(runtime: TwitchRuntime, request: TransientRequest): Promise<Response> {
-  const { what, signal } = request;
-  for (let attempt = 1; ; attempt++) {
-    throwIfAborted(signal, what);
-    let failure: string;
-    try {
-      const response = await request.send(requestSignal(signal, REQUEST_TIMEOUT_MS));
-      if (response.status < 500) return response;
-      failure = `HTTP ${response.status}: ${await readErrorMessage(response)}`;
-      if (attempt >= TRANSIENT_ATTEMPTS) {
-        throw new TwitchError('upstream', `${what} failed after ${attempt} attempts (${failure})`, { status: response.status });
-      }
-    } catch (error) {
-      if (error instanceof TwitchError) throw error;
-      if (signal?.aborted) throw abortedError(what, error);
-      failure = describeNetworkError(error);
-      if (attempt >= TRANSIENT_ATTEMPTS) {
-        throw new TwitchError('upstream', `${what} failed after ${attempt} attempts (${failure})`, { cause: error });
-      }
-    }
-    const waitMs = backoffMs(attempt);
-    runtime.logger.warn({ what, attempt, waitMs, failure }, 'Twitch request failed; retrying');
-    await pause(runtime, waitMs, signal, what);
-  }
-}
-
+export const TWITCH_RETRIES: RetryPolicy = {
+  retryMessage: 'Twitch request failed; retrying',
+  attempts: TRANSIENT_ATTEMPTS,
+  timeoutMs: REQUEST_TIMEOUT_MS,
+  backoffMs,
+  tooManyRequests: 'return',
+  describeAnswer: async (response) => `HTTP ${response.status}: ${await readErrorMessage(response)}`,
+  aborted: abortedError,
+  exhausted: (what, attempts, failure) =>
+    new TwitchError('upstream', `${what} failed after ${attempts} attempts (${failure.reason})`, { status: failure.status, cause: failure.cause }),
+};

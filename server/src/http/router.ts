@@ -1,0 +1,30 @@
+import { authRouter } from './routers/auth.ts';
+import { clipsRouter } from './routers/clips.ts';
+import { downloadsRouter } from './routers/downloads.ts';
+import { streamersRouter } from './routers/streamers.ts';
+import { subtitlesRouter } from './routers/subtitles.ts';
+import { tiktokRouter } from './routers/publishing.ts';
+import { guestsRouter } from './routers/guests.ts';
+import { healthRouter } from './routers/health.ts';
+import { invitesRouter } from './routers/invites.ts';
+import { logsRouter } from './routers/logs.ts';
+import { settingsRouter } from './routers/settings.ts';
+import { createCallerFactory, router } from './trpc.ts';
+
+/** The one router of domain procedures; REST routes call into it (see rest/routes.ts). */
+export const appRouter = router({
+  auth: authRouter,
+  invites: invitesRouter,
+  guests: guestsRouter,
+  logs: logsRouter,
+  streamers: streamersRouter,
+  downloads: downloadsRouter,
+  clips: clipsRouter,
+  subtitles: subtitlesRouter,
+  tiktok: tiktokRouter,
+  health: healthRouter,
+  settings: settingsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);
