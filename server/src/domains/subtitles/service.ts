@@ -1,7 +1,7 @@
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { findClipRow } from '../clips/service.ts';
 import { badGateway, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
-import { pause } from '../../jobs/pause.ts';
+import { pause } from '../../platform/pause.ts';
 import { SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey } from '../../platform/queue/queue.ts';
 
