@@ -110,7 +110,7 @@ export interface E2eAppOptions {
 
 /** Loaded only when asked for, so test files without downloads never load the job code. */
 async function startJobWorker(app: TestApp, concurrency: number): Promise<() => Promise<void>> {
-  const { startWorker } = await import('../../server/src/jobs/worker.ts');
+  const { startWorker } = await import('../../server/src/app/jobs.ts');
   const runner = await startWorker(app.deps, app.database.pool, concurrency);
   app.deps.workerRunning = () => true;
   return () => runner.stop();

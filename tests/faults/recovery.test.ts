@@ -8,10 +8,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { workRoot } from '../../server/src/domains/clips/files.ts';
-import { RECOVER_TASK } from '../../server/src/domains/downloads/jobs/recover.ts';
+import { RECOVER_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { startRun } from '../../server/src/domains/downloads/service.ts';
-import { addJob } from '../../server/src/platform/queue.ts';
-import { startWorker, type WorkerHandle } from '../../server/src/jobs/worker.ts';
+import { enqueue } from '../../server/src/platform/queue/queue.ts';
+import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { clipMedia, startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -43,9 +43,9 @@ describe('recovery only touches the work of dead processes', () => {
 
   /** One pass of the per-minute recovery, queued as the cron queues it and run by the worker. */
   async function runRecoveryTick(): Promise<void> {
-    await addJob(app.deps.db, RECOVER_TASK, {});
+    await enqueue(app.deps.db, RECOVER_JOB, {});
     await poll(
-      async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RECOVER_TASK}`.execute(app.deps.db)).rows[0]!.n,
+      async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RECOVER_JOB.name}`.execute(app.deps.db)).rows[0]!.n,
       (left) => left === 0,
       'the recovery pass',
     );

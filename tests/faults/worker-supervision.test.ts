@@ -3,9 +3,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/src/platform/logger.ts';
-import { LOGS_TRIM_TASK } from '../../server/src/app/housekeeping.ts';
-import { addJob } from '../../server/src/platform/queue.ts';
-import { RESTARTING_MESSAGE, startWorker, type WorkerHandle } from '../../server/src/jobs/worker.ts';
+import { LOGS_TRIM_JOB } from '../../server/src/platform/queue/contracts.ts';
+import { enqueue } from '../../server/src/platform/queue/queue.ts';
+import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
+import { RESTARTING_MESSAGE } from '../../server/src/jobs/worker.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { poll } from '../helpers/app-process.ts';
 
@@ -60,16 +61,16 @@ describe('the job worker when recording a job’s outcome fails', () => {
     );
     worker = await startWorker({ ...app.deps, logger }, pool, 2);
     const jobsLeft = async () =>
-      (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${LOGS_TRIM_TASK}`.execute(app.deps.db)).rows[0]!.n;
+      (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${LOGS_TRIM_JOB.name}`.execute(app.deps.db)).rows[0]!.n;
 
     armed = true;
-    await addJob(app.deps.db, LOGS_TRIM_TASK, {});
+    await enqueue(app.deps.db, LOGS_TRIM_JOB, {});
     await poll(async () => worker!.poolIds().length, (pools) => pools === 2, 'a second runner');
     expect(armed).toBe(false);
     expect(lines.join('')).toContain(RESTARTING_MESSAGE);
 
     // The job whose completion was lost was released and runs again; a new one runs too.
-    await addJob(app.deps.db, LOGS_TRIM_TASK, {});
+    await enqueue(app.deps.db, LOGS_TRIM_JOB, {});
     await poll(jobsLeft, (left) => left === 0, 'the jobs to run on the new runner');
   });
 });

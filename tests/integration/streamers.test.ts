@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { scheduleTask } from '../../server/src/domains/downloads/jobs/schedule.ts';
+import { scheduleJob } from '../../server/src/domains/downloads/jobs/schedule.ts';
+import { runTypedJob } from '../../server/src/jobs/adapter.ts';
 import { scheduleJobKey } from '../../server/src/domains/streamers/service.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -118,8 +119,8 @@ describe('streamers', () => {
     await api.streamers.create({ name: 'cron', schedule: { interval: 1, unit: 'minutes' } });
     const streamer = await app.deps.db.selectFrom('streamers').selectAll().where('name', '=', 'cron').executeTakeFirstOrThrow();
     await app.deps.db.updateTable('streamers').set({ next_run_at: new Date(Date.now() - 1_000) }).where('id', '=', streamer.id).execute();
-    const fire = scheduleTask(app.deps);
-    await fire({ streamerId: streamer.id }, {} as never);
+    const fire = (payload: { streamerId: string }) => runTypedJob(scheduleJob(app.deps), payload, app.deps.logger);
+    await fire({ streamerId: streamer.id });
 
     const runs = await app.deps.db.selectFrom('download_runs').selectAll().where('streamer_id', '=', streamer.id).execute();
     expect(runs).toHaveLength(1);
@@ -130,13 +131,13 @@ describe('streamers', () => {
 
     // Due again while the first run is still going: skipped, rescheduled, still one run.
     await app.deps.db.updateTable('streamers').set({ next_run_at: new Date(Date.now() - 1_000) }).where('id', '=', streamer.id).execute();
-    await fire({ streamerId: streamer.id }, {} as never);
+    await fire({ streamerId: streamer.id });
     expect(await app.deps.db.selectFrom('download_runs').select('id').where('streamer_id', '=', streamer.id).execute()).toHaveLength(1);
 
     // A job made stale by an edit (due later than now) does nothing.
     await app.deps.db.updateTable('download_runs').set({ status: 'completed' }).where('streamer_id', '=', streamer.id).execute();
     await app.deps.db.updateTable('streamers').set({ next_run_at: new Date(Date.now() + 3_600_000) }).where('id', '=', streamer.id).execute();
-    await fire({ streamerId: streamer.id }, {} as never);
+    await fire({ streamerId: streamer.id });
     expect(await app.deps.db.selectFrom('download_runs').select('id').where('streamer_id', '=', streamer.id).execute()).toHaveLength(1);
   });
 });

@@ -1,8 +1,8 @@
-import type { WorkerHandle } from '../../server/src/jobs/worker.ts';
+import type { WorkerHandle } from '../../server/src/app/jobs.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { upsertAccount } from '../../server/src/domains/publishing/accounts.ts';
-import { startWorker } from '../../server/src/jobs/worker.ts';
+import { startWorker } from '../../server/src/app/jobs.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';

@@ -1,11 +1,12 @@
-import type { WorkerHandle } from '../../server/src/jobs/worker.ts';
+import type { WorkerHandle } from '../../server/src/app/jobs.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { postTask } from '../../server/src/domains/publishing/jobs/post.ts';
+import { postJob } from '../../server/src/domains/publishing/jobs/post.ts';
+import { runTypedJob } from '../../server/src/jobs/adapter.ts';
 import { freshAccessToken } from '../../server/src/domains/publishing/accounts.ts';
 import { decryptSecret } from '../../server/src/platform/crypto.ts';
-import { startWorker } from '../../server/src/jobs/worker.ts';
+import { startWorker } from '../../server/src/app/jobs.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
@@ -236,13 +237,12 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     try {
       const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
       const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'retry #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
-      const task = postTask(app.deps);
-      const helpers = { job: { attempts: 1, max_attempts: 3 } } as never;
-      await task({ uploadId: row!.id }, helpers);
+      const post = (attempts: number) => runTypedJob(postJob(app.deps), { uploadId: row!.id }, app.deps.logger, { attempts, maxAttempts: 3 });
+      await post(1);
       const inits = tiktok.requestsTo('video_init').length;
       // Pretend the first run died after TikTok accepted the upload but before the status was saved.
       await app.deps.db.updateTable('uploads').set({ status: 'processing' }).where('id', '=', row!.id).execute();
-      await task({ uploadId: row!.id }, { job: { attempts: 2, max_attempts: 3 } } as never);
+      await post(2);
       expect(tiktok.requestsTo('video_init').length).toBe(inits);
       expect((await app.deps.db.selectFrom('uploads').select('status').where('id', '=', row!.id).executeTakeFirstOrThrow()).status).toBe('published');
     } finally {
@@ -357,7 +357,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
       const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
       await api.tiktok.deleteAccount({ id: accountId });
-      await postTask(app.deps)({ uploadId: row!.id }, { job: { attempts: 1, max_attempts: 3 }, abortSignal: new AbortController().signal } as never);
+      await runTypedJob(postJob(app.deps), { uploadId: row!.id }, app.deps.logger, { attempts: 1, maxAttempts: 3 });
       expect(await api.tiktok.uploadStatus({ id: row!.id })).toMatchObject({
         status: 'failed',
         error: 'The TikTok account was removed before the clip was posted',

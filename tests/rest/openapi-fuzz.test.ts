@@ -11,7 +11,7 @@ import { createApp } from '../../server/src/app/http-app.ts';
 import { createSession } from '../../server/src/domains/auth/sessions.ts';
 import { createDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.ts';
 import { toExpressPath } from '../../server/src/http/rest/routes.ts';
-import { startWorker, type WorkerHandle } from '../../server/src/jobs/worker.ts';
+import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';

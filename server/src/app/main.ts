@@ -9,7 +9,7 @@ import type { AppDeps } from '../domains/deps.ts';
 import { ConfigError, loadEnv, type Env } from '../platform/env.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { loadGeneratedSecrets } from '../platform/secrets.ts';
-import { startWorker, type WorkerHandle } from '../jobs/worker.ts';
+import { startWorker, type WorkerHandle } from './jobs.ts';
 import { migrateWorkerSchema } from '../jobs/migrate.ts';
 import { resolveMediaBinaries } from '../engines/media/index.ts';
 import { twitchFromEnv } from '../engines/providers/twitch/from-env.ts';

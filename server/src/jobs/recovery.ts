@@ -3,15 +3,16 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../domains/deps.ts';
 import { mediaRoot, workRoot } from '../domains/clips/files.ts';
-import { recoverInterruptedRuns, requeueInterruptedRun } from '../domains/downloads/recovery.ts';
-import { RUN_TASK } from '../domains/downloads/service.ts';
+import { busyRunIds, recoverInterruptedRuns, requeueInterruptedRun } from '../domains/downloads/recovery.ts';
 import { killProcessesUsing } from '../engines/media/spawn.ts';
-import { recoverInterruptedSubtitles, requeueInterruptedSubtitles } from '../domains/subtitles/recovery.ts';
-import { SUBTITLE_TASK } from '../domains/subtitles/service.ts';
-import { POST_TASK, queuePostJob, UNFINISHED_UPLOAD } from '../domains/publishing/uploads.ts';
+import { recoverInterruptedSubtitles, requeueInterruptedSubtitles, runningSubtitleRequestIds } from '../domains/subtitles/recovery.ts';
+import { requeueInterruptedUpload } from '../domains/publishing/service.ts';
+import { knownClipFolders } from '../domains/clips/service.ts';
 import type { RecoveryScope, WorkerIdentity } from '../platform/identity.ts';
 import { instanceIsDead } from './instances.ts';
-import { forceUnlockWorkers, jobsLockedByDeadPools, type LockedJob } from '../platform/queue.ts';
+import { POST_JOB, RECOVER_JOB, RUN_JOB, SUBTITLE_JOB } from '../platform/queue/contracts.ts';
+import { defineJob } from '../platform/queue/define.ts';
+import { forceUnlockWorkers, jobsLockedByDeadPools, type LockedJob } from '../platform/queue/queue.ts';
 
 export interface RecoveryOptions {
   now?: number;
@@ -74,6 +75,20 @@ export async function recoverDeadWork(deps: AppDeps, self: WorkerIdentity, optio
 }
 
 /**
+ * Every minute: catches processes that died on other machines (their heartbeat goes silent) and
+ * jobs locked by dead workers. `staleVerdicts` says whether this process trusts silence right now.
+ */
+export function recoverJob(deps: AppDeps, identity: WorkerIdentity, staleVerdicts: () => boolean = () => true) {
+  return defineJob({
+    ...RECOVER_JOB,
+    run: async () => {
+      const report = await recoverDeadWork(deps, identity, { staleVerdicts: staleVerdicts() });
+      if (report.instances + report.runs + report.subtitles + report.requeued > 0) deps.logger.warn({ ...report }, 'recovered work of stopped processes');
+    },
+  });
+}
+
+/**
  * A job a dead worker held. Work it had not started yet (a run nobody claimed, a queued subtitle
  * request) starts again; an unfinished upload carries on from its saved publish_id. Jobs with
  * attempts left run again by themselves once unlocked.
@@ -81,14 +96,9 @@ export async function recoverDeadWork(deps: AppDeps, self: WorkerIdentity, optio
 async function requeueInterruptedJob(deps: AppDeps, job: LockedJob): Promise<boolean> {
   const id = job.key?.slice(job.key.indexOf(':') + 1);
   if (!id) return false;
-  if (job.task_identifier === RUN_TASK) return requeueInterruptedRun(deps, id);
-  if (job.task_identifier === SUBTITLE_TASK) return requeueInterruptedSubtitles(deps, id);
-  if (job.task_identifier === POST_TASK) {
-    const upload = await deps.db.selectFrom('uploads').select('status').where('id', '=', id).executeTakeFirst();
-    if (!upload || !(UNFINISHED_UPLOAD as readonly string[]).includes(upload.status)) return false;
-    await queuePostJob(deps.db, id);
-    return true;
-  }
+  if (job.task_identifier === RUN_JOB.name) return requeueInterruptedRun(deps, id);
+  if (job.task_identifier === SUBTITLE_JOB.name) return requeueInterruptedSubtitles(deps, id);
+  if (job.task_identifier === POST_JOB.name) return requeueInterruptedUpload(deps, id);
   return false;
 }
 
@@ -109,9 +119,8 @@ async function removeDeadWorkFolders(deps: AppDeps, folders: readonly string[], 
 }
 
 async function legacyBusyFolders(deps: AppDeps): Promise<Set<string>> {
-  const runs = await deps.db.selectFrom('download_runs').select('id').where('status', 'in', ['downloading', 'stopping']).execute();
-  const requests = await deps.db.selectFrom('subtitle_requests').select('id').where('status', '=', 'running').execute();
-  return new Set([...runs.map((row) => row.id), ...requests.map((row) => `subtitles-${row.id}`)]);
+  const [runs, requests] = await Promise.all([busyRunIds(deps.db), runningSubtitleRequestIds(deps.db)]);
+  return new Set([...runs, ...requests.map((id) => `subtitles-${id}`)]);
 }
 
 /** Ten minutes: longer than the gap between moving a finished clip into place and saving its row. */
@@ -126,15 +135,7 @@ async function removeOrphanClipFolders(deps: AppDeps): Promise<void> {
     const ownerDir = path.join(root, owner);
     const folders = await readdir(ownerDir).catch(() => [] as string[]);
     if (!folders.length) continue;
-    const known = new Set(
-      (
-        await deps.db
-          .selectFrom('clips')
-          .select('files_dir')
-          .where('files_dir', 'in', folders.map((folder) => `${owner}/${folder}`))
-          .execute()
-      ).map((row) => row.files_dir),
-    );
+    const known = await knownClipFolders(deps.db, folders.map((folder) => `${owner}/${folder}`));
     for (const folder of folders) {
       if (known.has(`${owner}/${folder}`)) continue;
       const info = await stat(path.join(ownerDir, folder)).catch(() => null);

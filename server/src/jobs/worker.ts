@@ -1,49 +1,33 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseCronItems, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { parseCronItems, run, type Runner, type WorkerEvents } from 'graphile-worker';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import { createClipHooks } from '../domains/clips/hooks.ts';
-import type { AppDeps } from '../domains/deps.ts';
-import { RECOVER_TASK, recoverTask } from '../domains/downloads/jobs/recover.ts';
-import { downloadRunTask } from '../domains/downloads/jobs/run.ts';
-import { scheduleTask } from '../domains/downloads/jobs/schedule.ts';
-import { RUN_TASK } from '../domains/downloads/service.ts';
-import { LOGS_TRIM_TASK, logsTrimTask } from '../app/housekeeping.ts';
-import { SCHEDULE_TASK } from '../domains/streamers/service.ts';
-import { SUBTITLE_TASK } from '../domains/subtitles/service.ts';
-import { subtitleTask } from '../domains/subtitles/jobs/subtitle.ts';
-import { postTask } from '../domains/publishing/jobs/post.ts';
-import { POST_TASK } from '../domains/publishing/uploads.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { Logger } from '../platform/logger.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../platform/identity.ts';
+import type { AnyJobDefinition } from '../platform/queue/define.ts';
+import { forceUnlockWorkers } from '../platform/queue/queue.ts';
+import { toTaskList } from './adapter.ts';
 import { recordWorkerPool, registerInstance } from './instances.ts';
-import { forceUnlockWorkers } from '../platform/queue.ts';
 import { workerLogger } from './logger.ts';
 
-export interface WorkerOptions {
+/** A job queued on a clock (graphile-worker's crontab syntax), by its contract's name. */
+export interface CronSchedule {
+  job: { name: string };
+  match: string;
+  identifier: string;
+}
+
+export interface WorkerSetup {
+  db: Db;
+  logger: Logger;
+  pool: pg.Pool;
+  concurrency: number;
+  jobs: readonly AnyJobDefinition[];
+  cron: readonly CronSchedule[];
   identity?: WorkerIdentity;
-  /** Whether the recovery cron may take silence for death right now (see RecoveryOptions). */
-  staleVerdicts?: () => boolean;
 }
-
-/** Every task the worker runs, by name; domains add theirs here. */
-export function buildTaskList(deps: AppDeps, options: WorkerOptions = {}): TaskList {
-  const identity = options.identity ?? PROCESS_IDENTITY;
-  return {
-    [LOGS_TRIM_TASK]: logsTrimTask(deps),
-    [RUN_TASK]: downloadRunTask(deps, { identity, hooks: createClipHooks(deps) }),
-    [SCHEDULE_TASK]: scheduleTask(deps),
-    [RECOVER_TASK]: recoverTask(deps, identity, options.staleVerdicts),
-    [SUBTITLE_TASK]: subtitleTask(deps, identity),
-    [POST_TASK]: postTask(deps),
-  };
-}
-
-const CRON_ITEMS = parseCronItems([
-  { task: LOGS_TRIM_TASK, match: '17 * * * *', identifier: 'logs-trim' },
-  // Catches runs whose worker died on another machine (their heartbeat goes silent).
-  { task: RECOVER_TASK, match: '* * * * *', identifier: 'downloads-recover' },
-]);
 
 /**
  * How long a stop lets running jobs finish by themselves before their abortSignal fires; every task
@@ -68,12 +52,14 @@ export interface WorkerHandle {
  * failure is logged, the supervisor waits until the database answers, releases the jobs the dead
  * runner still held, and starts a new runner. A lost connection never ends the process.
  */
-export async function startWorker(deps: AppDeps, pool: pg.Pool, concurrency: number, options: WorkerOptions = {}): Promise<WorkerHandle> {
-  const identity = options.identity ?? PROCESS_IDENTITY;
+export async function superviseWorker(setup: WorkerSetup): Promise<WorkerHandle> {
+  const { db, logger, pool, concurrency } = setup;
+  const identity = setup.identity ?? PROCESS_IDENTITY;
   // Registered before any job can be taken: recovery elsewhere then never mistakes this process's
   // work folder or jobs for a dead one's.
-  await registerInstance(deps.db, identity);
-  const taskList = buildTaskList(deps, options);
+  await registerInstance(db, identity);
+  const taskList = toTaskList(setup.jobs, logger);
+  const parsedCronItems = parseCronItems(setup.cron.map(({ job, match, identifier }) => ({ task: job.name, match, identifier })));
   const poolIds: string[] = [];
   const stopping = new AbortController();
   let current: Runner | null = null;
@@ -85,18 +71,18 @@ export async function startWorker(deps: AppDeps, pool: pg.Pool, concurrency: num
       poolIds.push(workerPool.id);
       pools.push(workerPool.id);
       // If this write fails (database away), the instance heartbeat sends the pool ids again.
-      recordWorkerPool(deps.db, identity, workerPool.id).catch(() => undefined);
+      recordWorkerPool(db, identity, workerPool.id).catch(() => undefined);
     });
     const runner = await run({
       pgPool: pool,
       concurrency,
       taskList,
-      parsedCronItems: CRON_ITEMS,
+      parsedCronItems,
       noHandleSignals: true,
       pollInterval: 1000,
       gracefulShutdownAbortTimeout: GRACEFUL_ABORT_MS,
       events,
-      logger: workerLogger(deps.logger),
+      logger: workerLogger(logger),
       // Batched (with no delay) so that failing to record a job's outcome is reported to the
       // runner, which stops and is restarted, instead of becoming an unhandled rejection.
       preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
@@ -118,19 +104,19 @@ export async function startWorker(deps: AppDeps, pool: pg.Pool, concurrency: num
         if (stopping.signal.aborted) return;
         // graphile-worker ends its runner (resolving, its reason logged above) when it cannot
         // record a job's outcome.
-        deps.logger.error(RESTARTING_MESSAGE);
+        logger.error(RESTARTING_MESSAGE);
       } catch (error) {
         if (stopping.signal.aborted) return;
-        deps.logger.error({ err: error }, RESTARTING_MESSAGE);
+        logger.error({ err: error }, RESTARTING_MESSAGE);
       } finally {
         current = null;
       }
       // A runner that had been working for a while starts the backoff afresh.
       failures = Date.now() - startedAt > HEALTHY_RUN_MS ? 0 : failures + 1;
       const delay = Math.min(RESTART_MAX_DELAY_MS, RESTART_FIRST_DELAY_MS * 2 ** Math.min(failures, 5));
-      if (!(await waitForDatabase(deps, delay, stopping.signal))) return;
+      if (!(await waitForDatabase(db, delay, stopping.signal))) return;
       // Jobs the failed runner held stay locked by its pool until someone releases them.
-      await forceUnlockWorkers(deps.db, pools).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not release the failed worker’s jobs'));
+      await forceUnlockWorkers(db, pools).catch((error: unknown) => logger.warn({ err: error }, 'could not release the failed worker’s jobs'));
     }
   };
   const supervising = supervise();
@@ -140,14 +126,14 @@ export async function startWorker(deps: AppDeps, pool: pg.Pool, concurrency: num
     stop: async () => {
       stopping.abort();
       const runner = current as Runner | null;
-      if (runner) await runner.stop().catch((error: unknown) => deps.logger.warn({ err: error }, 'the job worker did not stop cleanly'));
+      if (runner) await runner.stop().catch((error: unknown) => logger.warn({ err: error }, 'the job worker did not stop cleanly'));
       await supervising;
     },
   };
 }
 
 /** Waits `delay`, then until `select 1` answers (same backoff); false when stopped meanwhile. */
-async function waitForDatabase(deps: AppDeps, delay: number, signal: AbortSignal): Promise<boolean> {
+async function waitForDatabase(db: Db, delay: number, signal: AbortSignal): Promise<boolean> {
   for (;;) {
     try {
       await sleep(delay, undefined, { signal });
@@ -155,7 +141,7 @@ async function waitForDatabase(deps: AppDeps, delay: number, signal: AbortSignal
       return false;
     }
     try {
-      await sql`select 1`.execute(deps.db);
+      await sql`select 1`.execute(db);
       return true;
     } catch {
       // still away: wait again

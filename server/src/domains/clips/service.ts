@@ -1,120 +1,67 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { sql, type Selectable } from 'kysely';
-import { sortByRank, type Clip, type ClipDetails, type ClipList, type ListClipsInput, type UpdateDescriptionsInput } from '@clipshift/shared';
-import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { ClipsTable } from '../../platform/db/schema.ts';
+import { sortByRank, type ListClipsInput, type UpdateDescriptionsInput } from '@clipshift/shared';
+import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import type { DescriptionOption } from '../../platform/db/schema.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { accountLabel } from '../publishing/accounts.ts';
-import { mediaRoot } from './files.ts';
+import type { ClipLayout } from '../../engines/media/index.ts';
+import type { TwitchClip } from '../../engines/providers/twitch/index.ts';
+import { AUTO_PUBLISH_JOB } from '../../platform/queue/contracts.ts';
+import { enqueue } from '../../platform/queue/queue.ts';
+import { clipFilesDir, mediaRoot } from './files.ts';
+import {
+  deleteClipRow,
+  insertClipRow,
+  selectClipById,
+  selectClipByClipId,
+  selectClipIds,
+  selectClipPage,
+  selectKnownFilesDirs,
+  selectLibraryClipIds,
+  updateClipDescriptions,
+  updateSubtitled,
+  type ClipListRow,
+  type ClipRow,
+  type SubtitledClip,
+} from './queries.ts';
 
-export type ClipRow = Selectable<ClipsTable>;
+export type { ClipListRow, ClipRow, SubtitledClip } from './queries.ts';
 
 export const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);
 
-/** The columns the API shows (never files_dir or internal ids). */
-const LIST_COLUMNS = [
-  'id',
-  'clip_id',
-  'title',
-  'streamer_name',
-  'broadcaster_name',
-  'twitch_created_at',
-  'updated_at',
-  'view_count',
-  'duration',
-  'game_name',
-  'language',
-  'thumbnail_url',
-  'format_type',
-  'subtitled',
-  'custom_description',
-  'selected_description',
-  'descriptions',
-] as const satisfies readonly (keyof ClipRow)[];
-
-type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;
-
-export type PostedTo = Clip['posted_to'];
-
-/** Upload states of each clip, keyed by clip row id. */
-async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Promise<Map<string, PostedTo>> {
-  const map = new Map<string, PostedTo>();
-  if (!clipRowIds.length) return map;
-  const rows = await db
-    .selectFrom('uploads as u')
-    .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
-    .select(['u.clip_row_id', 'u.status', 'u.account_name', 'a.username', 'a.display_name'])
-    .where('u.clip_row_id', 'in', clipRowIds)
-    .orderBy('u.created_at')
-    .execute();
-  for (const row of rows) {
-    const list = map.get(row.clip_row_id) ?? [];
-    // A removed account's posts stay, under the name the account had then.
-    list.push({ account: row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name }), status: row.status });
-    map.set(row.clip_row_id, list);
-  }
-  return map;
-}
-
-export function toClip(row: ClipListRow, posted: PostedTo = []): Clip {
-  const base = `/api/clips/${encodeURIComponent(row.clip_id)}`;
-  return {
-    clip_id: row.clip_id,
-    title: row.title,
-    streamer: row.streamer_name,
-    broadcaster_name: row.broadcaster_name,
-    created_at: row.twitch_created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    view_count: row.view_count,
-    duration: row.duration,
-    game_name: row.game_name,
-    language: row.language,
-    thumbnail: `${base}/thumbnail`,
-    thumbnail_url: row.thumbnail_url,
-    video_url: `${base}/video`,
-    video: `${base}/video?download=1`,
-    format_type: row.format_type,
-    subtitled: row.subtitled,
-    custom_description: row.custom_description,
-    selected_description: row.selected_description,
-    metadata: { descriptions: sortByRank(row.descriptions) },
-    posted_to: posted,
-  };
-}
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+export interface ClipPage {
+  rows: ClipListRow[];
+  total: number;
+  page: number;
+  limit: number;
 }
 
 /** A page of the user's library, newest clip first, filtered by streamer and title. */
-export async function listClips(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipList> {
-  let filtered = db.selectFrom('clips').where('user_id', '=', userId);
-  if (input.streamer) filtered = filtered.where(sql<string>`lower(streamer_name)`, '=', input.streamer.toLowerCase());
-  if (input.search) filtered = filtered.where('title', 'ilike', likePattern(input.search));
-  const [rows, count] = await Promise.all([
-    filtered
-      .select(LIST_COLUMNS)
-      .orderBy('twitch_created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(input.limit)
-      .offset((input.page - 1) * input.limit)
-      .execute(),
-    filtered.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
-  ]);
-  const posted = await postedTo(db, rows.map((row) => row.id));
-  return { clips: rows.map((row) => toClip(row, posted.get(row.id))), total: count.total, page: input.page, limit: input.limit };
+export async function listClips(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipPage> {
+  const { rows, total } = await selectClipPage(db, userId, input);
+  return { rows, total, page: input.page, limit: input.limit };
 }
 
 export async function findClipRow(db: DbOrTrx, userId: string, clipId: string): Promise<ClipRow> {
-  const row = await db.selectFrom('clips').selectAll().where('user_id', '=', userId).where('clip_id', '=', clipId).executeTakeFirst();
+  const row = await selectClipByClipId(db, userId, clipId);
   if (!row) throw clipNotFound(clipId);
   return row;
 }
 
-export async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {
-  const posted = await postedTo(db, [row.id]);
-  return { ...toClip(row, posted.get(row.id)), transcript: row.transcript };
+/** A clip by its row id, whoever owns it (jobs hold row ids); undefined once deleted. */
+export function findClipById(db: DbOrTrx, id: string): Promise<ClipRow | undefined> {
+  return selectClipById(db, id);
+}
+
+/** The public clip id of each clip row id (rows deleted since are missing). */
+export function clipIdsOf(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, string>> {
+  return selectClipIds(db, ids);
+}
+
+/** How the clip was framed when it was rendered (a re-render keeps it). */
+export function clipLayout(row: Pick<ClipRow, 'format_type' | 'layout'>): ClipLayout {
+  if (row.format_type !== 'vertical') return 'horizontal';
+  return row.layout === 'crop' ? 'crop' : 'blur';
 }
 
 /**
@@ -126,22 +73,103 @@ export async function updateDescriptions(db: DbOrTrx, userId: string, input: Upd
   const descriptions = input.descriptions ? sortByRank(input.descriptions) : sortByRank(row.descriptions);
   const selected = input.selected_description ?? (input.descriptions ? -1 : row.selected_description);
   if (selected >= descriptions.length) throw badRequest('selected_description is out of range');
-  return db
-    .updateTable('clips')
-    .set({
-      descriptions: JSON.stringify(descriptions),
-      selected_description: selected,
-      custom_description: input.custom_description === undefined ? row.custom_description : input.custom_description,
-    })
-    .where('id', '=', row.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return updateClipDescriptions(db, row.id, {
+    descriptions,
+    selected,
+    custom: input.custom_description === undefined ? row.custom_description : input.custom_description,
+  });
 }
 
 /** Removes the row, then every file of the clip. */
 export async function deleteClip(db: DbOrTrx, dataDir: string, userId: string, clipId: string): Promise<ClipRow> {
-  const row = await db.deleteFrom('clips').where('user_id', '=', userId).where('clip_id', '=', clipId).returningAll().executeTakeFirst();
+  const row = await deleteClipRow(db, userId, clipId);
   if (!row) throw clipNotFound(clipId);
   await rm(path.join(mediaRoot(dataDir), row.files_dir), { recursive: true, force: true });
   return row;
+}
+
+/** A subtitle job's re-render is in place: the clip is subtitled, with fresh suggestions. */
+export function markSubtitled(db: DbOrTrx, id: string, clip: SubtitledClip): Promise<void> {
+  return updateSubtitled(db, id, clip);
+}
+
+/** Twitch clip ids of one broadcaster the user's library already has (at most `limit`). */
+export function libraryClipIds(db: DbOrTrx, userId: string, broadcasterId: string, limit: number): Promise<string[]> {
+  return selectLibraryClipIds(db, userId, broadcasterId, limit);
+}
+
+/** Which of these clip folders (files_dir values) belong to a saved clip. */
+export function knownClipFolders(db: DbOrTrx, filesDirs: readonly string[]): Promise<Set<string>> {
+  return selectKnownFilesDirs(db, filesDirs);
+}
+
+/** A finished clip: its Twitch facts, how it was rendered and what it was given. */
+export interface NewClip {
+  userId: string;
+  runId: string;
+  streamer: { id: string; name: string };
+  twitch: TwitchClip;
+  gameName: string | null;
+  layout: ClipLayout;
+  rendered: { durationSec: number; width: number; height: number; sizeBytes: number };
+  descriptions: DescriptionOption[];
+  transcript: string | null;
+  /** Queue the clip's auto-publish job with its row (the streamer has auto_publish on). */
+  autoPublish: boolean;
+}
+
+export interface SavedClip {
+  id: string;
+  inserted: boolean;
+}
+
+/**
+ * Moves the finished work folder into the library and saves the row; with `autoPublish`, the
+ * publishing job is queued in the same transaction, so a saved clip is never left unposted and an
+ * unsaved one never posted. A clip the library already has (another run saved it first) is
+ * dropped: the library keeps one copy.
+ */
+export async function saveClip(db: Db, dataDir: string, workDir: string, clip: NewClip): Promise<SavedClip> {
+  const id = crypto.randomUUID();
+  const filesDir = clipFilesDir(clip.userId, id);
+  const finalDir = path.join(mediaRoot(dataDir), filesDir);
+  await mkdir(path.dirname(finalDir), { recursive: true });
+  await rename(workDir, finalDir);
+  const { twitch } = clip;
+  const vertical = clip.layout !== 'horizontal';
+  const inserted = await db.transaction().execute(async (trx) => {
+    const saved = await insertClipRow(trx, {
+      id,
+      user_id: clip.userId,
+      streamer_id: clip.streamer.id,
+      streamer_name: clip.streamer.name,
+      clip_id: twitch.id,
+      title: twitch.title,
+      broadcaster_id: twitch.broadcaster_id,
+      broadcaster_name: twitch.broadcaster_name,
+      creator_name: twitch.creator_name,
+      game_id: twitch.game_id || null,
+      game_name: clip.gameName,
+      language: twitch.language,
+      view_count: twitch.view_count,
+      duration: clip.rendered.durationSec,
+      twitch_created_at: twitch.created_at,
+      thumbnail_url: twitch.thumbnail_url,
+      url: twitch.url,
+      format_type: vertical ? 'vertical' : 'horizontal',
+      layout: vertical ? clip.layout : null,
+      subtitled: clip.transcript !== null,
+      width: clip.rendered.width,
+      height: clip.rendered.height,
+      size_bytes: clip.rendered.sizeBytes,
+      files_dir: filesDir,
+      descriptions: JSON.stringify(clip.descriptions),
+      transcript: clip.transcript,
+      run_id: clip.runId,
+    });
+    if (saved && clip.autoPublish) await enqueue(trx, AUTO_PUBLISH_JOB, { clipRowId: id });
+    return saved;
+  });
+  if (!inserted) await rm(finalDir, { recursive: true, force: true });
+  return { id, inserted };
 }

@@ -1,7 +1,9 @@
 import type { AppDeps } from '../deps.ts';
+import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../logs/service.ts';
+import { findStreamerById } from '../streamers/service.ts';
 import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
-import { findJob, jobWillRun, removeJob } from '../../platform/queue.ts';
+import { findJob, jobWillRun, removeJob } from '../../platform/queue/queue.ts';
 import { queueRunJob, runJobKey, type RunRow } from './service.ts';
 
 export const INTERRUPTED_MESSAGE = 'Interrupted: the app stopped while this download was running. Start it again to fetch the remaining clips.';
@@ -10,7 +12,7 @@ export const NEVER_STARTED_MESSAGE = 'The download never started: its job was lo
 const ACTIVE = ['downloading', 'stopping'] as const;
 
 async function streamerName(deps: AppDeps, run: RunRow): Promise<string> {
-  const streamer = await deps.db.selectFrom('streamers').select('name').where('id', '=', run.streamer_id).executeTakeFirst();
+  const streamer = await findStreamerById(deps.db, run.streamer_id);
   return streamer?.name ?? 'a streamer';
 }
 
@@ -74,4 +76,10 @@ export async function requeueInterruptedRun(deps: AppDeps, runId: string): Promi
   if (!run || run.owner_instance !== null || !(ACTIVE as readonly string[]).includes(run.status)) return false;
   await queueRunJob(deps.db, runId);
   return true;
+}
+
+/** Runs a worker may be writing files for right now. */
+export async function busyRunIds(db: DbOrTrx): Promise<string[]> {
+  const rows = await db.selectFrom('download_runs').select('id').where('status', 'in', ACTIVE).execute();
+  return rows.map((row) => row.id);
 }

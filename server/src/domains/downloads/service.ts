@@ -6,12 +6,12 @@ import { concurrencyFor } from '../settings/service.ts';
 import { findStreamer, hasActiveRun, type StreamerRow } from '../streamers/service.ts';
 import { conflict } from '../../platform/errors.ts';
 import { HEARTBEAT_STALE_MS } from '../../platform/identity.ts';
-import { addJob, removeJob } from '../../platform/queue.ts';
+import { RUN_JOB } from '../../platform/queue/contracts.ts';
+import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
 
 export type RunRow = Selectable<DownloadRunsTable>;
 
-export const RUN_TASK = 'downloads/run';
-export const runJobKey = (runId: string) => `run:${runId}`;
+export const runJobKey = (runId: string) => jobKey(RUN_JOB, { runId });
 
 export function toStatusEntry(run: RunRow): StatusEntry {
   return {
@@ -45,8 +45,7 @@ export async function statusMap(db: DbOrTrx, userId: string): Promise<StatusMap>
 
 /** Queues (or queues again, to resume) the job that executes a run. */
 export async function queueRunJob(db: DbOrTrx, runId: string): Promise<void> {
-  // One attempt: a failed run is reported as failed, not silently retried hours later.
-  await addJob(db, RUN_TASK, { runId }, { jobKey: runJobKey(runId), maxAttempts: 1 });
+  await enqueue(db, RUN_JOB, { runId });
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -2,14 +2,14 @@ import type { Selectable } from 'kysely';
 import type { PostClipRequest, Upload } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { UploadsTable } from '../../platform/db/schema.ts';
-import { findClipRow } from '../clips/service.ts';
+import { clipIdsOf, findClipRow } from '../clips/service.ts';
 import { badGateway, badRequest, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
-import { pause } from '../../jobs/pause.ts';
-import { addJob } from '../../platform/queue.ts';
+import { pause } from '../../platform/pause.ts';
+import { POST_JOB } from '../../platform/queue/contracts.ts';
+import { enqueue } from '../../platform/queue/queue.ts';
 import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
 
 export type UploadRow = Selectable<UploadsTable>;
-export const POST_TASK = 'tiktok/post';
 /** Statuses after which TikTok has accepted (or refused) the video. */
 export const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed'] as const;
 const WAIT_LIMIT_MS = 20 * 60_000;
@@ -24,12 +24,12 @@ async function uploadAccountName(db: DbOrTrx, row: UploadRow): Promise<string> {
 
 export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
   const [clip, account] = await Promise.all([
-    db.selectFrom('clips').select('clip_id').where('id', '=', row.clip_row_id).executeTakeFirst(),
+    clipIdsOf(db, [row.clip_row_id]),
     uploadAccountName(db, row),
   ]);
   return {
     id: row.id,
-    clip_id: clip?.clip_id ?? '',
+    clip_id: clip.get(row.clip_row_id) ?? '',
     tiktok_account_id: row.tiktok_account_id,
     account,
     status: row.status,
@@ -48,13 +48,12 @@ export async function findUpload(db: DbOrTrx, userId: string, uploadId: string |
   return row;
 }
 
-export const postJobKey = (uploadId: string) => `upload:${uploadId}`;
 /** Statuses in which an upload's job still has work to do. */
 export const UNFINISHED_UPLOAD = ['queued', 'uploading', 'processing'] as const;
 
 /** Queues (or queues again, to resume) the job that posts an upload; its saved publish_id keeps it to one post. */
 export async function queuePostJob(db: DbOrTrx, uploadId: string): Promise<void> {
-  await addJob(db, POST_TASK, { uploadId }, { jobKey: postJobKey(uploadId), maxAttempts: 3 });
+  await enqueue(db, POST_JOB, { uploadId });
 }
 
 interface QueueInput {

@@ -10,12 +10,12 @@ import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { StreamersTable } from '../../platform/db/schema.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { linkedAccountsByStreamer } from '../publishing/accounts.ts';
-import { addJob, removeJob } from '../../platform/queue.ts';
+import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
+import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
 
 export type StreamerRow = Selectable<StreamersTable>;
 
-export const SCHEDULE_TASK = 'downloads/schedule';
-export const scheduleJobKey = (streamerId: string) => `schedule:${streamerId}`;
+export const scheduleJobKey = (streamerId: string) => jobKey(SCHEDULE_JOB, { streamerId });
 
 /** What streamer creation needs of Twitch: whether a login exists. */
 export interface TwitchDirectory {
@@ -93,7 +93,7 @@ async function syncSchedule(trx: DbOrTrx, streamerId: string, schedule: Schedule
     return null;
   }
   const nextRunAt = new Date(now.getTime() + scheduleIntervalMs(schedule));
-  await addJob(trx, SCHEDULE_TASK, { streamerId }, { jobKey: scheduleJobKey(streamerId), runAt: nextRunAt, maxAttempts: 3 });
+  await enqueue(trx, SCHEDULE_JOB, { streamerId }, { runAt: nextRunAt });
   return nextRunAt;
 }
 
@@ -199,4 +199,16 @@ export async function advanceSchedule(trx: DbOrTrx, row: StreamerRow, now = new 
   const nextRunAt = await syncSchedule(trx, row.id, scheduleOf(row), now);
   await trx.updateTable('streamers').set({ next_run_at: nextRunAt }).where('id', '=', row.id).execute();
   return nextRunAt;
+}
+
+/** A streamer by row id (jobs hold ids), optionally row-locked; undefined once deleted. */
+export async function findStreamerById(db: DbOrTrx, id: string, options: { lock?: boolean } = {}): Promise<StreamerRow | undefined> {
+  let query = db.selectFrom('streamers').selectAll().where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Remembers who the streamer is on Twitch, found when a run first looked them up. */
+export async function saveTwitchUser(db: DbOrTrx, id: string, user: { id: string; display_name: string }): Promise<void> {
+  await db.updateTable('streamers').set({ twitch_user_id: user.id, display_name: user.display_name }).where('id', '=', id).execute();
 }

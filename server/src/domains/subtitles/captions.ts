@@ -1,6 +1,11 @@
+import path from 'node:path';
+import type { AppDeps } from '../deps.ts';
 import type { Transcriber, Transcript } from '../../engines/providers/transcription/index.ts';
 import { writeAssFile, type AssOptions } from '../../engines/media/captions/ass.ts';
 import { fontsDir } from '../../engines/media/captions/fonts.ts';
+import { outputFrame, type ClipLayout, type ProbeResult, type SubtitleOverlay } from '../../engines/media/index.ts';
+import { recordLog } from '../logs/service.ts';
+import { whisperModelFor } from '../settings/service.ts';
 
 export interface CaptionTarget {
   width: number;
@@ -55,4 +60,54 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
   if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };
   await writeAssFile(request.assPath, transcript.words, assOptionsFor(request.target));
   return { transcript, overlay: { assPath: request.assPath, fontsDir } };
+}
+
+/** The transcriber, or the reason subtitles cannot be made on this server. */
+export function requireTranscriber(deps: AppDeps): Transcriber {
+  if (!deps.transcriber) throw new Error(deps.transcriberProblem ?? 'Transcription is not configured');
+  return deps.transcriber;
+}
+
+export interface RunCaptionRequest {
+  userId: string;
+  clipTitle: string;
+  sourcePath: string;
+  sourceInfo: ProbeResult;
+  layout: ClipLayout;
+  /** Where the ASS file goes (the clip's work folder). */
+  workDir: string;
+  language: string | null;
+  signal: AbortSignal;
+}
+
+export interface RunCaptions {
+  overlay: SubtitleOverlay;
+  transcript: string;
+}
+
+/**
+ * Captions for a clip a run is about to render (auto_subtitle), so they join its one encode. Runs
+ * have no browser behind them: the model is the one saved in Settings. Null when the clip has no
+ * speech; the user's log says it was rendered without captions.
+ */
+export async function captionsForRun(deps: AppDeps, request: RunCaptionRequest): Promise<RunCaptions | null> {
+  const { transcript, overlay } = await captionClip({
+    transcriber: requireTranscriber(deps),
+    sourcePath: request.sourcePath,
+    assPath: path.join(request.workDir, 'captions.ass'),
+    target: outputFrame(request.layout, request.sourceInfo),
+    language: request.language || undefined,
+    model: await whisperModelFor(deps.db, request.userId),
+    signal: request.signal,
+  });
+  if (!overlay) {
+    await recordLog(deps.db, deps.logger, {
+      level: 'INFO',
+      logger: 'subtitles',
+      message: `No speech found in "${request.clipTitle}": rendered without captions`,
+      userId: request.userId,
+    });
+    return null;
+  }
+  return { overlay, transcript: transcript.text };
 }

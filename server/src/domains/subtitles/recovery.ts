@@ -1,7 +1,8 @@
 import type { AppDeps } from '../deps.ts';
+import type { DbOrTrx } from '../../platform/db/database.ts';
 import type { SubtitleRequestStatus } from '../../platform/db/schema.ts';
 import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
-import { findJob, jobWillRun } from '../../platform/queue.ts';
+import { findJob, jobWillRun } from '../../platform/queue/queue.ts';
 import { queueSubtitleJob, subtitleJobKey } from './service.ts';
 
 export const SUBTITLES_INTERRUPTED = 'Subtitle generation was interrupted by a restart. Please try again.';
@@ -40,4 +41,10 @@ export async function requeueInterruptedSubtitles(deps: AppDeps, requestId: stri
   if (request?.status !== 'queued') return false;
   await queueSubtitleJob(deps.db, requestId);
   return true;
+}
+
+/** Requests a worker may be writing files for right now. */
+export async function runningSubtitleRequestIds(db: DbOrTrx): Promise<string[]> {
+  const rows = await db.selectFrom('subtitle_requests').select('id').where('status', '=', 'running').execute();
+  return rows.map((row) => row.id);
 }

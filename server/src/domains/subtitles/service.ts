@@ -1,10 +1,10 @@
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { findClipRow } from '../clips/service.ts';
 import { badGateway, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
-import { pause } from '../../jobs/pause.ts';
-import { addJob } from '../../platform/queue.ts';
+import { pause } from '../../platform/pause.ts';
+import { SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
+import { enqueue, jobKey } from '../../platform/queue/queue.ts';
 
-export const SUBTITLE_TASK = 'subtitles/generate';
 export const ALREADY_GENERATING = 'Already generating subtitles for clip';
 export const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
 export const NO_SPEECH = 'No speech found in this clip: there is nothing to subtitle';
@@ -18,11 +18,11 @@ export interface SubtitleOutcome {
   no_speech?: boolean;
 }
 
-export const subtitleJobKey = (requestId: string) => `subtitles:${requestId}`;
+export const subtitleJobKey = (requestId: string) => jobKey(SUBTITLE_JOB, { requestId });
 
 /** Queues (or queues again, to resume) the job of a subtitle request. */
 export async function queueSubtitleJob(db: DbOrTrx, requestId: string): Promise<void> {
-  await addJob(db, SUBTITLE_TASK, { requestId }, { jobKey: subtitleJobKey(requestId), maxAttempts: 1 });
+  await enqueue(db, SUBTITLE_JOB, { requestId });
 }
 
 /** Queues a subtitle job for the user's clip; a second request while one is going is refused. */

@@ -3,7 +3,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../platform/logger.ts';
 import { MediaError } from './errors.ts';
-import { assFilter, buildVerticalFilter, ENCODE_ARGS, type LayoutSource, type SubtitleOverlay, type VerticalLayout } from './filters.ts';
+import { assFilter, buildVerticalFilter, ENCODE_ARGS, VERTICAL_HEIGHT, VERTICAL_WIDTH, type LayoutSource, type SubtitleOverlay, type VerticalLayout } from './filters.ts';
 import type { ProbeResult } from './probe.ts';
 import { runFfmpeg, type ProgressCallback, type RunResult } from './run.ts';
 
@@ -106,6 +106,33 @@ export async function renderHorizontal(options: HorizontalRender): Promise<Rende
     const args = ['-i', options.source, '-vf', filter, '-map', '0:v:0', '-map', '0:a:0?', ...ENCODE_ARGS, '-f', 'mp4', temporary];
     return { args, ...(await runFfmpeg(options.ffmpeg, args, runOptions(options, options.sourceInfo.durationSec))) };
   });
+}
+
+/** How a clip is framed: vertical 1080x1920 with a layout, or the source's own picture. */
+export type ClipLayout = VerticalLayout | 'horizontal';
+
+export interface ClipRender extends CommonRender {
+  sourceInfo: ProbeResult;
+  layout: ClipLayout;
+  /** Burned-in captions; none (or null) renders without. */
+  captions?: SubtitleOverlay | null | undefined;
+}
+
+/**
+ * The one way a clip is rendered (download runs, subtitle jobs): always from the kept source in a
+ * single encode, written atomically over `output`.
+ */
+export function renderClip(options: ClipRender): Promise<RenderResult> {
+  const { layout, captions, ...common } = options;
+  const subtitles = captions ?? undefined;
+  if (layout === 'horizontal') return renderHorizontal({ ...common, subtitles });
+  return renderVertical({ ...common, layout, subtitles });
+}
+
+/** The picture captions are drawn for: the vertical frame, or the source's own size. */
+export function outputFrame(layout: ClipLayout, sourceInfo: Pick<ProbeResult, 'width' | 'height'>): { width: number; height: number; vertical: boolean } {
+  if (layout === 'horizontal') return { width: sourceInfo.width, height: sourceInfo.height, vertical: false };
+  return { width: VERTICAL_WIDTH, height: VERTICAL_HEIGHT, vertical: true };
 }
 
 export interface ThumbnailOptions {

@@ -1,14 +1,54 @@
-import { clipDetails, clipIdInput, clipList, listClipsInput, updateDescriptionsInput } from '@clipshift/shared';
+import { clipDetails, clipIdInput, clipList, listClipsInput, sortByRank, updateDescriptionsInput, type Clip, type ClipDetails, type ClipList } from '@clipshift/shared';
 import { z } from 'zod';
+import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
-import { deleteClip, findClipRow, listClips, toClipDetails, updateDescriptions } from '../../domains/clips/service.ts';
+import { deleteClip, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipPage, type ClipRow } from '../../domains/clips/service.ts';
+import { postedTo, type PostedTo } from '../../domains/publishing/service.ts';
+
+/** A clip as the API shows it, with the file URLs this server serves it under. */
+function toClip(row: ClipListRow, posted: PostedTo = []): Clip {
+  const base = `/api/clips/${encodeURIComponent(row.clip_id)}`;
+  return {
+    clip_id: row.clip_id,
+    title: row.title,
+    streamer: row.streamer_name,
+    broadcaster_name: row.broadcaster_name,
+    created_at: row.twitch_created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    view_count: row.view_count,
+    duration: row.duration,
+    game_name: row.game_name,
+    language: row.language,
+    thumbnail: `${base}/thumbnail`,
+    thumbnail_url: row.thumbnail_url,
+    video_url: `${base}/video`,
+    video: `${base}/video?download=1`,
+    format_type: row.format_type,
+    subtitled: row.subtitled,
+    custom_description: row.custom_description,
+    selected_description: row.selected_description,
+    metadata: { descriptions: sortByRank(row.descriptions) },
+    posted_to: posted,
+  };
+}
+
+/** The clips of a page with where each was posted (publishing's data, composed here: clips sits below publishing). */
+async function toClipList(db: DbOrTrx, page: ClipPage): Promise<ClipList> {
+  const posted = await postedTo(db, page.rows.map((row) => row.id));
+  return { clips: page.rows.map((row) => toClip(row, posted.get(row.id))), total: page.total, page: page.page, limit: page.limit };
+}
+
+async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {
+  const posted = await postedTo(db, [row.id]);
+  return { ...toClip(row, posted.get(row.id)), transcript: row.transcript };
+}
 
 export const clipsRouter = router({
   list: authedProcedure
     .input(listClipsInput)
     .output(clipList)
-    .query(({ ctx, input }) => listClips(ctx.deps.db, ctx.user.id, input)),
+    .query(async ({ ctx, input }) => toClipList(ctx.deps.db, await listClips(ctx.deps.db, ctx.user.id, input))),
 
   details: authedProcedure
     .input(clipIdInput)

@@ -1,18 +1,17 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { JobHelpers, Task } from 'graphile-worker';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import type { RunProgressItem, RunStatus } from '../../../platform/db/schema.ts';
-import { clipWorkDir, processClip, type ClipJob, type ClipProcessingHooks } from '../../clips/pipeline.ts';
 import { instanceWorkDir } from '../../clips/files.ts';
+import { libraryClipIds } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import type { TwitchClient, TwitchClip } from '../../../engines/providers/twitch/index.ts';
-import type { StreamerRow } from '../../streamers/service.ts';
+import { findStreamerById, saveTwitchUser, type StreamerRow } from '../../streamers/service.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
+import { defineJob, type JobContext, type JobDefinition } from '../../../platform/queue/define.ts';
+import { RUN_JOB } from '../../../platform/queue/contracts.ts';
+import { clipWorkDir, processClip, type ClipJob } from '../process-clip.ts';
 import { queueRunJob, type RunRow } from '../service.ts';
-
-const payloadSchema = z.object({ runId: z.uuid() });
 
 /** How often a running job reports it is alive, saves progress and looks for a stop request. */
 export const HEARTBEAT_MS = 1_000;
@@ -23,7 +22,6 @@ class RunStopped extends Error {}
 
 export interface RunTaskOptions {
   identity: WorkerIdentity;
-  hooks?: ClipProcessingHooks;
 }
 
 /**
@@ -65,16 +63,9 @@ async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, strea
     const user = await twitch.getUserByLogin(streamer.name, signal);
     if (!user) throw new Error(`Twitch user ${streamer.name} does not exist`);
     broadcasterId = user.id;
-    await deps.db.updateTable('streamers').set({ twitch_user_id: user.id, display_name: user.display_name }).where('id', '=', streamer.id).execute();
+    await saveTwitchUser(deps.db, streamer.id, user);
   }
-  const owned = await deps.db
-    .selectFrom('clips')
-    .select('clip_id')
-    .where('user_id', '=', run.user_id)
-    .where('broadcaster_id', '=', broadcasterId)
-    .limit(MAX_SKIP)
-    .execute();
-  const have = new Set(owned.map((row) => row.clip_id));
+  const have = new Set(await libraryClipIds(deps.db, run.user_id, broadcasterId, MAX_SKIP));
   if (wanted === 0) return [];
   const listed = await twitch.getTopClips(broadcasterId, { limit: Math.min(wanted + have.size, MAX_SKIP), signal });
   return listed.filter((clip) => !have.has(clip.id)).slice(0, wanted);
@@ -107,127 +98,132 @@ async function putBack(deps: AppDeps, runId: string, identity: WorkerIdentity): 
  * an abort that reaches transfers and ffmpeg at once; graphile-worker's abort signal (the app is
  * stopping) does the same, and the run is then put back in the queue to resume.
  */
-export function downloadRunTask(deps: AppDeps, options: RunTaskOptions): Task {
-  return async (rawPayload, helpers: JobHelpers) => {
-    const { runId } = payloadSchema.parse(rawPayload);
-    const run = await claimRun(deps, runId, options.identity);
-    if (!run) return;
-    const streamer = await deps.db.selectFrom('streamers').selectAll().where('id', '=', run.streamer_id).executeTakeFirstOrThrow();
-    const stopRequest = new AbortController();
-    const signal = AbortSignal.any([stopRequest.signal, helpers.abortSignal]);
-    const progress = new Map<string, RunProgressItem>();
-    let lost = false;
+export function downloadRunJob(deps: AppDeps, options: RunTaskOptions): JobDefinition<{ runId: string }> {
+  return defineJob({ ...RUN_JOB, run: ({ runId }, ctx) => executeRun(deps, options, runId, ctx) });
+}
 
-    const beat = async () => {
-      const row = await deps.db
-        .updateTable('download_runs')
-        .set({ heartbeat_at: new Date(), progress: JSON.stringify([...progress.values()]) })
-        .where('id', '=', runId)
-        .where('owner_instance', '=', options.identity.instance)
-        .returning('status')
-        .executeTakeFirst();
-      // Gone, or ended by someone else (recovery judged this process dead): that one has the final word.
-      if (!row || !['downloading', 'stopping'].includes(row.status)) lost = true;
-      if (lost || row?.status === 'stopping') stopRequest.abort(new RunStopped('stopped'));
-    };
-    if (run.status === 'stopping') stopRequest.abort(new RunStopped('stopped'));
-    // One beat at a time: while the database is away a beat waits, and the next ones skip.
-    let beating: Promise<void> | null = null;
-    const timer = setInterval(() => {
-      beating ??= beat()
-        .catch((error: unknown) => deps.logger.warn({ err: error }, 'run heartbeat failed'))
-        .finally(() => {
-          beating = null;
-        });
-    }, HEARTBEAT_MS);
+async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string, ctx: JobContext): Promise<void> {
+  const run = await claimRun(deps, runId, options.identity);
+  if (!run) return;
+  const streamer = await findStreamerById(deps.db, run.streamer_id);
+  if (!streamer) throw new Error(`streamer ${run.streamer_id} of run ${runId} is gone`);
+  let stopRequested = false;
+  const requestStop = () => {
+    stopRequested = true;
+    ctx.stop(new RunStopped('stopped'));
+  };
+  const { signal } = ctx;
+  const progress = new Map<string, RunProgressItem>();
+  let lost = false;
 
-    const runWorkDir = path.join(instanceWorkDir(deps.env.dataDir, options.identity.instance), runId);
-    let outcome: { status: RunStatus; error: string | null; message: string; level: 'INFO' | 'WARNING' | 'ERROR' };
-    let downloaded = 0;
-    let failed = 0;
-    let firstFailure: string | null = null;
-    try {
-      if (!deps.twitch) throw new Error('Twitch is not configured: set TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET');
-      const twitch = deps.twitch;
-      const clips = await planClips(deps, twitch, run, streamer, signal);
-      const gameIds = [...new Set(clips.map((clip) => clip.game_id).filter(Boolean))];
-      const games = await twitch.getGames(gameIds, signal);
-      await deps.db.updateTable('download_runs').set({ clips_total: run.clips_downloaded + clips.length }).where('id', '=', runId).execute();
-
-      await forEachLimited(clips, run.concurrency, signal, async (clip) => {
-        progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage: 'queued', percent: 0 });
-        const workDir = clipWorkDir(deps.env.dataDir, options.identity.instance, runId, clip.id);
-        const job: ClipJob = {
-          userId: run.user_id,
-          runId,
-          streamer,
-          clip,
-          gameName: games.get(clip.game_id) ?? null,
-          vertical: run.vertical,
-          signal,
-          workDir,
-          onStage: (stage, percent) => progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage, percent }),
-        };
-        try {
-          const result = await processClip(deps, twitch, job, options.hooks);
-          if (result.inserted) {
-            downloaded += 1;
-            await deps.db.updateTable('download_runs').set((eb) => ({ clips_downloaded: eb('clips_downloaded', '+', 1) })).where('id', '=', runId).execute();
-            await options.hooks?.afterSaved?.(result.id, job);
-          }
-        } catch (error) {
-          if (signal.aborted) return;
-          failed += 1;
-          const reason = (error as Error).message;
-          firstFailure ??= reason;
-          await deps.db.updateTable('download_runs').set((eb) => ({ clips_failed: eb('clips_failed', '+', 1) })).where('id', '=', runId).execute();
-          await recordLog(deps.db, deps.logger, {
-            level: 'ERROR',
-            logger: 'downloads',
-            message: `Clip "${clip.title}" (${clip.id}) of ${streamer.name} failed: ${reason}`,
-            userId: run.user_id,
-            error,
-          });
-        } finally {
-          progress.delete(clip.id);
-          await rm(workDir, { recursive: true, force: true });
-        }
-      });
-
-      if (signal.aborted) throw new RunStopped('stopped');
-      const total = run.clips_downloaded + downloaded;
-      if (clips.length > 0 && total === 0 && failed > 0) {
-        outcome = { status: 'error', error: `Every clip failed. First reason: ${firstFailure}`, message: `Download for ${streamer.name} failed: every clip failed (${firstFailure})`, level: 'ERROR' };
-      } else {
-        const note = failed ? ` (${failed} failed)` : '';
-        const none = clips.length === 0 && total === 0 ? ': no new clips found' : '';
-        outcome = { status: 'completed', error: null, message: `Downloaded ${total} clip${total === 1 ? '' : 's'} for ${streamer.name}${note}${none}`, level: failed ? 'WARNING' : 'INFO' };
-      }
-    } catch (error) {
-      if (signal.aborted) {
-        const total = run.clips_downloaded + downloaded;
-        outcome = { status: 'stopped', error: null, message: `Download for ${streamer.name} stopped after ${total} clip${total === 1 ? '' : 's'}`, level: 'INFO' };
-      } else {
-        const reason = (error as Error).message;
-        outcome = { status: 'error', error: reason, message: `Download for ${streamer.name} failed: ${reason}`, level: 'ERROR' };
-      }
-    } finally {
-      clearInterval(timer);
-      await beating;
-      await rm(runWorkDir, { recursive: true, force: true });
-    }
-    if (lost) return; // recovered elsewhere: that process owns the final word
-    if (helpers.abortSignal.aborted && !stopRequest.signal.aborted && (await putBack(deps, runId, options.identity))) {
-      await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'downloads', message: `Download for ${streamer.name} paused by a restart; it resumes when the app is back`, userId: run.user_id });
-      return;
-    }
-    await deps.db
+  const beat = async () => {
+    const row = await deps.db
       .updateTable('download_runs')
-      .set({ status: outcome.status, error: outcome.error, completed_at: new Date(), progress: '[]' })
+      .set({ heartbeat_at: new Date(), progress: JSON.stringify([...progress.values()]) })
       .where('id', '=', runId)
       .where('owner_instance', '=', options.identity.instance)
-      .where('status', 'in', ['downloading', 'stopping'])
-      .execute();
-    await recordLog(deps.db, deps.logger, { level: outcome.level, logger: 'downloads', message: outcome.message, userId: run.user_id });
+      .returning('status')
+      .executeTakeFirst();
+    // Gone, or ended by someone else (recovery judged this process dead): that one has the final word.
+    if (!row || !['downloading', 'stopping'].includes(row.status)) lost = true;
+    if (lost || row?.status === 'stopping') requestStop();
   };
+  if (run.status === 'stopping') requestStop();
+  // One beat at a time: while the database is away a beat waits, and the next ones skip.
+  let beating: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    beating ??= beat()
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'run heartbeat failed'))
+      .finally(() => {
+        beating = null;
+      });
+  }, HEARTBEAT_MS);
+
+  const runWorkDir = path.join(instanceWorkDir(deps.env.dataDir, options.identity.instance), runId);
+  let outcome: { status: RunStatus; error: string | null; message: string; level: 'INFO' | 'WARNING' | 'ERROR' };
+  let downloaded = 0;
+  let failed = 0;
+  let firstFailure: string | null = null;
+  try {
+    if (!deps.twitch) throw new Error('Twitch is not configured: set TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET');
+    const twitch = deps.twitch;
+    const clips = await planClips(deps, twitch, run, streamer, signal);
+    const gameIds = [...new Set(clips.map((clip) => clip.game_id).filter(Boolean))];
+    const games = await twitch.getGames(gameIds, signal);
+    await deps.db.updateTable('download_runs').set({ clips_total: run.clips_downloaded + clips.length }).where('id', '=', runId).execute();
+
+    await forEachLimited(clips, run.concurrency, signal, async (clip) => {
+      progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage: 'queued', percent: 0 });
+      const workDir = clipWorkDir(deps.env.dataDir, options.identity.instance, runId, clip.id);
+      const job: ClipJob = {
+        userId: run.user_id,
+        runId,
+        streamer,
+        clip,
+        gameName: games.get(clip.game_id) ?? null,
+        vertical: run.vertical,
+        signal,
+        workDir,
+        onStage: (stage, percent) => progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage, percent }),
+      };
+      try {
+        const result = await processClip(deps, twitch, job);
+        if (result.inserted) {
+          downloaded += 1;
+          await deps.db.updateTable('download_runs').set((eb) => ({ clips_downloaded: eb('clips_downloaded', '+', 1) })).where('id', '=', runId).execute();
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        failed += 1;
+        const reason = (error as Error).message;
+        firstFailure ??= reason;
+        await deps.db.updateTable('download_runs').set((eb) => ({ clips_failed: eb('clips_failed', '+', 1) })).where('id', '=', runId).execute();
+        await recordLog(deps.db, deps.logger, {
+          level: 'ERROR',
+          logger: 'downloads',
+          message: `Clip "${clip.title}" (${clip.id}) of ${streamer.name} failed: ${reason}`,
+          userId: run.user_id,
+          error,
+        });
+      } finally {
+        progress.delete(clip.id);
+        await rm(workDir, { recursive: true, force: true });
+      }
+    });
+
+    if (signal.aborted) throw new RunStopped('stopped');
+    const total = run.clips_downloaded + downloaded;
+    if (clips.length > 0 && total === 0 && failed > 0) {
+      outcome = { status: 'error', error: `Every clip failed. First reason: ${firstFailure}`, message: `Download for ${streamer.name} failed: every clip failed (${firstFailure})`, level: 'ERROR' };
+    } else {
+      const note = failed ? ` (${failed} failed)` : '';
+      const none = clips.length === 0 && total === 0 ? ': no new clips found' : '';
+      outcome = { status: 'completed', error: null, message: `Downloaded ${total} clip${total === 1 ? '' : 's'} for ${streamer.name}${note}${none}`, level: failed ? 'WARNING' : 'INFO' };
+    }
+  } catch (error) {
+    if (signal.aborted) {
+      const total = run.clips_downloaded + downloaded;
+      outcome = { status: 'stopped', error: null, message: `Download for ${streamer.name} stopped after ${total} clip${total === 1 ? '' : 's'}`, level: 'INFO' };
+    } else {
+      const reason = (error as Error).message;
+      outcome = { status: 'error', error: reason, message: `Download for ${streamer.name} failed: ${reason}`, level: 'ERROR' };
+    }
+  } finally {
+    clearInterval(timer);
+    await beating;
+    await rm(runWorkDir, { recursive: true, force: true });
+  }
+  if (lost) return; // recovered elsewhere: that process owns the final word
+  if (ctx.shutdown.aborted && !stopRequested && (await putBack(deps, runId, options.identity))) {
+    await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'downloads', message: `Download for ${streamer.name} paused by a restart; it resumes when the app is back`, userId: run.user_id });
+    return;
+  }
+  await deps.db
+    .updateTable('download_runs')
+    .set({ status: outcome.status, error: outcome.error, completed_at: new Date(), progress: '[]' })
+    .where('id', '=', runId)
+    .where('owner_instance', '=', options.identity.instance)
+    .where('status', 'in', ['downloading', 'stopping'])
+    .execute();
+  await recordLog(deps.db, deps.logger, { level: outcome.level, logger: 'downloads', message: outcome.message, userId: run.user_id });
 }

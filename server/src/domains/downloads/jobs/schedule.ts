@@ -1,11 +1,9 @@
-import type { Task } from 'graphile-worker';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { recordLog } from '../../logs/service.ts';
-import { advanceSchedule, hasActiveRun } from '../../streamers/service.ts';
+import { advanceSchedule, findStreamerById, hasActiveRun } from '../../streamers/service.ts';
+import { SCHEDULE_JOB } from '../../../platform/queue/contracts.ts';
+import { defineJob } from '../../../platform/queue/define.ts';
 import { startRun } from '../service.ts';
-
-const payloadSchema = z.object({ streamerId: z.uuid() });
 
 /** Tolerance for a job that fires a moment before its due time. */
 const EARLY_MS = 5_000;
@@ -14,29 +12,30 @@ const EARLY_MS = 5_000;
  * Fires a streamer's scheduled run and queues the next one. State is re-read from the database:
  * a removed schedule, a deleted streamer or a job made stale by an edit does nothing.
  */
-export function scheduleTask(deps: AppDeps): Task {
-  return async (rawPayload) => {
-    const { streamerId } = payloadSchema.parse(rawPayload);
-    const outcome = await deps.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('streamers').selectAll().where('id', '=', streamerId).forUpdate().executeTakeFirst();
-      if (!row || !row.schedule_interval || !row.next_run_at) return null;
-      if (row.next_run_at.getTime() - Date.now() > EARLY_MS) return null;
-      const busy = await hasActiveRun(trx, row.id);
-      if (!busy) {
-        await startRun(deps.db, row.user_id, { name: row.name }, { trigger: 'schedule', maxConcurrency: deps.env.WORKER_CONCURRENCY, streamer: row }, trx);
-      }
-      const next = await advanceSchedule(trx, row);
-      return { row, busy, next };
-    });
-    if (!outcome) return;
-    const { row, busy, next } = outcome;
-    await recordLog(deps.db, deps.logger, {
-      level: 'INFO',
-      logger: 'downloads',
-      message: busy
-        ? `Skipped the scheduled download for ${row.name}: a download is still running (next at ${next?.toISOString()})`
-        : `Started the scheduled download for ${row.name} (next at ${next?.toISOString()})`,
-      userId: row.user_id,
-    });
-  };
+export function scheduleJob(deps: AppDeps) {
+  return defineJob({ ...SCHEDULE_JOB, run: ({ streamerId }) => fireSchedule(deps, streamerId) });
+}
+
+async function fireSchedule(deps: AppDeps, streamerId: string): Promise<void> {
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const row = await findStreamerById(trx, streamerId, { lock: true });
+    if (!row || !row.schedule_interval || !row.next_run_at) return null;
+    if (row.next_run_at.getTime() - Date.now() > EARLY_MS) return null;
+    const busy = await hasActiveRun(trx, row.id);
+    if (!busy) {
+      await startRun(deps.db, row.user_id, { name: row.name }, { trigger: 'schedule', maxConcurrency: deps.env.WORKER_CONCURRENCY, streamer: row }, trx);
+    }
+    const next = await advanceSchedule(trx, row);
+    return { row, busy, next };
+  });
+  if (!outcome) return;
+  const { row, busy, next } = outcome;
+  await recordLog(deps.db, deps.logger, {
+    level: 'INFO',
+    logger: 'downloads',
+    message: busy
+      ? `Skipped the scheduled download for ${row.name}: a download is still running (next at ${next?.toISOString()})`
+      : `Started the scheduled download for ${row.name} (next at ${next?.toISOString()})`,
+    userId: row.user_id,
+  });
 }

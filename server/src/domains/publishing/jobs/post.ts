@@ -1,10 +1,9 @@
 import { stat } from 'node:fs/promises';
-import type { JobHelpers, Task } from 'graphile-worker';
-import { z } from 'zod';
 import { PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
 import { clipFilePath } from '../../clips/files.ts';
+import { findClipById } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import {
   assertDurationAllowed,
@@ -16,9 +15,10 @@ import {
 } from '../../../engines/providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
 import { ACCOUNT_REMOVED, freshAccessToken, ReconnectRequired } from '../accounts.ts';
+import { POST_JOB } from '../../../platform/queue/contracts.ts';
+import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
 import { queuePostJob, type UploadRow } from '../uploads.ts';
 
-const payloadSchema = z.object({ uploadId: z.uuid() });
 /** TikTok may have the video already; we can no longer ask. */
 const ACCOUNT_REMOVED_MIDWAY = 'The TikTok account was removed while TikTok was receiving the video: check the account on TikTok before posting again';
 /** Cover frame one second in: the first frame of a clip is often a fade. */
@@ -51,29 +51,30 @@ async function setStatus(deps: AppDeps, uploadId: string, status: UploadStatus, 
  * stopping) cancels the transfer or the wait, and the job is queued again to carry on after the
  * restart from the saved publish_id.
  */
-export function postTask(deps: AppDeps): Task {
-  return async (rawPayload, helpers: JobHelpers) => {
-    const { uploadId } = payloadSchema.parse(rawPayload);
-    const upload = await deps.db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
-    if (!upload || ['sent_to_inbox', 'published', 'failed'].includes(upload.status)) return;
-    const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
-    try {
-      if (!deps.tiktok) throw new Error('TikTok is not configured on this server');
-      await runUpload(deps, deps.tiktok, upload, helpers.abortSignal);
-    } catch (error) {
-      if (helpers.abortSignal.aborted) {
-        // Not a failure of this post: it carries on in a fresh job (its attempts untouched).
-        await queuePostJob(deps.db, uploadId);
-        deps.logger.info({ uploadId }, 'posting interrupted by a restart; queued again');
-        return;
-      }
-      const retry = isTikTokError(error) && error.retryable && !lastAttempt;
-      if (retry) throw error;
-      const reason = error instanceof ReconnectRequired || isTikTokError(error) || error instanceof Error ? (error as Error).message : String(error);
-      await setStatus(deps, uploadId, 'failed', { error: reason, upload_url_enc: null });
-      await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'tiktok', message: `Posting a clip to TikTok failed: ${reason}`, userId: upload.user_id, error });
+export function postJob(deps: AppDeps) {
+  return defineJob({ ...POST_JOB, run: ({ uploadId }, ctx) => postUpload(deps, uploadId, ctx) });
+}
+
+async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Promise<void> {
+  const upload = await deps.db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
+  if (!upload || ['sent_to_inbox', 'published', 'failed'].includes(upload.status)) return;
+  const lastAttempt = ctx.attempts.last;
+  try {
+    if (!deps.tiktok) throw new Error('TikTok is not configured on this server');
+    await runUpload(deps, deps.tiktok, upload, ctx.signal);
+  } catch (error) {
+    if (ctx.signal.aborted) {
+      // Not a failure of this post: it carries on in a fresh job (its attempts untouched).
+      await queuePostJob(deps.db, uploadId);
+      deps.logger.info({ uploadId }, 'posting interrupted by a restart; queued again');
+      return;
     }
-  };
+    const retry = isTikTokError(error) && error.retryable && !lastAttempt;
+    if (retry) throw error;
+    const reason = error instanceof ReconnectRequired || isTikTokError(error) || error instanceof Error ? (error as Error).message : String(error);
+    await setStatus(deps, uploadId, 'failed', { error: reason, upload_url_enc: null });
+    await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'tiktok', message: `Posting a clip to TikTok failed: ${reason}`, userId: upload.user_id, error });
+  }
 }
 
 async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, signal: AbortSignal): Promise<void> {
@@ -90,7 +91,8 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
       return step(token);
     }
   };
-  const clip = await deps.db.selectFrom('clips').selectAll().where('id', '=', upload.clip_row_id).executeTakeFirstOrThrow();
+  const clip = await findClipById(deps.db, upload.clip_row_id);
+  if (!clip) throw new Error('The clip was deleted before it was posted');
   const file = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
   const plan = planChunks((await stat(file)).size);
 

@@ -1,17 +1,18 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { JobHelpers, Task } from 'graphile-worker';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { clipFilePath, instanceWorkDir } from '../../clips/files.ts';
-import { suggestDescriptions, llmConfigFromEnv } from '../../../engines/descriptions/index.ts';
+import { clipLayout, findClipById, markSubtitled } from '../../clips/service.ts';
+import { describeClip } from '../../descriptions/service.ts';
 import { recordLog } from '../../logs/service.ts';
-import { probe, renderHorizontal, renderVertical } from '../../../engines/media/index.ts';
+import { findStreamerById } from '../../streamers/service.ts';
+import { outputFrame, probe, renderClip } from '../../../engines/media/index.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
-import { captionClip } from '../captions.ts';
+import { captionClip, requireTranscriber } from '../captions.ts';
+import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
+import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
 import { NO_SPEECH, queueSubtitleJob } from '../service.ts';
 
-const payloadSchema = z.object({ requestId: z.uuid() });
 const HEARTBEAT_MS = 5_000;
 
 /**
@@ -41,95 +42,83 @@ async function putBack(deps: AppDeps, requestId: string, identity: WorkerIdentit
  * queue and runs again after the restart. The render replaces the clip's video atomically, so an
  * interrupted one leaves the previous video in place.
  */
-export function subtitleTask(deps: AppDeps, identity: WorkerIdentity): Task {
-  return async (rawPayload, helpers: JobHelpers) => {
-    const { requestId } = payloadSchema.parse(rawPayload);
-    const signal = helpers.abortSignal;
-    const request = await deps.db
+export function subtitleJob(deps: AppDeps, identity: WorkerIdentity) {
+  return defineJob({ ...SUBTITLE_JOB, run: ({ requestId }, ctx) => generateSubtitles(deps, identity, requestId, ctx) });
+}
+
+async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, requestId: string, ctx: JobContext): Promise<void> {
+  const { signal } = ctx;
+  const request = await deps.db
+    .updateTable('subtitle_requests')
+    .set({ status: 'running', owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
+    .where('id', '=', requestId)
+    .where('status', '=', 'queued')
+    .returningAll()
+    .executeTakeFirst();
+  if (!request) return;
+  let beating: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    beating ??= deps.db
       .updateTable('subtitle_requests')
-      .set({ status: 'running', owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
+      .set({ heartbeat_at: new Date() })
       .where('id', '=', requestId)
-      .where('status', '=', 'queued')
-      .returningAll()
-      .executeTakeFirst();
-    if (!request) return;
-    let beating: Promise<unknown> | null = null;
-    const timer = setInterval(() => {
-      beating ??= deps.db
-        .updateTable('subtitle_requests')
-        .set({ heartbeat_at: new Date() })
-        .where('id', '=', requestId)
-        .execute()
-        .catch(() => undefined)
-        .finally(() => {
-          beating = null;
-        });
-    }, HEARTBEAT_MS);
-    const workDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `subtitles-${requestId}`);
-    const finish = (status: 'done' | 'no_speech' | 'failed', message: string | null) =>
-      deps.db.updateTable('subtitle_requests').set({ status, message, finished_at: new Date() }).where('id', '=', requestId).execute();
-    const clip = await deps.db.selectFrom('clips').selectAll().where('id', '=', request.clip_row_id).executeTakeFirst();
-    try {
-      if (!clip) return await finish('failed', 'The clip no longer exists');
-      if (!deps.transcriber) throw new Error(deps.transcriberProblem ?? 'Transcription is not configured');
-      const streamer = clip.streamer_id
-        ? await deps.db.selectFrom('streamers').select(['language', 'layout']).where('id', '=', clip.streamer_id).executeTakeFirst()
-        : undefined;
-      await mkdir(workDir, { recursive: true });
-      const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
-      const output = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
-      const vertical = clip.format_type === 'vertical';
-      const sourceInfo = await probe(deps.media.ffprobe, source, signal);
-      const { transcript, overlay } = await captionClip({
-        transcriber: deps.transcriber,
-        sourcePath: source,
-        assPath: path.join(workDir, 'captions.ass'),
-        target: vertical ? { width: 1080, height: 1920, vertical } : { width: sourceInfo.width, height: sourceInfo.height, vertical },
-        language: streamer?.language || clip.language || undefined,
-        model: request.model ?? undefined,
-        signal,
+      .execute()
+      .catch(() => undefined)
+      .finally(() => {
+        beating = null;
       });
-      if (!overlay) {
-        await finish('no_speech', NO_SPEECH);
-        await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `No speech found in "${clip.title}" (${clip.clip_id}): no subtitles added`, userId: clip.user_id });
-        return;
-      }
-      if (vertical) {
-        await renderVertical({ ffmpeg: deps.media.ffmpeg, source, output, layout: clip.layout === 'crop' ? 'crop' : 'blur', sourceInfo, subtitles: overlay, signal });
-      } else {
-        await renderHorizontal({ ffmpeg: deps.media.ffmpeg, source, output, sourceInfo, subtitles: overlay, signal });
-      }
-      const rendered = await probe(deps.media.ffprobe, output);
-      const suggestions = await suggestDescriptions(
-        { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: transcript.text, language: transcript.language ?? clip.language },
-        { llm: llmConfigFromEnv(deps.env), logger: deps.logger },
-      );
-      await deps.db
-        .updateTable('clips')
-        .set({
-          subtitled: true,
-          transcript: transcript.text,
-          size_bytes: rendered.sizeBytes,
-          descriptions: JSON.stringify(suggestions.descriptions),
-          selected_description: -1,
-          updated_at: new Date(),
-        })
-        .where('id', '=', clip.id)
-        .execute();
-      await finish('done', null);
-      await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `Subtitles added to "${clip.title}" (${clip.clip_id}, ${transcript.words.length} words)`, userId: clip.user_id });
-    } catch (error) {
-      if (signal.aborted && (await putBack(deps, requestId, identity))) {
-        deps.logger.info({ requestId }, 'subtitle generation interrupted by a restart; queued again');
-        return;
-      }
-      const reason = (error as Error).message;
-      await finish('failed', `Subtitle generation failed: ${reason}`);
-      await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'subtitles', message: `Subtitles for "${clip?.title ?? 'a clip'}" failed: ${reason}`, userId: request.user_id, error });
-    } finally {
-      clearInterval(timer);
-      await beating;
-      await rm(workDir, { recursive: true, force: true });
+  }, HEARTBEAT_MS);
+  const workDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `subtitles-${requestId}`);
+  const finish = (status: 'done' | 'no_speech' | 'failed', message: string | null) =>
+    deps.db.updateTable('subtitle_requests').set({ status, message, finished_at: new Date() }).where('id', '=', requestId).execute();
+  const clip = await findClipById(deps.db, request.clip_row_id);
+  try {
+    if (!clip) {
+      await finish('failed', 'The clip no longer exists');
+      return;
     }
-  };
+    const transcriber = requireTranscriber(deps);
+    const streamer = clip.streamer_id ? await findStreamerById(deps.db, clip.streamer_id) : undefined;
+    await mkdir(workDir, { recursive: true });
+    const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
+    const output = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
+    const layout = clipLayout(clip);
+    const sourceInfo = await probe(deps.media.ffprobe, source, signal);
+    const { transcript, overlay } = await captionClip({
+      transcriber,
+      sourcePath: source,
+      assPath: path.join(workDir, 'captions.ass'),
+      target: outputFrame(layout, sourceInfo),
+      language: streamer?.language || clip.language || undefined,
+      model: request.model ?? undefined,
+      signal,
+    });
+    if (!overlay) {
+      await finish('no_speech', NO_SPEECH);
+      await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `No speech found in "${clip.title}" (${clip.clip_id}): no subtitles added`, userId: clip.user_id });
+      return;
+    }
+    await renderClip({ ffmpeg: deps.media.ffmpeg, source, output, sourceInfo, layout, captions: overlay, signal });
+    const rendered = await probe(deps.media.ffprobe, output);
+    const descriptions = await describeClip(deps, {
+      clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: transcript.text, language: transcript.language ?? clip.language },
+      userId: clip.user_id,
+      signal,
+    });
+    await markSubtitled(deps.db, clip.id, { transcript: transcript.text, sizeBytes: rendered.sizeBytes, descriptions });
+    await finish('done', null);
+    await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `Subtitles added to "${clip.title}" (${clip.clip_id}, ${transcript.words.length} words)`, userId: clip.user_id });
+  } catch (error) {
+    if (signal.aborted && (await putBack(deps, requestId, identity))) {
+      deps.logger.info({ requestId }, 'subtitle generation interrupted by a restart; queued again');
+      return;
+    }
+    const reason = (error as Error).message;
+    await finish('failed', `Subtitle generation failed: ${reason}`);
+    await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'subtitles', message: `Subtitles for "${clip?.title ?? 'a clip'}" failed: ${reason}`, userId: request.user_id, error });
+  } finally {
+    clearInterval(timer);
+    await beating;
+    await rm(workDir, { recursive: true, force: true });
+  }
 }

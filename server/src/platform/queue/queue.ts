@@ -1,24 +1,36 @@
 import { sql } from 'kysely';
-import type { DbOrTrx } from './db/database.ts';
+import type { DbOrTrx } from '../db/database.ts';
+import type { JobContract } from './define.ts';
 
-export interface AddJobOptions {
-  /** A job with the same key is replaced (its payload and run_at updated) instead of duplicated. */
-  jobKey?: string;
+export interface EnqueueOptions {
   runAt?: Date;
+  /** Overrides the contract's default. */
   maxAttempts?: number;
 }
 
+/** graphile-worker's default (25) retries for a day; no job here wants that. */
+const DEFAULT_MAX_ATTEMPTS = 5;
+
+/** The key a keyed contract gives this payload. */
+export function jobKey<P>(contract: JobContract<P>, payload: NoInfer<P>): string {
+  if (!contract.key) throw new Error(`${contract.name} jobs have no key`);
+  return contract.key(payload);
+}
+
 /**
- * Queues a graphile-worker job with SQL, so it commits or rolls back with the write that needs it
- * (pass the open transaction).
+ * Queues a job with SQL, so it commits or rolls back with the write that needs it (pass the open
+ * transaction). The payload is typed by the contract and checked against its schema here too, so a
+ * bad one fails at the caller rather than in the worker. A job with the same key is replaced (its
+ * payload and run_at updated) instead of doubled.
  */
-export async function addJob(db: DbOrTrx, task: string, payload: Record<string, unknown>, options: AddJobOptions = {}): Promise<void> {
+export async function enqueue<P>(db: DbOrTrx, contract: JobContract<P>, payload: NoInfer<P>, options: EnqueueOptions = {}): Promise<void> {
+  const checked = contract.payload.parse(payload);
   await sql`select graphile_worker.add_job(
-    identifier => ${task},
-    payload => ${JSON.stringify(payload)}::json,
+    identifier => ${contract.name},
+    payload => ${JSON.stringify(checked)}::json,
     run_at => ${options.runAt ?? null}::timestamptz,
-    max_attempts => ${options.maxAttempts ?? 5}::int,
-    job_key => ${options.jobKey ?? null}::text,
+    max_attempts => ${options.maxAttempts ?? contract.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}::int,
+    job_key => ${contract.key?.(checked) ?? null}::text,
     job_key_mode => 'replace'
   )`.execute(db);
 }

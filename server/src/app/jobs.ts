@@ -1,0 +1,46 @@
+import type pg from 'pg';
+import type { AppDeps } from '../domains/deps.ts';
+import { downloadRunJob } from '../domains/downloads/jobs/run.ts';
+import { scheduleJob } from '../domains/downloads/jobs/schedule.ts';
+import { autoPublishJob } from '../domains/publishing/jobs/auto-publish.ts';
+import { postJob } from '../domains/publishing/jobs/post.ts';
+import { subtitleJob } from '../domains/subtitles/jobs/subtitle.ts';
+import { recoverJob } from '../jobs/recovery.ts';
+import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
+import { PROCESS_IDENTITY, type WorkerIdentity } from '../platform/identity.ts';
+import { LOGS_TRIM_JOB, RECOVER_JOB } from '../platform/queue/contracts.ts';
+import type { AnyJobDefinition } from '../platform/queue/define.ts';
+import { housekeepingJob } from './housekeeping.ts';
+
+export type { WorkerHandle } from '../jobs/worker.ts';
+
+export interface WorkerOptions {
+  identity?: WorkerIdentity;
+  /** Whether the recovery cron may take silence for death right now (see RecoveryOptions). */
+  staleVerdicts?: () => boolean;
+}
+
+/** Every job the worker runs. */
+export function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[] {
+  const identity = options.identity ?? PROCESS_IDENTITY;
+  return [
+    housekeepingJob(deps),
+    downloadRunJob(deps, { identity }),
+    scheduleJob(deps),
+    recoverJob(deps, identity, options.staleVerdicts),
+    subtitleJob(deps, identity),
+    postJob(deps),
+    autoPublishJob(deps),
+  ];
+}
+
+export const CRON: readonly CronSchedule[] = [
+  { job: LOGS_TRIM_JOB, match: '17 * * * *', identifier: 'logs-trim' },
+  // Catches runs whose worker died on another machine (their heartbeat goes silent).
+  { job: RECOVER_JOB, match: '* * * * *', identifier: 'downloads-recover' },
+];
+
+/** The app's job worker: its jobs and cron under jobs/'s supervisor. */
+export function startWorker(deps: AppDeps, pool: pg.Pool, concurrency: number, options: WorkerOptions = {}): Promise<WorkerHandle> {
+  return superviseWorker({ db: deps.db, logger: deps.logger, pool, concurrency, jobs: appJobs(deps, options), cron: CRON, identity: options.identity });
+}

@@ -1,0 +1,115 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ClipStage } from '@clipshift/shared';
+import type { AppDeps } from '../deps.ts';
+import { makeThumbnail, probe, renderClip, type ClipLayout } from '../../engines/media/index.ts';
+import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/index.ts';
+import { CLIP_FILES, instanceWorkDir } from '../clips/files.ts';
+import { saveClip, type SavedClip } from '../clips/service.ts';
+import { describeClip } from '../descriptions/service.ts';
+import type { StreamerRow } from '../streamers/service.ts';
+import { captionsForRun, type RunCaptions } from '../subtitles/captions.ts';
+
+export interface ClipJob {
+  userId: string;
+  runId: string;
+  streamer: StreamerRow;
+  clip: TwitchClip;
+  gameName: string | null;
+  vertical: boolean;
+  signal: AbortSignal;
+  workDir: string;
+  onStage(stage: ClipStage, percent: number): void;
+}
+
+/** Twitch renders clip thumbnails near the start; a frame a little in avoids black openings. */
+const THUMBNAIL_AT_SEC = 1;
+/** ffmpeg must finish a short clip's render well inside this, or something is wrong. */
+const RENDER_TIMEOUT_MS = 20 * 60_000;
+
+/**
+ * One clip end to end: download the source, probe it, transcribe (auto_subtitle) so captions join
+ * the single render, thumbnail, describe, then save it into the library — which queues
+ * auto-publishing with the row when the streamer asks for it. Any failure or abort leaves nothing
+ * behind but the work folder, which the caller removes.
+ */
+export async function processClip(deps: AppDeps, twitch: TwitchClient, job: ClipJob): Promise<SavedClip> {
+  const { media } = deps;
+  const { streamer, signal } = job;
+  await mkdir(job.workDir, { recursive: true });
+  const sourcePath = path.join(job.workDir, CLIP_FILES.source);
+  const videoPath = path.join(job.workDir, CLIP_FILES.video);
+  const layout: ClipLayout = job.vertical ? streamer.layout : 'horizontal';
+
+  job.onStage('downloading', 0);
+  const source = await twitch.resolveClipSource(job.clip.id, signal);
+  await twitch.downloadClip(source.url, sourcePath, {
+    signal,
+    onProgress: (bytes, total) => job.onStage('downloading', total ? Math.round((bytes / total) * 100) : 0),
+  });
+
+  job.onStage('probing', 0);
+  const sourceInfo = await probe(media.ffprobe, sourcePath, signal);
+
+  let captions: RunCaptions | null = null;
+  if (streamer.auto_subtitle) {
+    job.onStage('transcribing', 0);
+    captions = await captionsForRun(deps, {
+      userId: job.userId,
+      clipTitle: job.clip.title,
+      sourcePath,
+      sourceInfo,
+      layout,
+      workDir: job.workDir,
+      language: streamer.language || null,
+      signal,
+    });
+  }
+
+  job.onStage('rendering', 0);
+  await renderClip({
+    ffmpeg: media.ffmpeg,
+    source: sourcePath,
+    output: videoPath,
+    sourceInfo,
+    layout,
+    captions: captions?.overlay,
+    signal,
+    onProgress: (fraction) => job.onStage('rendering', Math.round(fraction * 100)),
+    timeoutMs: RENDER_TIMEOUT_MS,
+  });
+  job.onStage('thumbnail', 0);
+  const thumbPath = path.join(job.workDir, CLIP_FILES.thumbnail);
+  await makeThumbnail({ ffmpeg: media.ffmpeg, source: videoPath, output: thumbPath, atSec: THUMBNAIL_AT_SEC, durationSec: sourceInfo.durationSec, width: 480, signal });
+  const rendered = await probe(media.ffprobe, videoPath, signal);
+  const descriptions = await describeClip(deps, {
+    clip: {
+      title: job.clip.title,
+      streamer: streamer.display_name ?? streamer.name,
+      gameName: job.gameName,
+      transcript: captions?.transcript ?? null,
+      language: job.clip.language && job.clip.language !== 'other' ? job.clip.language : streamer.language || null,
+    },
+    userId: job.userId,
+    signal,
+  });
+
+  job.onStage('saving', 0);
+  signal.throwIfAborted();
+  return saveClip(deps.db, deps.env.dataDir, job.workDir, {
+    userId: job.userId,
+    runId: job.runId,
+    streamer: { id: streamer.id, name: streamer.name },
+    twitch: job.clip,
+    gameName: job.gameName,
+    layout,
+    rendered,
+    descriptions,
+    transcript: captions?.transcript ?? null,
+    autoPublish: streamer.auto_publish,
+  });
+}
+
+export function clipWorkDir(dataDir: string, instance: string, runId: string, slug: string): string {
+  return path.join(instanceWorkDir(dataDir, instance), runId, slug.replace(/[^A-Za-z0-9_-]/g, '_'));
+}

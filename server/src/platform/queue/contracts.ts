@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { jobContract } from './define.ts';
+
+/*
+ * Every job's name and payload, with no domain code: a domain queues another domain's job through
+ * its contract (a saved clip queues auto-publish) without importing that domain. The names are the
+ * task identifiers stored in graphile-worker's tables; jobs queued by earlier versions must still
+ * find their task, so they never change. The key prefixes are read back by recovery.
+ */
+
+const empty = z.object({});
+
+/** Hourly housekeeping (cron): log retention, expired sessions, rate-limit windows, sign-in locks. */
+export const LOGS_TRIM_JOB = jobContract('logs/trim', empty);
+
+/** Every minute (cron): work of processes that died elsewhere. */
+export const RECOVER_JOB = jobContract('downloads/recover', empty);
+
+/** One download run. One attempt: a failed run is reported as failed, not silently retried hours later. */
+export const RUN_JOB = jobContract('downloads/run', z.object({ runId: z.uuid() }), { maxAttempts: 1, key: ({ runId }) => `run:${runId}` });
+
+/** A streamer's next scheduled run, keyed per streamer so an edit replaces it. */
+export const SCHEDULE_JOB = jobContract('downloads/schedule', z.object({ streamerId: z.uuid() }), {
+  maxAttempts: 3,
+  key: ({ streamerId }) => `schedule:${streamerId}`,
+});
+
+/** One subtitle request (its HTTP call waits on it). */
+export const SUBTITLE_JOB = jobContract('subtitles/generate', z.object({ requestId: z.uuid() }), {
+  maxAttempts: 1,
+  key: ({ requestId }) => `subtitles:${requestId}`,
+});
+
+/** One clip to one TikTok account; its saved publish_id keeps it to one post. */
+export const POST_JOB = jobContract('tiktok/post', z.object({ uploadId: z.uuid() }), { maxAttempts: 3, key: ({ uploadId }) => `upload:${uploadId}` });
+
+/** A clip just saved by a run of an auto_publish streamer: post it to the streamer's linked accounts. */
+export const AUTO_PUBLISH_JOB = jobContract('publishing/auto-publish', z.object({ clipRowId: z.uuid() }), {
+  maxAttempts: 3,
+  key: ({ clipRowId }) => `auto-publish:${clipRowId}`,
+});
