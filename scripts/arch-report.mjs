@@ -27,12 +27,13 @@ function unitOf(file) {
 
 const OLD_DOMAINS = new Set(['auth', 'invites', 'guests', 'streamers', 'downloads', 'clips', 'subtitles', 'descriptions', 'tiktok', 'logs', 'settings', 'health']);
 const isDomain = (unit) => (layered ? unit.startsWith('domains/') : OLD_DOMAINS.has(unit));
-const ringOf = (unit) => RINGS.indexOf(unit.split('/')[0]);
+// The package entry (index.ts) re-exports router types for the client: it is the outermost ring.
+const ringOf = (unit) => (unit === '(root)' ? RINGS.length : RINGS.indexOf(unit.split('/')[0]));
 
 const IMPORT = /(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g;
 const edges = new Map();
 let crossDomain = 0;
-let upward = 0;
+const upward = [];
 const trpcOutsideHttp = [];
 for (const file of listFiles(src)) {
   const from = unitOf(file);
@@ -48,7 +49,7 @@ for (const file of listFiles(src)) {
     if (!edges.has(from)) edges.set(from, new Set());
     edges.get(from).add(to);
     if (isDomain(from) && isDomain(to)) crossDomain++;
-    if (layered && ringOf(to) > ringOf(from)) upward++;
+    if (layered && ringOf(to) > ringOf(from)) upward.push(`${path.relative(src, file)} → ${spec}`);
   }
 }
 
@@ -77,7 +78,8 @@ const folderCycles = cycles();
 console.log(JSON.stringify({
   layout: layered ? 'rings' : 'flat',
   crossDomainImports: crossDomain,
-  upwardImports: layered ? upward : null,
+  upwardImports: layered ? upward.length : null,
+  upward: layered ? upward : undefined,
   folderCycles: folderCycles.length,
   foldersInCycles: folderCycles.map((c) => c.join(' ↔ ')),
   trpcImportsOutsideHttp: trpcOutsideHttp.length,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AppDeps } from '../domains/deps.ts';
 import { mediaRoot, workRoot } from '../domains/clips/files.ts';
 import { busyRunIds, recoverInterruptedRuns, requeueInterruptedRun } from '../domains/downloads/recovery.ts';
-import { killProcessesUsing } from '../engines/media/spawn.ts';
+import { killProcessesUsing } from '../platform/processes.ts';
 import { recoverInterruptedSubtitles, requeueInterruptedSubtitles, runningSubtitleRequestIds } from '../domains/subtitles/recovery.ts';
 import { requeueInterruptedUpload } from '../domains/publishing/service.ts';
 import { knownClipFolders } from '../domains/clips/service.ts';

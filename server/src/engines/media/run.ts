@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../../platform/logger.ts';
 import { MediaAbortError, MediaError } from './errors.ts';
-import { spawnTied } from './spawn.ts';
+import { spawnTied } from '../../platform/processes.ts';
 
 export type ProgressCallback = (fraction: number) => void;
 

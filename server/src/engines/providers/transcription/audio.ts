@@ -1,4 +1,4 @@
-import { spawnTied } from '../../media/spawn.ts';
+import { spawnTied } from '../../../platform/processes.ts';
 import { abortedError, TranscriptionError } from './types.ts';
 
 /** whisper's input format: 16 kHz, mono. */
