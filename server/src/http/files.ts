@@ -6,7 +6,7 @@ import { sendClientError, sendError } from './rest/errors.ts';
 import { createRequestContext } from './context.ts';
 import { databaseUnavailable, notFound, unauthorized } from '../platform/errors.ts';
 import { clipFilePath } from '../domains/clips/files.ts';
-import { findClipRow } from '../domains/clips/service.ts';
+import { findClipRow, type ClipFileUrls } from '../domains/clips/service.ts';
 
 type ClipFile = 'video' | 'thumbnail';
 
@@ -78,6 +78,12 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: C
   } catch (error) {
     await sendError(deps, req, res, error);
   }
+}
+
+/** Where clipFilesRouter serves a clip's files, as the clip's API answers name them. */
+export function withFileUrls<T extends { clip_id: string }>(clip: T): T & ClipFileUrls {
+  const base = `/api/clips/${encodeURIComponent(clip.clip_id)}`;
+  return { ...clip, thumbnail: `${base}/thumbnail`, video_url: `${base}/video`, video: `${base}/video?download=1` };
 }
 
 /** Video (with Range, so browsers can seek) and thumbnail of the caller's own clips. */

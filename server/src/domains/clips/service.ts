@@ -57,8 +57,14 @@ async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Promise<Map
   return map;
 }
 
-export function toClip(row: ClipListRow, posted: PostedTo = []): Clip {
-  const base = `/api/clips/${encodeURIComponent(row.clip_id)}`;
+/** Where the API serves a clip's files: the http layer adds them (domains never build URLs). */
+export type ClipFileUrls = Pick<Clip, 'thumbnail' | 'video_url' | 'video'>;
+/** A clip as the domain knows it: everything the API shows but the URLs of its files. */
+export type ClipRecord = Omit<Clip, keyof ClipFileUrls>;
+export type ClipDetailsRecord = Omit<ClipDetails, keyof ClipFileUrls>;
+export type ClipListRecord = Omit<ClipList, 'clips'> & { clips: ClipRecord[] };
+
+export function toClip(row: ClipListRow, posted: PostedTo = []): ClipRecord {
   return {
     clip_id: row.clip_id,
     title: row.title,
@@ -70,10 +76,7 @@ export function toClip(row: ClipListRow, posted: PostedTo = []): Clip {
     duration: row.duration,
     game_name: row.game_name,
     language: row.language,
-    thumbnail: `${base}/thumbnail`,
     thumbnail_url: row.thumbnail_url,
-    video_url: `${base}/video`,
-    video: `${base}/video?download=1`,
     format_type: row.format_type,
     subtitled: row.subtitled,
     custom_description: row.custom_description,
@@ -88,7 +91,7 @@ function likePattern(text: string): string {
 }
 
 /** A page of the user's library, newest clip first, filtered by streamer and title. */
-export async function listClips(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipList> {
+export async function listClips(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipListRecord> {
   let filtered = db.selectFrom('clips').where('user_id', '=', userId);
   if (input.streamer) filtered = filtered.where(sql<string>`lower(streamer_name)`, '=', input.streamer.toLowerCase());
   if (input.search) filtered = filtered.where('title', 'ilike', likePattern(input.search));
@@ -112,7 +115,7 @@ export async function findClipRow(db: DbOrTrx, userId: string, clipId: string): 
   return row;
 }
 
-export async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {
+export async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetailsRecord> {
   const posted = await postedTo(db, [row.id]);
   return { ...toClip(row, posted.get(row.id)), transcript: row.transcript };
 }

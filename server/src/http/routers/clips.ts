@@ -1,6 +1,7 @@
 import { clipDetails, clipIdInput, clipList, listClipsInput, updateDescriptionsInput } from '@clipshift/shared';
 import { z } from 'zod';
 import { recordLog } from '../../domains/logs/service.ts';
+import { withFileUrls } from '../files.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { deleteClip, findClipRow, listClips, toClipDetails, updateDescriptions } from '../../domains/clips/service.ts';
 
@@ -8,17 +9,20 @@ export const clipsRouter = router({
   list: authedProcedure
     .input(listClipsInput)
     .output(clipList)
-    .query(({ ctx, input }) => listClips(ctx.deps.db, ctx.user.id, input)),
+    .query(async ({ ctx, input }) => {
+      const list = await listClips(ctx.deps.db, ctx.user.id, input);
+      return { ...list, clips: list.clips.map(withFileUrls) };
+    }),
 
   details: authedProcedure
     .input(clipIdInput)
     .output(clipDetails)
-    .query(async ({ ctx, input }) => toClipDetails(ctx.deps.db, await findClipRow(ctx.deps.db, ctx.user.id, input.id))),
+    .query(async ({ ctx, input }) => withFileUrls(await toClipDetails(ctx.deps.db, await findClipRow(ctx.deps.db, ctx.user.id, input.id)))),
 
   updateDescriptions: authedProcedure
     .input(updateDescriptionsInput)
     .output(clipDetails)
-    .mutation(async ({ ctx, input }) => toClipDetails(ctx.deps.db, await updateDescriptions(ctx.deps.db, ctx.user.id, input))),
+    .mutation(async ({ ctx, input }) => withFileUrls(await toClipDetails(ctx.deps.db, await updateDescriptions(ctx.deps.db, ctx.user.id, input)))),
 
   delete: authedProcedure
     .input(clipIdInput)
