@@ -10,7 +10,7 @@ import express from 'express';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createApp } from '../server/src/app/http-app.ts';
-import { createSession } from '../server/src/domains/auth/sessions.ts';
+import { createSession } from '../server/src/domains/auth/service.ts';
 import { listClips } from '../server/src/domains/clips/service.ts';
 import { createDatabase } from '../server/src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../server/src/platform/db/embedded.ts';

@@ -1,19 +1,20 @@
 import type { Task } from 'graphile-worker';
-import { deleteExpiredSessions } from '../domains/auth/sessions.ts';
-import { deleteStaleLoginLocks } from '../domains/auth/throttle.ts';
+import { cleanUpAuth } from '../domains/auth/service.ts';
 import type { AppDeps } from '../domains/deps.ts';
-import { deleteStaleRateLimits } from '../platform/rate-limit.ts';
 import { trimLogs } from '../domains/logs/service.ts';
+import { deleteStaleRateLimits } from '../platform/rate-limit.ts';
 
 export const LOGS_TRIM_TASK = 'logs/trim';
 
-/** Hourly housekeeping: log retention, expired sessions, old rate-limit windows and sign-in locks. */
+/** Hourly housekeeping: log retention, expired sessions and sign-in locks, old rate-limit windows. */
+export async function runHousekeeping(deps: AppDeps): Promise<void> {
+  const removed = await trimLogs(deps.db);
+  const sessions = await cleanUpAuth(deps.db);
+  await deleteStaleRateLimits(deps.db);
+  deps.logger.info({ removedLogs: removed, removedSessions: sessions }, 'housekeeping done');
+}
+
+/** The housekeeping job (jobs/worker.ts runs it on a cron). */
 export function logsTrimTask(deps: AppDeps): Task {
-  return async () => {
-    const removed = await trimLogs(deps.db);
-    const sessions = await deleteExpiredSessions(deps.db);
-    await deleteStaleRateLimits(deps.db);
-    await deleteStaleLoginLocks(deps.db);
-    deps.logger.info({ removedLogs: removed, removedSessions: sessions }, 'housekeeping done');
-  };
+  return () => runHousekeeping(deps);
 }

@@ -7,6 +7,7 @@ import type { ClipsTable } from '../../platform/db/schema.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { accountLabel } from '../publishing/accounts.ts';
 import { mediaRoot } from './files.ts';
+import { containsPattern } from '../../platform/db/like.ts';
 
 export type ClipRow = Selectable<ClipsTable>;
 
@@ -86,15 +87,11 @@ export function toClip(row: ClipListRow, posted: PostedTo = []): ClipRecord {
   };
 }
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 /** A page of the user's library, newest clip first, filtered by streamer and title. */
 export async function listClips(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipListRecord> {
   let filtered = db.selectFrom('clips').where('user_id', '=', userId);
   if (input.streamer) filtered = filtered.where(sql<string>`lower(streamer_name)`, '=', input.streamer.toLowerCase());
-  if (input.search) filtered = filtered.where('title', 'ilike', likePattern(input.search));
+  if (input.search) filtered = filtered.where('title', 'ilike', containsPattern(input.search));
   const [rows, count] = await Promise.all([
     filtered
       .select(LIST_COLUMNS)
