@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import type { DownloadRunsTable } from '../../platform/db/schema.ts';
 import { concurrencyFor } from '../settings/service.ts';
 import { findStreamer, hasActiveRun, type StreamerRow } from '../streamers/service.ts';
@@ -49,9 +50,6 @@ export async function queueRunJob(db: DbOrTrx, runId: string): Promise<void> {
   await addJob(db, RUN_TASK, { runId }, { jobKey: runJobKey(runId), maxAttempts: 1 });
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '23505';
-}
 
 export interface StartedRun {
   run: RunRow;

@@ -1,4 +1,5 @@
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { findClipRow } from '../clips/service.ts';
 import { badGateway, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../jobs/pause.ts';
@@ -39,7 +40,7 @@ export async function requestSubtitles(db: Db, userId: string, clipId: string, m
       return request.id;
     });
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw conflict(ALREADY_GENERATING);
+    if (isUniqueViolation(error)) throw conflict(ALREADY_GENERATING);
     throw error;
   }
 }
