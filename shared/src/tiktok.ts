@@ -3,7 +3,6 @@ import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG } from './clips.ts';
 import { rowId } from './input.ts';
 
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'] as const;
 export const TIKTOK_AUTH_MESSAGE_TYPE = 'tiktok-auth';
 export const DELETE_ACCOUNT_CONFIRM = 'Are you sure you want to delete this TikTok account?';
 

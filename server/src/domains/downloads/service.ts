@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
@@ -122,13 +122,4 @@ export async function requestStop(db: Db, userId: string, name: string, now = ne
     }
     return streamer;
   });
-}
-
-export async function activeRunCount(db: DbOrTrx): Promise<number> {
-  const row = await db
-    .selectFrom('download_runs')
-    .select(sql<number>`count(*)::int`.as('count'))
-    .where('status', 'in', ['downloading', 'stopping'])
-    .executeTakeFirstOrThrow();
-  return row.count;
 }
