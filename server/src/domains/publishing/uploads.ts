@@ -4,7 +4,7 @@ import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { UploadsTable } from '../../platform/db/schema.ts';
 import { findClipRow } from '../clips/service.ts';
 import { badGateway, badRequest, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
-import { pause } from '../../jobs/pause.ts';
+import { pause } from '../../platform/pause.ts';
 import { addJob } from '../../platform/queue.ts';
 import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
 

@@ -2,7 +2,7 @@ import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { findClipRow } from '../clips/service.ts';
 import { badGateway, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
-import { pause } from '../../jobs/pause.ts';
+import { pause } from '../../platform/pause.ts';
 import { addJob } from '../../platform/queue.ts';
 
 export const SUBTITLE_TASK = 'subtitles/generate';
