@@ -10,7 +10,7 @@ import express from 'express';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createApp } from '../server/src/app/http-app.ts';
-import { createSession } from '../server/src/domains/auth/sessions.ts';
+import { createSession } from '../server/src/domains/auth/service.ts';
 import { listClips } from '../server/src/domains/clips/service.ts';
 import { createDatabase } from '../server/src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../server/src/platform/db/embedded.ts';
@@ -18,7 +18,7 @@ import { migrate } from '../server/src/platform/db/migrate.ts';
 import type { AppDeps } from '../server/src/domains/deps.ts';
 import { loadEnv } from '../server/src/platform/env.ts';
 import { createLogger } from '../server/src/platform/logger.ts';
-import { resolveMediaBinaries } from '../server/src/engines/media/index.ts';
+import { createDeps } from '../server/src/app/deps.ts';
 import { migrateWorkerSchema } from '../server/src/jobs/migrate.ts';
 import { machineDescription, median, writeSection } from './lib/report.ts';
 
@@ -153,7 +153,10 @@ async function main() {
   await migrate(database.pool);
   await migrateWorkerSchema(database.pool, logger);
   const env = loadEnv({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: path.resolve(import.meta.dirname, 'out/api-data'), DATABASE_URL: benchUrl });
-  const deps: AppDeps = { env, db: database.db, logger, appSecret: 'bench-secret-bench-secret-bench-secret', twitch: null, tiktok: null, media: resolveMediaBinaries(env), transcriber: null, workerRunning: () => false };
+  const deps = createDeps(env, database.db, logger, {
+    appSecret: 'bench-secret-bench-secret-bench-secret',
+    overrides: { twitch: null, tiktok: null, transcriber: null },
+  });
   console.log(`Seeding ${CLIPS} clips across ${STREAMERS} streamers…`);
   const userId = await seed(deps.db);
   const sample = await listClips(deps.db, userId, { search: SEARCH, page: 1, limit: 50 });

@@ -1,2 +1,90 @@
-// Import boundary rules of this workspace (see eslint.config.js at the root).
-export default [];
+// Import boundary rules of the server (see eslint.config.js at the root and
+// docs/decisions/0013-server-rings.md).
+//
+//   app/       → http, jobs, domains, engines, platform   (composition roots: main, http app, job list, housekeeping)
+//   http/      → domains, engines, platform               (tRPC, REST, the one AppError mapping; routers are transport)
+//   jobs/      → domains, engines, platform               (worker supervision and recovery)
+//   domains/   → engines, platform                        (each domain: service.ts, queries.ts, jobs/)
+//   engines/   → platform                                 (media, providers, description scoring)
+//   platform/  → platform                                 (db, env, logger, AppError, queue, crypto…)
+//
+// Every ring may import @clipshift/shared. Only http/ imports @trpc/server. A domain imports
+// another only through its service.ts (or index.ts), and only downward in DOMAIN_ORDER.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SERVER = path.dirname(fileURLToPath(import.meta.url));
+const src = (...parts) => `./src/${parts.join('/')}`;
+const abs = (...parts) => path.join(SERVER, 'src', ...parts);
+/** One file as a glob: the rule takes only glob exceptions where `from` is a glob. */
+const fileGlob = (...parts) => abs(...parts).replace(/\.ts$/, '.@(ts)');
+
+/**
+ * The domains, lowest first: a domain may use the services of those before it, never of those
+ * after it. Reactions upward (a saved clip auto-publishes) are jobs, not imports.
+ */
+export const DOMAIN_ORDER = ['logs', 'settings', 'invites', 'auth', 'guests', 'clips', 'descriptions', 'publishing', 'streamers', 'subtitles', 'downloads'];
+
+/**
+ * Imports that break the domain rules today and are being undone by the job-side rework (typed job
+ * definitions, one renderClip, table ownership of downloads/clips/subtitles/publishing): each names
+ * the importing domain and the file it may still reach. Delete entries as they go; never add one.
+ */
+const PENDING = {};
+
+/**
+ * Ring crossings the job-side rework removes: the job list and its cron move from jobs/worker.ts to
+ * app/ (jobs → app/housekeeping.ts), and downloads/jobs/recover.ts stops reaching jobs/recovery.ts.
+ */
+const PENDING_RINGS = {};
+
+const RINGS = ['app', 'http', 'jobs', 'domains', 'engines', 'platform'];
+/** What each ring may not import: every ring above it (http and jobs are siblings that never meet). */
+const FORBIDDEN = {
+  http: ['app', 'jobs'],
+  jobs: ['app', 'http'],
+  domains: ['app', 'http', 'jobs'],
+  engines: ['app', 'http', 'jobs', 'domains'],
+  platform: ['app', 'http', 'jobs', 'domains', 'engines'],
+};
+
+const ringZones = Object.entries(FORBIDDEN).map(([ring, above]) => ({
+  target: src(ring),
+  from: above.map((other) => src(other)),
+  except: PENDING_RINGS[ring] ?? [],
+  message: `${ring}/ is below ${above.join(', ')}: imports point inward only (app → http/jobs → domains → engines → platform).`,
+}));
+
+const domainZones = DOMAIN_ORDER.map((domain, index) => ({
+  target: src('domains', domain),
+  from: abs('domains', '**'),
+  except: [
+    abs('domains', domain, '**'),
+    fileGlob('domains', 'deps.ts'),
+    ...DOMAIN_ORDER.slice(0, index).map((lower) => abs('domains', lower, '@(service|index).ts')),
+    ...(PENDING[domain] ?? []).map((file) => fileGlob('domains', file)),
+  ],
+  message: `A domain imports another only through its service.ts, and only one below it in DOMAIN_ORDER (${DOMAIN_ORDER.join(' ← ')}).`,
+}));
+
+if (RINGS.length !== Object.keys(FORBIDDEN).length + 1) throw new Error('every ring but app/ needs its FORBIDDEN entry');
+
+export default [
+  {
+    files: ['server/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: SERVER, zones: [...ringZones, ...domainZones] }],
+    },
+  },
+  {
+    // tRPC is transport: domains throw platform AppErrors and http/errors.ts maps them.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/http/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@trpc/*', '@trpc/*/**'], message: 'Only http/ imports tRPC: throw an AppError (platform/errors.ts) instead.' }] },
+      ],
+    },
+  },
+];

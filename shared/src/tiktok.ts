@@ -3,9 +3,12 @@ import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG } from './clips.ts';
 import { rowId } from './input.ts';
 
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'] as const;
 export const TIKTOK_AUTH_MESSAGE_TYPE = 'tiktok-auth';
 export const DELETE_ACCOUNT_CONFIRM = 'Are you sure you want to delete this TikTok account?';
+
+/** Who may see a post, as TikTok names the choices. */
+export const PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
+export type PrivacyLevel = (typeof PRIVACY_LEVELS)[number];
 
 export const PRIVACY_LEVEL_LABELS: Record<string, string> = {
   PUBLIC_TO_EVERYONE: 'Everyone',
@@ -24,6 +27,16 @@ export const tiktokAccount = z.object({
   needs_reconnect: z.boolean(),
 });
 export type TikTokAccount = z.infer<typeof tiktokAccount>;
+
+/** "@username", or null for an account without one. */
+export function accountUsername(username: string | null): string | null {
+  return username ? `@${username}` : null;
+}
+
+/** How an account is named to people: "@username", else its display name. */
+export function formatAccountHandle(account: { username: string | null; display_name: string }): string {
+  return accountUsername(account.username) ?? account.display_name;
+}
 
 /** A TikTok account's or an upload's id in the path. */
 export const accountIdInput = z.object({ id: rowId('id is required') });
@@ -59,7 +72,7 @@ export const postClipInput = z.object({
   tiktok_account_id: rowId('tiktok_account_id must be an account id').optional(),
   tiktok_account_ids: z.array(rowId('tiktok_account_ids must be account ids')).max(20).optional(),
   /** One of the creator's privacy_level_options; no default is chosen for the user. */
-  privacy_level: z.enum(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']).optional(),
+  privacy_level: z.enum(PRIVACY_LEVELS).optional(),
   disable_comment: z.boolean().optional(),
   disable_duet: z.boolean().optional(),
   disable_stitch: z.boolean().optional(),

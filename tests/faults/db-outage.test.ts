@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusEntry } from '@clipshift/shared';
-import { createSession } from '../../server/src/domains/auth/sessions.ts';
+import { createSession } from '../../server/src/domains/auth/service.ts';
 import { createDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/src/platform/db/embedded.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../../server/src/domains/auth/sessions.ts';
+import { createSession } from '../../server/src/domains/auth/service.ts';
 import { encryptSecret } from '../../server/src/platform/crypto.ts';
 import { RESTARTING_SUBTITLES } from '../../server/src/domains/subtitles/service.ts';
 import { RESTARTING_UPLOADS } from '../../server/src/domains/publishing/uploads.ts';

@@ -4,10 +4,7 @@ import { createApp } from '../../server/src/app/http-app.ts';
 import type { AppDeps } from '../../server/src/domains/deps.ts';
 import { loadEnv, type Env } from '../../server/src/platform/env.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
-import { resolveMediaBinaries } from '../../server/src/engines/media/index.ts';
-import { twitchFromEnv } from '../../server/src/engines/providers/twitch/from-env.ts';
-import { tiktokFromEnv } from '../../server/src/engines/providers/tiktok/index.ts';
-import { transcriberFromEnv } from '../../server/src/engines/providers/transcription/from-env.ts';
+import { createDeps } from '../../server/src/app/deps.ts';
 import type { Context } from '../../server/src/http/trpc.ts';
 import { createCaller } from '../../server/src/http/router.ts';
 import type { PublicUser } from '@clipshift/shared';
@@ -33,25 +30,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   // Error lines are recorded, and fail the test unless it expects them (error-logs.ts).
   const logger = createLogger(captureLevel(), errorLogDestination());
-  const media = resolveMediaBinaries(config);
-  const transcription = transcriberFromEnv(config, media.ffmpeg, logger);
-  const deps: AppDeps = {
-    env: config,
-    db: database.db,
-    logger,
-    appSecret: 'test-secret-test-secret-test-secret-0123',
-    twitch: twitchFromEnv(config, logger),
-    tiktok: tiktokFromEnv(config, logger),
-    media,
-    transcriber: transcription.transcriber,
-    transcriberProblem: transcription.problem,
-    workerRunning: () => false,
-  };
+  const deps = createDeps(config, database.db, logger, { appSecret: 'test-secret-test-secret-test-secret-0123' });
   return {
     deps,
     database,
     close: async () => {
-      await transcription.transcriber?.close();
+      await deps.transcriber?.close();
       await database.close();
     },
   };

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { INVITE_ALPHABET, normalizeInviteCode, type PublicUser } from '@clipshift/shared';
-import { generateInviteCode } from '../../server/src/domains/invites/codes.ts';
+import { generateInviteCode } from '../../server/src/domains/invites/service.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectError, findUser, inviteFrom, register } from './support.ts';
 

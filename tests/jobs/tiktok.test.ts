@@ -33,7 +33,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   }
 
   async function sessionCookie(user: PublicUser): Promise<string> {
-    const { createSession } = await import('../../server/src/domains/auth/sessions.ts');
+    const { createSession } = await import('../../server/src/domains/auth/service.ts');
     const session = await createSession(app.deps.db, user.id);
     return `clipshift_session=${session.token}`;
   }

@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/src/app/http-app.ts';
-import { createSession } from '../../server/src/domains/auth/sessions.ts';
+import { createSession } from '../../server/src/domains/auth/service.ts';
 import { createDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.ts';
 import { toExpressPath } from '../../server/src/http/rest/routes.ts';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';

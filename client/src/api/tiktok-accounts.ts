@@ -36,11 +36,6 @@ export function useTikTokAccounts({ fresh = false, toastOnError = false }: Accou
   return query;
 }
 
-/** "@username", or the display name of an account without one. */
-export function accountHandle(account: Pick<TikTokAccount, 'username' | 'display_name'>): string {
-  return account.username ? `@${account.username}` : account.display_name;
-}
-
 /** Streamer names are matched case-insensitively, as the server does. */
 export function isLinkedTo(account: Pick<TikTokAccount, 'linked_streamers'>, streamer: string): boolean {
   const name = streamer.toLowerCase();

@@ -5,16 +5,12 @@ import { createDatabase } from '../platform/db/database.ts';
 import { startEmbeddedPostgres } from '../platform/db/embedded.ts';
 import { isDatabaseUnavailable } from '../platform/db/errors.ts';
 import { migrate } from '../platform/db/migrate.ts';
-import type { AppDeps } from '../domains/deps.ts';
 import { ConfigError, loadEnv, type Env } from '../platform/env.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { loadGeneratedSecrets } from '../platform/secrets.ts';
 import { startWorker, type WorkerHandle } from './jobs.ts';
 import { migrateWorkerSchema } from '../jobs/migrate.ts';
-import { resolveMediaBinaries } from '../engines/media/index.ts';
-import { twitchFromEnv } from '../engines/providers/twitch/from-env.ts';
-import { tiktokFromEnv } from '../engines/providers/tiktok/index.ts';
-import { transcriberFromEnv } from '../engines/providers/transcription/from-env.ts';
+import { createDeps } from './deps.ts';
 import { HEARTBEAT_STALE_MS, PROCESS_IDENTITY } from '../platform/identity.ts';
 import { startInstanceHeartbeat, unregisterInstance } from '../jobs/instances.ts';
 import { recoverDeadWork } from '../jobs/recovery.ts';
@@ -135,23 +131,14 @@ async function main() {
       await unregisterInstance(database.db, PROCESS_IDENTITY);
     });
 
-    const media = resolveMediaBinaries(env);
-    const transcription = transcriberFromEnv(env, media.ffmpeg, logger);
-    const deps: AppDeps = {
-      env,
-      db: database.db,
-      logger,
+    const deps = createDeps(env, database.db, logger, {
       appSecret: env.APP_SECRET ?? secrets.app_secret,
-      twitch: twitchFromEnv(env, logger),
-      tiktok: tiktokFromEnv(env, logger),
-      media,
-      transcriber: transcription.transcriber,
-      transcriberProblem: transcription.problem,
       workerRunning: () => worker !== null,
       stopping: stopping.signal,
-    };
-    if (transcription.transcriber) shutdown.add('transcriber', () => transcription.transcriber!.close());
-    else logger.warn({ reason: transcription.problem }, 'subtitles are unavailable');
+    });
+    const { transcriber } = deps;
+    if (transcriber) shutdown.add('transcriber', () => transcriber.close());
+    else logger.warn({ reason: deps.transcriberProblem }, 'subtitles are unavailable');
     if (!deps.twitch) logger.warn('TWITCH_CLIENT_ID/TWITCH_CLIENT_SECRET are not set: downloads will fail until they are');
 
     if (env.RUN_WORKER) {

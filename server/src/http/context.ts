@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../domains/deps.ts';
-import { DEVICE_COOKIE } from '../domains/auth/device-cookie.ts';
-import { SESSION_COOKIE, validateSessionToken } from '../domains/auth/sessions.ts';
+import { DEVICE_COOKIE, SESSION_COOKIE, validateSessionToken } from '../domains/auth/service.ts';
 import { isDatabaseUnavailable } from '../platform/db/errors.ts';
 import type { Context } from './trpc.ts';
 

@@ -7,19 +7,8 @@ import { AppError, databaseUnavailable, type AppErrorCode } from '../platform/er
 
 type TRPCCode = TRPCError['code'];
 
-/** An AppError's code as tRPC names it (the names agree; the table keeps them checked). */
-const TRPC_CODE: Record<AppErrorCode, TRPCCode> = {
-  BAD_REQUEST: 'BAD_REQUEST',
-  UNAUTHORIZED: 'UNAUTHORIZED',
-  FORBIDDEN: 'FORBIDDEN',
-  NOT_FOUND: 'NOT_FOUND',
-  CONFLICT: 'CONFLICT',
-  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
-  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  BAD_GATEWAY: 'BAD_GATEWAY',
-  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
-};
+/** An AppError's code as tRPC names it: the contract took tRPC's names, so this compiles only while they agree. */
+const trpcCodeOf = (code: AppErrorCode): TRPCCode => code;
 
 /** The tRPC codes this app uses, named as the REST contract names them. */
 const REST_CODE: Partial<Record<TRPCCode, ErrorCode>> = {
@@ -49,7 +38,7 @@ export function appErrorOf(error: unknown): AppError | undefined {
 export function toTRPCError(error: unknown): TRPCError {
   const appError = appErrorOf(error);
   if (!appError) return getTRPCErrorFromUnknown(error);
-  const code = TRPC_CODE[appError.code];
+  const code = trpcCodeOf(appError.code);
   if (error instanceof TRPCError && error.code === code) return error;
   return new TRPCError({ code, message: appError.message, cause: appError });
 }

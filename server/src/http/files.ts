@@ -1,3 +1,4 @@
+import type { Clip } from '@clipshift/shared';
 import { stat } from 'node:fs/promises';
 import { Router, type Request, type Response } from 'express';
 import { TRPCError } from '@trpc/server';
@@ -78,6 +79,15 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: C
   } catch (error) {
     await sendError(deps, req, res, error);
   }
+}
+
+/** Where clipFilesRouter serves a clip's files, as the clip's API answers name them. */
+/** Where the API serves a clip's files (domains never build URLs). */
+type ClipFileUrls = Pick<Clip, 'thumbnail' | 'video_url' | 'video'>;
+
+export function withFileUrls<T extends { clip_id: string }>(clip: T): T & ClipFileUrls {
+  const base = `/api/clips/${encodeURIComponent(clip.clip_id)}`;
+  return { ...clip, thumbnail: `${base}/thumbnail`, video_url: `${base}/video`, video: `${base}/video?download=1` };
 }
 
 /** Video (with Range, so browsers can seek) and thumbnail of the caller's own clips. */

@@ -1,5 +1,5 @@
 import { LoaderCircle, RefreshCw, Trash2 } from 'lucide-react';
-import type { TikTokAccount } from '@clipshift/shared';
+import { accountUsername, type TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -19,7 +19,7 @@ interface AccountRowProps {
 const WIDE_ONLY = 'hidden md:table-cell';
 
 function username(account: TikTokAccount): string | null {
-  return account.username ? `@${account.username}` : null;
+  return accountUsername(account.username);
 }
 
 /** On narrow screens the Username, Linked Streamers and Added columns are folded under the name. */

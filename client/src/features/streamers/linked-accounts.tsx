@@ -1,9 +1,8 @@
 import { useId } from 'react';
 import { Settings2 } from 'lucide-react';
-import type { Streamer } from '@clipshift/shared';
+import { formatAccountHandle, type Streamer } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
 import { Button } from '@/components/ui/button';
-import { accountHandle } from '@/api/tiktok-accounts';
 
 type LinkedAccount = Streamer['tiktok_accounts'][number];
 
@@ -11,7 +10,7 @@ function AccountChip({ account }: { account: LinkedAccount }) {
   return (
     <li className="flex min-w-0 items-center gap-1.5 rounded-full border bg-muted/40 py-1 pr-3 pl-1 text-xs" title={account.display_name} data-testid="linked-account">
       <AccountAvatar src={account.avatar_url} className="size-5 [&_svg]:size-3" />
-      <span className="truncate font-medium">{accountHandle(account)}</span>
+      <span className="truncate font-medium">{formatAccountHandle(account)}</span>
     </li>
   );
 }

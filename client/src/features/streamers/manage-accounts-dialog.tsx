@@ -1,5 +1,5 @@
 import { Check, Link2, Link2Off, LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import type { Streamer, TikTokAccount } from '@clipshift/shared';
+import { formatAccountHandle, type Streamer, type TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
 import { LoadFailed } from '@/components/load-failed';
 import { PopupWaitingNote } from '@/components/popup-waiting-note';
@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { streamerTitle } from '@/api/streamers';
-import { accountHandle, accountMessages, useAccountLinks, useTikTokAccounts } from '@/api/tiktok-accounts';
+import { accountMessages, useAccountLinks, useTikTokAccounts } from '@/api/tiktok-accounts';
 import { useConnectAccount } from '@/api/tiktok-connect';
 
 interface AccountRowProps {
@@ -20,7 +20,7 @@ interface AccountRowProps {
 }
 
 function AccountRow({ account, linked, pending, onToggle }: AccountRowProps) {
-  const handle = accountHandle(account);
+  const handle = formatAccountHandle(account);
   return (
     <li className="flex items-center gap-3 py-3" data-testid="manage-account" aria-label={handle}>
       <AccountAvatar src={account.avatar_url} className="size-9" />

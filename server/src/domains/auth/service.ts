@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   INVALID_INVITE,
   INVITE_REQUIRED,
@@ -13,26 +12,22 @@ import {
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { consumeInvite, lockUsableInvite } from '../invites/service.ts';
 import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password.ts';
+import { deleteExpiredSessions } from './sessions.ts';
+import { deleteStaleLoginLocks } from './throttle.ts';
+import { findUserByPasskey, findUserByUsername, hasUsers, insertUser, isUsernameTaken, lockRegistrations, readPasskey, setPasskeyIfNone, usernamesByIds } from './queries.ts';
+
+export { hasUsers, usernamesByIds };
+/** Passkeys live on the users row; guests/service.ts owns what they mean. */
+export const passkeys = { read: readPasskey, setIfNone: setPasskeyIfNone, findOwner: findUserByPasskey };
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const USERNAME_TAKEN = 'Username is already taken';
 export const REGISTRATION_CLOSED = 'Registration is closed';
 
-/** Serialises registrations so that exactly one first account becomes the administrator. */
-const REGISTRATION_LOCK_ID = 0x72656769; // "regi"
-
-export async function hasUsers(db: DbOrTrx): Promise<boolean> {
-  const row = await db.selectFrom('users').select(sql<number>`1`.as('one')).limit(1).executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function getRegistrationStatus(db: DbOrTrx, mode: RegistrationMode): Promise<RegistrationStatus> {
   return registrationStatusFor(mode, await hasUsers(db));
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
 
 export interface RegisteredUser {
@@ -47,7 +42,7 @@ export async function registerUser(db: Db, mode: RegistrationMode, input: Regist
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${REGISTRATION_LOCK_ID})`.execute(trx);
+      await lockRegistrations(trx);
       const first = !(await hasUsers(trx));
       if (!first) {
         if (mode === 'closed') throw forbidden(REGISTRATION_CLOSED);
@@ -57,17 +52,8 @@ export async function registerUser(db: Db, mode: RegistrationMode, input: Regist
           if (!(await lockUsableInvite(trx, inviteCode))) throw badRequest(INVALID_INVITE);
         }
       }
-      const taken = await trx
-        .selectFrom('users')
-        .select('id')
-        .where(sql<string>`lower(username)`, '=', input.username.toLowerCase())
-        .executeTakeFirst();
-      if (taken) throw conflict(USERNAME_TAKEN);
-      const user = await trx
-        .insertInto('users')
-        .values({ username: input.username, password_hash: passwordHash, is_admin: first })
-        .returning(['id', 'username', 'is_admin'])
-        .executeTakeFirstOrThrow();
+      if (await isUsernameTaken(trx, input.username)) throw conflict(USERNAME_TAKEN);
+      const user = await insertUser(trx, { username: input.username, passwordHash, isAdmin: first });
       if (!first && mode === 'invite' && !(await consumeInvite(trx, inviteCode, user.id))) {
         throw badRequest(INVALID_INVITE);
       }
@@ -83,13 +69,20 @@ export type LoginResult = { ok: true; user: PublicUser } | { ok: false; userId: 
 
 /** Checks credentials; the time taken is the same whether or not the username exists. */
 export async function checkCredentials(db: DbOrTrx, input: LoginInput): Promise<LoginResult> {
-  const row = await db
-    .selectFrom('users')
-    .select(['id', 'username', 'is_admin', 'password_hash'])
-    .where(sql<string>`lower(username)`, '=', input.username.toLowerCase())
-    .executeTakeFirst();
+  const row = await findUserByUsername(db, input.username);
   const valid = await verifyPassword(row?.password_hash ?? (await decoyPasswordHash()), input.password);
   if (!row || !valid) return { ok: false, userId: row?.id ?? null, username: row?.username ?? null };
   return { ok: true, user: { id: row.id, username: row.username, is_admin: row.is_admin } };
 }
 
+
+export { SESSION_COOKIE, SESSION_TTL_MS, createSession, invalidateSession, validateSessionToken, type CreatedSession, type ValidSession } from './sessions.ts';
+export { guardLogin, type LoginGuard, type LoginRequest } from './throttle.ts';
+export { DEVICE_COOKIE, DEVICE_COOKIE_TTL_MS, issueDeviceCookie } from './device-cookie.ts';
+
+/** Housekeeping of the auth tables: expired sessions, and sign-in locks nobody has touched for a day. Returns the sessions removed. */
+export async function cleanUpAuth(db: DbOrTrx): Promise<number> {
+  const sessions = await deleteExpiredSessions(db);
+  await deleteStaleLoginLocks(db);
+  return sessions;
+}

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { ListClipsInput } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
+import { containsPattern } from '../../platform/db/like.ts';
 import type { ClipsTable, DescriptionOption } from '../../platform/db/schema.ts';
 
 /* The clips table's SQL; other domains reach clips through service.ts. */
@@ -30,15 +31,11 @@ export const LIST_COLUMNS = [
 
 export type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 /** A page of the user's library, newest clip first, filtered by streamer and title, and the total. */
 export async function selectClipPage(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<{ rows: ClipListRow[]; total: number }> {
   let filtered = db.selectFrom('clips').where('user_id', '=', userId);
   if (input.streamer) filtered = filtered.where(sql<string>`lower(streamer_name)`, '=', input.streamer.toLowerCase());
-  if (input.search) filtered = filtered.where('title', 'ilike', likePattern(input.search));
+  if (input.search) filtered = filtered.where('title', 'ilike', containsPattern(input.search));
   const [rows, count] = await Promise.all([
     filtered
       .select(LIST_COLUMNS)

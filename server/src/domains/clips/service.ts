@@ -25,6 +25,9 @@ import {
   type SubtitledClip,
 } from './queries.ts';
 
+/** Where a clip's files and a process's scratch folders live, for the domains that read or build them. */
+export { CLIP_FILES, clipFilePath, instanceWorkDir } from './files.ts';
+
 export type { ClipListRow, ClipRow, SubtitledClip } from './queries.ts';
 
 export const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);

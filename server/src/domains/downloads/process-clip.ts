@@ -4,11 +4,11 @@ import type { ClipStage } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { makeThumbnail, probe, renderClip, type ClipLayout } from '../../engines/media/index.ts';
 import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/index.ts';
-import { CLIP_FILES, instanceWorkDir } from '../clips/files.ts';
+import { CLIP_FILES, instanceWorkDir } from '../clips/service.ts';
 import { saveClip, type SavedClip } from '../clips/service.ts';
 import { describeClip } from '../descriptions/service.ts';
 import type { StreamerRow } from '../streamers/service.ts';
-import { captionsForRun, type RunCaptions } from '../subtitles/captions.ts';
+import { captionsForRun, type RunCaptions } from '../subtitles/service.ts';
 
 export interface ClipJob {
   userId: string;

@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import type { DownloadRunsTable } from '../../platform/db/schema.ts';
 import { concurrencyFor } from '../settings/service.ts';
 import { findStreamer, hasActiveRun, type StreamerRow } from '../streamers/service.ts';
@@ -48,9 +49,6 @@ export async function queueRunJob(db: DbOrTrx, runId: string): Promise<void> {
   await enqueue(db, RUN_JOB, { runId });
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '23505';
-}
 
 export interface StartedRun {
   run: RunRow;
@@ -123,13 +121,4 @@ export async function requestStop(db: Db, userId: string, name: string, now = ne
     }
     return streamer;
   });
-}
-
-export async function activeRunCount(db: DbOrTrx): Promise<number> {
-  const row = await db
-    .selectFrom('download_runs')
-    .select(sql<number>`count(*)::int`.as('count'))
-    .where('status', 'in', ['downloading', 'stopping'])
-    .executeTakeFirstOrThrow();
-  return row.count;
 }

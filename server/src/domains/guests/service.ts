@@ -2,6 +2,8 @@ import { PASSKEY_ALPHABET, PASSKEY_INVALID, PASSKEY_LENGTH } from '@clipshift/sh
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { failuresWithinLimits, RATE_LIMITS, secretThrottleKey } from '../../platform/rate-limit.ts';
 import { notFound } from '../../platform/errors.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
+import { passkeys } from '../auth/service.ts';
 
 function randomPasskey(): string {
   // 36 symbols: reject bytes >= 252 so every symbol is equally likely.
@@ -17,19 +19,13 @@ function randomPasskey(): string {
 /** The user's passkey, created on first use; a collision with another user's code draws again. */
 export async function ensurePasskey(db: DbOrTrx, userId: string): Promise<string> {
   for (let attempt = 0; attempt < 10; attempt += 1) {
-    const existing = await db.selectFrom('users').select('passkey').where('id', '=', userId).executeTakeFirstOrThrow();
-    if (existing.passkey) return existing.passkey;
+    const existing = await passkeys.read(db, userId);
+    if (existing) return existing;
     try {
-      const updated = await db
-        .updateTable('users')
-        .set({ passkey: randomPasskey() })
-        .where('id', '=', userId)
-        .where('passkey', 'is', null)
-        .returning('passkey')
-        .executeTakeFirst();
-      if (updated?.passkey) return updated.passkey;
+      const created = await passkeys.setIfNone(db, userId, randomPasskey());
+      if (created) return created;
     } catch (error) {
-      if ((error as { code?: string }).code !== '23505') throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
   }
   throw new Error('Could not allocate a unique passkey');
@@ -41,7 +37,7 @@ export interface PasskeyOwner {
 }
 
 export async function findPasskeyOwner(db: DbOrTrx, passkey: string): Promise<PasskeyOwner> {
-  const owner = await db.selectFrom('users').select(['id', 'username']).where('passkey', '=', passkey).executeTakeFirst();
+  const owner = await passkeys.findOwner(db, passkey);
   if (!owner) throw notFound(PASSKEY_INVALID);
   return owner;
 }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   LOG_RETENTION_DAYS,
   LOG_RETENTION_ROWS_PER_USER,
@@ -11,6 +10,7 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import { countAttempt } from '../../platform/rate-limit.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { redactUrl } from '../../platform/logger.ts';
+import { deleteLogsBeyond, insertLog, selectLogs, type LogRetention } from './queries.ts';
 
 /**
  * How many rows of one kind may be stored per window. Past `max`, one more row says that the rest
@@ -98,10 +98,7 @@ export async function recordLog(db: DbOrTrx, logger: Logger, event: LogEvent): P
   try {
     const row = event.budget ? await budgetedRow(db, event.budget, { message, exception }) : { message, exception };
     if (!row) return;
-    await db
-      .insertInto('logs')
-      .values({ level: event.level, logger: event.logger, ...row, user_id: event.userId ?? null })
-      .execute();
+    await insertLog(db, { level: event.level, logger: event.logger, ...row, user_id: event.userId ?? null });
   } catch (error) {
     logger.error({ err: error }, 'could not store a log entry');
   }
@@ -114,19 +111,7 @@ export interface LogViewer {
 
 /** Newest first; a user sees entries about their own work, an administrator all of them. */
 export async function listLogs(db: DbOrTrx, viewer: LogViewer, input: ListLogsInput): Promise<LogEntry[]> {
-  let query = db
-    .selectFrom('logs')
-    .select(['id', 'timestamp', 'level', 'logger', 'message', 'exception'])
-    .orderBy('timestamp', 'desc')
-    .orderBy('id', 'desc')
-    .limit(input.limit);
-  if (!viewer.is_admin) query = query.where('user_id', '=', viewer.id);
-  if (input.level) query = query.where('level', '=', input.level);
-  if (input.search) {
-    const pattern = `%${input.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    query = query.where((eb) => eb.or([eb('message', 'ilike', pattern), eb('logger', 'ilike', pattern)]));
-  }
-  const rows = await query.execute();
+  const rows = await selectLogs(db, { userId: viewer.is_admin ? null : viewer.id, level: input.level, search: input.search, limit: input.limit });
   return rows.map((row) => ({
     id: String(row.id),
     timestamp: row.timestamp.toISOString(),
@@ -137,48 +122,12 @@ export async function listLogs(db: DbOrTrx, viewer: LogViewer, input: ListLogsIn
   }));
 }
 
-export interface LogRetention {
-  days: number;
-  /** Newest rows kept per user. */
-  rowsPerUser: number;
-  /** Newest rows kept of those about no user. */
-  systemRows: number;
-}
+export type { LogRetention };
 
-/**
- * Keeps 30 days, and of those each user's newest rows and the newest system rows up to their caps.
- * Returns how many rows went. Each cut-off is found by walking (user_id, timestamp, id) backwards in
- * logs_user_timestamp_idx, so the work grows with the rows kept, not with a sort of the whole table.
- */
-export async function trimLogs(
+/** Keeps 30 days, and of those each user's newest rows and the newest system rows up to their caps. Returns how many rows went. */
+export function trimLogs(
   db: DbOrTrx,
   limits: LogRetention = { days: LOG_RETENTION_DAYS, rowsPerUser: LOG_RETENTION_ROWS_PER_USER, systemRows: LOG_RETENTION_SYSTEM_ROWS },
 ): Promise<number> {
-  const byAge = await db
-    .deleteFrom('logs')
-    .where('timestamp', '<', sql<Date>`now() - make_interval(days => ${limits.days})`)
-    .executeTakeFirst();
-  // The cut-off is the newest row beyond the cap; it and everything older go. The comparison runs in
-  // SQL: timestamps have microseconds, which a JavaScript Date would round away.
-  const perUser = await sql`
-    delete from logs as l
-    using users as u
-    cross join lateral (
-      select x.timestamp, x.id from logs as x
-      where x.user_id = u.id
-      order by x.timestamp desc, x.id desc
-      offset ${limits.rowsPerUser} limit 1
-    ) as cut
-    where l.user_id = u.id and (l.timestamp, l.id) <= (cut.timestamp, cut.id)`.execute(db);
-  const system = await db
-    .deleteFrom('logs')
-    .where('user_id', 'is', null)
-    .where(
-      sql<boolean>`(timestamp, id) <= (
-        select l.timestamp, l.id from logs as l where l.user_id is null
-        order by l.timestamp desc, l.id desc offset ${limits.systemRows} limit 1
-      )`,
-    )
-    .executeTakeFirst();
-  return Number(byAge.numDeletedRows + system.numDeletedRows + (perUser.numAffectedRows ?? 0n));
+  return deleteLogsBeyond(db, limits);
 }

@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import type { Streamer } from '@clipshift/shared';
+import { formatAccountHandle, type Streamer } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { TikTokAccountsTable } from '../../platform/db/schema.ts';
 import type { TikTokClient, TikTokTokens, TikTokUserInfo } from '../../engines/providers/tiktok/index.ts';
@@ -13,9 +13,7 @@ type LinkedAccount = Streamer['tiktok_accounts'][number];
 export const accountNotFound = () => notFound('TikTok account not found');
 
 /** How an account is named to the user: "@username", else its display name. */
-export function accountLabel(account: { username: string | null; display_name: string }): string {
-  return account.username ? `@${account.username}` : account.display_name;
-}
+export const accountLabel = formatAccountHandle;
 /** Refresh this long before the access token expires, so a long upload never starts on a dying token. */
 const REFRESH_AHEAD_MS = 5 * 60_000;
 

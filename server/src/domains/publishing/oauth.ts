@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { formatAccountHandle } from '@clipshift/shared';
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
@@ -89,7 +90,7 @@ export async function completeAuthorization(
     await recordLog(deps.db, deps.logger, {
       level: 'INFO',
       logger: 'tiktok',
-      message: `Connected TikTok account ${account.username ? `@${account.username}` : account.display_name}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
+      message: `Connected TikTok account ${formatAccountHandle(account)}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
       userId: owner.userId,
       budget: sessionUserId ? undefined : anonymousLogBudget(owner.userId),
     });

@@ -6,6 +6,8 @@ import { recordLog } from '../logs/service.ts';
 import { accountLabel } from './accounts.ts';
 import { queuePostJob, queueUploads, UNFINISHED_UPLOAD } from './uploads.ts';
 
+export { linkedAccountsByStreamer } from './accounts.ts';
+
 export type PostedTo = Clip['posted_to'];
 
 /** Upload states of each clip, keyed by clip row id (for the clip list and details). */

@@ -1,14 +1,12 @@
 import { DEFAULT_CONCURRENCY, DEFAULT_WHISPER_MODEL, type ProcessingSettings, type ProcessingSettingsInput } from '@clipshift/shared';
-import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { UserSettingsTable } from '../../platform/db/schema.ts';
+import { findUserSettings, upsertUserSettings, type UserSettingsRow } from './queries.ts';
 
-export type UserSettingsRow = Selectable<UserSettingsTable>;
+export type { UserSettingsRow };
 
 /** What the user saved in Settings › Processing, or null when nothing was saved (the defaults apply). */
 export async function storedProcessingSettings(db: DbOrTrx, userId: string): Promise<UserSettingsRow | null> {
-  const row = await db.selectFrom('user_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
-  return row ?? null;
+  return findUserSettings(db, userId);
 }
 
 export function toProcessingSettings(row: UserSettingsRow | null): ProcessingSettings {
@@ -21,12 +19,7 @@ export function toProcessingSettings(row: UserSettingsRow | null): ProcessingSet
 
 export async function saveProcessingSettings(db: DbOrTrx, userId: string, input: ProcessingSettingsInput): Promise<UserSettingsRow> {
   const values = { whisper_model: input.whisper_model, concurrency: input.concurrency, updated_at: new Date() };
-  return db
-    .insertInto('user_settings')
-    .values({ user_id: userId, ...values })
-    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return upsertUserSettings(db, userId, values);
 }
 
 /**

@@ -7,9 +7,10 @@ import {
   type UpdateStreamerInput,
 } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import type { StreamersTable } from '../../platform/db/schema.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { linkedAccountsByStreamer } from '../publishing/accounts.ts';
+import { linkedAccountsByStreamer } from '../publishing/service.ts';
 import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
 
@@ -114,9 +115,6 @@ async function lookUpOnTwitch(twitch: TwitchDirectory | null, name: string) {
   return user;
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '23505';
-}
 
 export async function createStreamer(db: Db, twitch: TwitchDirectory | null, userId: string, input: CreateStreamerInput): Promise<StreamerRow> {
   const existing = await db

@@ -1,9 +1,12 @@
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { findClipRow } from '../clips/service.ts';
 import { badGateway, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../platform/pause.ts';
 import { SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey } from '../../platform/queue/queue.ts';
+
+export { captionsForRun, type RunCaptions } from './captions.ts';
 
 export const ALREADY_GENERATING = 'Already generating subtitles for clip';
 export const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
@@ -39,7 +42,7 @@ export async function requestSubtitles(db: Db, userId: string, clipId: string, m
       return request.id;
     });
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw conflict(ALREADY_GENERATING);
+    if (isUniqueViolation(error)) throw conflict(ALREADY_GENERATING);
     throw error;
   }
 }

@@ -4,10 +4,17 @@ import { anonymousLogBudget, recordLog } from '../../domains/logs/service.ts';
 import { consumeRateLimit, RATE_LIMITS, waitInWords } from '../../platform/rate-limit.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import { publicProcedure, router } from '../trpc.ts';
-import { DEVICE_COOKIE_TTL_MS, issueDeviceCookie } from '../../domains/auth/device-cookie.ts';
-import { createSession, invalidateSession } from '../../domains/auth/sessions.ts';
-import { guardLogin } from '../../domains/auth/throttle.ts';
-import { checkCredentials, getRegistrationStatus, INVALID_CREDENTIALS, registerUser } from '../../domains/auth/service.ts';
+import {
+  checkCredentials,
+  createSession,
+  DEVICE_COOKIE_TTL_MS,
+  getRegistrationStatus,
+  guardLogin,
+  INVALID_CREDENTIALS,
+  invalidateSession,
+  issueDeviceCookie,
+  registerUser,
+} from '../../domains/auth/service.ts';
 
 const messageWithUser = z.object({ message: z.string(), user: publicUser });
 

@@ -2,14 +2,14 @@ import { clipDetails, clipIdInput, clipList, listClipsInput, sortByRank, updateD
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
+import { withFileUrls } from '../files.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { deleteClip, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipPage, type ClipRow } from '../../domains/clips/service.ts';
 import { postedTo, type PostedTo } from '../../domains/publishing/service.ts';
 
 /** A clip as the API shows it, with the file URLs this server serves it under. */
 function toClip(row: ClipListRow, posted: PostedTo = []): Clip {
-  const base = `/api/clips/${encodeURIComponent(row.clip_id)}`;
-  return {
+  return withFileUrls({
     clip_id: row.clip_id,
     title: row.title,
     streamer: row.streamer_name,
@@ -20,17 +20,14 @@ function toClip(row: ClipListRow, posted: PostedTo = []): Clip {
     duration: row.duration,
     game_name: row.game_name,
     language: row.language,
-    thumbnail: `${base}/thumbnail`,
     thumbnail_url: row.thumbnail_url,
-    video_url: `${base}/video`,
-    video: `${base}/video?download=1`,
     format_type: row.format_type,
     subtitled: row.subtitled,
     custom_description: row.custom_description,
     selected_description: row.selected_description,
     metadata: { descriptions: sortByRank(row.descriptions) },
     posted_to: posted,
-  };
+  });
 }
 
 /** The clips of a page with where each was posted (publishing's data, composed here: clips sits below publishing). */

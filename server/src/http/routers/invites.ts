@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { recordLog } from '../../domains/logs/service.ts';
 import { adminProcedure, router } from '../trpc.ts';
 import { cleanupInvites, createInvite, listInvites } from '../../domains/invites/service.ts';
+import { usernamesByIds } from '../../domains/auth/service.ts';
 
 export const invitesRouter = router({
   generate: adminProcedure
@@ -21,7 +22,11 @@ export const invitesRouter = router({
   list: adminProcedure
     .input(listInvitesInput)
     .output(z.array(inviteCode))
-    .query(({ ctx, input }) => listInvites(ctx.deps.db, input.limit)),
+    .query(async ({ ctx, input }) => {
+      const invites = await listInvites(ctx.deps.db, input.limit);
+      const usedBy = await usernamesByIds(ctx.deps.db, invites.flatMap((invite) => invite.used_by_user_id ?? []));
+      return invites.map((invite) => ({ ...invite, used_by_username: invite.used_by_user_id ? (usedBy.get(invite.used_by_user_id) ?? null) : null }));
+    }),
   cleanup: adminProcedure
     .output(z.object({ deleted: z.number(), message: z.string() }))
     .mutation(async ({ ctx }) => {

@@ -1,4 +1,4 @@
-import { accountIdInput, creatorOptions, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
+import { accountIdInput, creatorOptions, formatAccountHandle, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { findPasskeyOwnerLimited } from '../../domains/guests/service.ts';
@@ -54,7 +54,7 @@ export const tiktokRouter = router({
       await recordLog(ctx.deps.db, ctx.deps.logger, {
         level: 'INFO',
         logger: 'tiktok',
-        message: `Removed TikTok account ${account.username ? `@${account.username}` : account.display_name}`,
+        message: `Removed TikTok account ${formatAccountHandle(account)}`,
         userId: ctx.user.id,
       });
       return { message: 'TikTok account deleted successfully' };

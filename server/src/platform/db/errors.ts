@@ -38,3 +38,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(errors) && errors.some((member) => isDatabaseUnavailable(member, depth + 1))) return true;
   return isDatabaseUnavailable(cause, depth + 1);
 }
+
+/** PostgreSQL's unique_violation: a row with the same key exists (often a race another request won). */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Timestamps come back from pg as Date; inserts may pass Date or ISO strings. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -262,6 +262,3 @@ export interface Database {
   uploads: UploadsTable;
   app_instances: AppInstancesTable;
 }
-
-export type UserRow = Selectable<UsersTable>;
-export type NewLog = Insertable<LogsTable>;

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { LoaderCircle, Send } from 'lucide-react';
-import { DESCRIPTION_MAX_LENGTH, type Clip } from '@clipshift/shared';
+import { type Clip, DESCRIPTION_MAX_LENGTH, formatAccountHandle } from '@clipshift/shared';
 import { Button } from '@/components/ui/button';
-import { accountHandle, isLinkedTo, useTikTokAccounts } from '@/api/tiktok-accounts';
+import { isLinkedTo, useTikTokAccounts } from '@/api/tiktok-accounts';
 import { ConsentLine } from '../shared/consent-line';
 import { PrivacySelect } from '../shared/privacy-select';
 import type { PrivacyLevel } from '../shared/tiktok-posting';
@@ -22,7 +22,7 @@ function LinkedTargets({ streamer }: { streamer: string }) {
   }
   return (
     <p className="text-xs text-muted-foreground" data-testid="post-targets">
-      Goes to the accounts linked to {streamer}: <span className="font-medium text-foreground">{linked.map(accountHandle).join(', ')}</span>
+      Goes to the accounts linked to {streamer}: <span className="font-medium text-foreground">{linked.map(formatAccountHandle).join(', ')}</span>
     </p>
   );
 }

@@ -1,12 +1,12 @@
 import { CircleAlert, Link2, LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import type { TikTokAccount } from '@clipshift/shared';
+import { formatAccountHandle, type TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
 import { EmptyState } from '@/components/empty-state';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
-import { accountHandle, isLinkedTo } from '@/api/tiktok-accounts';
+import { isLinkedTo } from '@/api/tiktok-accounts';
 import { cn } from '@/lib/utils';
 import { PrivacySelect } from '../shared/privacy-select';
 import type { CreatorLimits, Interactions, PrivacyLevel } from '../shared/tiktok-posting';
@@ -40,7 +40,7 @@ function AccountOption({ account, streamer, checked, onCheckedChange }: AccountO
         <Checkbox id={id} checked={checked} disabled={!usable} onCheckedChange={(next) => onCheckedChange(next === true)} />
         <AccountAvatar src={account.avatar_url} />
         <span className="flex min-w-0 flex-1 flex-col gap-0.5">
-          <span className="truncate text-sm font-medium">{accountHandle(account)}</span>
+          <span className="truncate text-sm font-medium">{formatAccountHandle(account)}</span>
           <span className="truncate text-xs text-muted-foreground">{account.display_name}</span>
           {linked && (
             <span className="flex items-center gap-1 text-xs text-brand" data-testid="linked-note">

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import { descriptionStats, type Clip, type TikTokAccount } from '@clipshift/shared';
+import { type Clip, descriptionStats, formatAccountHandle, type TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
-import { accountHandle } from '@/api/tiktok-accounts';
 import { isVertical } from '../shared/clip-format';
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { ConsentLine } from '../shared/consent-line';
@@ -47,7 +46,7 @@ function AccountsSummary({ accounts }: { accounts: readonly TikTokAccount[] }) {
       {accounts.map((account) => (
         <li key={account.id} className="flex items-center gap-2 rounded-full border py-1 pr-3 pl-1 text-xs font-medium">
           <AccountAvatar src={account.avatar_url} className="size-5" />
-          {accountHandle(account)}
+          {formatAccountHandle(account)}
         </li>
       ))}
     </ul>

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
 import type { RunProgressItem, RunStatus } from '../../../platform/db/schema.ts';
-import { instanceWorkDir } from '../../clips/files.ts';
+import { instanceWorkDir } from '../../clips/service.ts';
 import { libraryClipIds } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import type { TwitchClient, TwitchClip } from '../../../engines/providers/twitch/index.ts';

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
-import { clipFilePath } from '../../clips/files.ts';
+import { clipFilePath } from '../../clips/service.ts';
 import { findClipById } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import {

@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
-import { clipFilePath, instanceWorkDir } from '../../clips/files.ts';
+import { clipFilePath, instanceWorkDir } from '../../clips/service.ts';
 import { clipLayout, findClipById, markSubtitled } from '../../clips/service.ts';
 import { describeClip } from '../../descriptions/service.ts';
 import { recordLog } from '../../logs/service.ts';

@@ -1,3 +1,4 @@
+import { PRIVACY_LEVELS, type PrivacyLevel } from '@clipshift/shared';
 import { z } from 'zod';
 
 /*
@@ -5,8 +6,7 @@ import { z } from 'zod';
  * returns. Objects are not strict: TikTok adds fields over time and unknown keys are dropped.
  */
 
-export const PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
-export type PrivacyLevel = (typeof PRIVACY_LEVELS)[number];
+export { PRIVACY_LEVELS, type PrivacyLevel };
 
 export const POST_STATUSES = ['PROCESSING_UPLOAD', 'PROCESSING_DOWNLOAD', 'SEND_TO_USER_INBOX', 'PUBLISH_COMPLETE', 'FAILED'] as const;
 export type PostStatusValue = (typeof POST_STATUSES)[number];

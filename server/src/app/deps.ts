@@ -1,0 +1,39 @@
+import type { AppDeps } from '../domains/deps.ts';
+import { resolveMediaBinaries } from '../engines/media/index.ts';
+import { tiktokFromEnv } from '../engines/providers/tiktok/index.ts';
+import { transcriberFromEnv } from '../engines/providers/transcription/from-env.ts';
+import { twitchFromEnv } from '../engines/providers/twitch/from-env.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { Env } from '../platform/env.ts';
+import type { Logger } from '../platform/logger.ts';
+
+export interface DepsOptions {
+  appSecret: string;
+  workerRunning?: () => boolean;
+  stopping?: AbortSignal;
+  /** Clients to use instead of those the configuration makes (a bench without Twitch, a fake). */
+  overrides?: Partial<Pick<AppDeps, 'twitch' | 'tiktok' | 'media' | 'transcriber' | 'transcriberProblem'>>;
+}
+
+/**
+ * The one place AppDeps are assembled, for the app, its worker processes, tests and benches: the
+ * clients come from the configuration unless overridden. Whoever builds them closes the transcriber.
+ */
+export function createDeps(env: Env, db: Db, logger: Logger, options: DepsOptions): AppDeps {
+  const { overrides = {} } = options;
+  const media = overrides.media ?? resolveMediaBinaries(env);
+  const transcription = 'transcriber' in overrides ? { transcriber: overrides.transcriber ?? null, problem: overrides.transcriberProblem } : transcriberFromEnv(env, media.ffmpeg, logger);
+  return {
+    env,
+    db,
+    logger,
+    appSecret: options.appSecret,
+    twitch: 'twitch' in overrides ? (overrides.twitch ?? null) : twitchFromEnv(env, logger),
+    tiktok: 'tiktok' in overrides ? (overrides.tiktok ?? null) : tiktokFromEnv(env, logger),
+    media,
+    transcriber: transcription.transcriber,
+    transcriberProblem: transcription.problem,
+    workerRunning: options.workerRunning ?? (() => false),
+    stopping: options.stopping,
+  };
+}

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../platform/db/database.ts';
+
+/** SQL of the invite_codes table, which the invites domain owns. */
+
+export function insertInvite(db: DbOrTrx, values: { code: string; createdBy: string; createdAt: Date; expiresAt: Date }) {
+  return db
+    .insertInto('invite_codes')
+    .values({ code: values.code, created_by: values.createdBy, created_at: values.createdAt, expires_at: values.expiresAt })
+    .returning(['id', 'code', 'created_at', 'expires_at'])
+    .executeTakeFirstOrThrow();
+}
+
+export function newestInvites(db: DbOrTrx, limit: number) {
+  return db
+    .selectFrom('invite_codes')
+    .select(['id', 'code', 'created_at', 'expires_at', 'used_by_user_id', 'used_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function deleteUsedOrExpired(db: DbOrTrx): Promise<number> {
+  const result = await db
+    .deleteFrom('invite_codes')
+    .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', sql<Date>`now()`)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function lockUsable(db: DbOrTrx, normalizedCode: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('invite_codes')
+    .select('id')
+    .where('code', '=', normalizedCode)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function markUsed(db: DbOrTrx, normalizedCode: string, userId: string): Promise<boolean> {
+  const row = await db
+    .updateTable('invite_codes')
+    .set({ used_by_user_id: userId, used_at: sql<Date>`now()` })
+    .where('code', '=', normalizedCode)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
