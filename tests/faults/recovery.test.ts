@@ -15,7 +15,8 @@ import { startWorker, type WorkerHandle } from '../../server/src/jobs/worker.ts'
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { clipMedia, startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
-import { poll, processRuns } from '../helpers/app-process.ts';
+import { processRuns } from '../helpers/app-process.ts';
+import { waitUntil } from '../helpers/wait.ts';
 import { seedClip } from '../helpers/clips.ts';
 
 const execFileAsync = promisify(execFile);
@@ -44,10 +45,9 @@ describe('recovery only touches the work of dead processes', () => {
   /** One pass of the per-minute recovery, queued as the cron queues it and run by the worker. */
   async function runRecoveryTick(): Promise<void> {
     await addJob(app.deps.db, RECOVER_TASK, {});
-    await poll(
+    await waitUntil(
       async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RECOVER_TASK}`.execute(app.deps.db)).rows[0]!.n,
-      (left) => left === 0,
-      'the recovery pass',
+      { until: (left) => left === 0, message: 'the recovery pass' },
     );
   }
 
@@ -74,10 +74,9 @@ describe('recovery only touches the work of dead processes', () => {
     const { id } = await seedClip(app.deps, user.id, { clip_id: 'SlowWords', video: await readFile(await clipMedia()) });
     openai.hold();
     const asked = callerFor(app.deps, { user }).api.subtitles.generate({ id: 'SlowWords' });
-    const request = await poll(
+    const request = await waitUntil(
       () => app.deps.db.selectFrom('subtitle_requests').select(['id', 'status']).where('clip_row_id', '=', id).executeTakeFirst(),
-      (row) => row?.status === 'running' && openai.pending() === 1,
-      'the transcription to be under way',
+      { until: (row) => row?.status === 'running' && openai.pending() === 1, message: 'the transcription to be under way' },
     );
     const folder = `subtitles-${request!.id}`;
     expect(await foldersNamed(workRoot(app.deps.env.dataDir), folder)).toHaveLength(1);
@@ -105,10 +104,9 @@ describe('recovery only touches the work of dead processes', () => {
 
     worker = await startWorker(app.deps, app.database.pool, 3);
     await runRecoveryTick();
-    const done = await poll(
+    const done = await waitUntil(
       () => app.deps.db.selectFrom('download_runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow(),
-      (row) => !['downloading', 'stopping'].includes(row.status),
-      'the resumed run',
+      { until: (row) => !['downloading', 'stopping'].includes(row.status), message: 'the resumed run' },
     );
     expect(done).toMatchObject({ status: 'completed', clips_downloaded: 2, error: null });
     const jobs = await sql<{ key: string }>`select key from graphile_worker.jobs where key = ${`run:${run.id}`}`.execute(app.deps.db);
@@ -138,7 +136,7 @@ describe('recovery only touches the work of dead processes', () => {
     // Stands for an ffmpeg that outlived its parent (no setpriv): it names the folder it writes to.
     const leftover = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', path.join(deadFolder, 'video.mp4')], { detached: true, stdio: 'ignore' });
     leftover.unref();
-    await poll(async () => (await execFileAsync('cat', [`/proc/${leftover.pid}/cmdline`])).stdout, (text) => text.includes(deadFolder), 'the leftover process');
+    await waitUntil(async () => (await execFileAsync('cat', [`/proc/${leftover.pid}/cmdline`])).stdout, { until: (text) => text.includes(deadFolder), message: 'the leftover process' });
     worker ??= await startWorker(app.deps, app.database.pool, 3);
     const liveFolder = path.join(workRoot(app.deps.env.dataDir), 'live-elsewhere', 'a-run');
     await app.deps.db.insertInto('app_instances').values({ id: 'live-elsewhere', host: 'another-host', pid: 1 }).execute();
