@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { workRoot } from '../../server/src/domains/clips/files.ts';
 import { RECOVER_TASK } from '../../server/src/domains/downloads/jobs/recover.ts';
-import { startRun } from '../../server/src/domains/downloads/service.ts';
-import { addJob } from '../../server/src/platform/queue.ts';
+import { runJobKey, startRun } from '../../server/src/domains/downloads/service.ts';
+import { addJob, removeJob } from '../../server/src/platform/queue.ts';
 import { startWorker, type WorkerHandle } from '../../server/src/jobs/worker.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { clipMedia, startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
@@ -61,6 +61,10 @@ describe('recovery only touches the work of dead processes', () => {
     app = await createTestApp({ ...twitch.env, TRANSCRIBE_ENGINE: 'openai', TRANSCRIBE_API_URL: openai.url, WHISPER_MODEL: 'whisper-1' });
     user = await app.deps.db.insertInto('users').values({ username: 'keeper', password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
   });
+  beforeEach(() => {
+    twitch.reset();
+    openai.reset();
+  });
   afterAll(async () => {
     openai?.release();
     await worker?.stop();
@@ -98,9 +102,11 @@ describe('recovery only touches the work of dead processes', () => {
     const api = callerFor(app.deps, { user }).api;
     await api.streamers.create({ name: 'orphan', clip_limit: 2 });
     const { run } = await startRun(app.deps.db, user.id, { name: 'orphan' }, { trigger: 'manual', maxConcurrency: 2 });
-    // What graphile-worker's get_job did in a process that then died before claimRun ran.
+    // What graphile-worker's get_job did in a process that then died before claimRun ran. Locking a
+    // job has no public API (graphile-worker dropped its get_job SQL function and locks from its
+    // JS), so this one write goes to its table.
     await app.deps.db.insertInto('app_instances').values({ id: 'dead-before-claim', host: os.hostname(), pid: await deadPid(), worker_pool_ids: ['pool-dead-before-claim'] }).execute();
-    await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'pool-dead-before-claim', attempts = attempts + 1 where key = ${`run:${run.id}`}`.execute(app.deps.db);
+    await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'pool-dead-before-claim', attempts = attempts + 1 where key = ${runJobKey(run.id)}`.execute(app.deps.db);
 
     worker = await startWorker(app.deps, app.database.pool, 3);
     await runRecoveryTick();
@@ -109,7 +115,7 @@ describe('recovery only touches the work of dead processes', () => {
       { until: (row) => !['downloading', 'stopping'].includes(row.status), message: 'the resumed run' },
     );
     expect(done).toMatchObject({ status: 'completed', clips_downloaded: 2, error: null });
-    const jobs = await sql<{ key: string }>`select key from graphile_worker.jobs where key = ${`run:${run.id}`}`.execute(app.deps.db);
+    const jobs = await sql<{ key: string }>`select key from graphile_worker.jobs where key = ${runJobKey(run.id)}`.execute(app.deps.db);
     expect(jobs.rows).toEqual([]);
     expect(await app.deps.db.selectFrom('app_instances').select('id').where('id', '=', 'dead-before-claim').execute()).toEqual([]);
   });
@@ -119,7 +125,7 @@ describe('recovery only touches the work of dead processes', () => {
     worker = undefined;
     await callerFor(app.deps, { user }).api.streamers.create({ name: 'lostjob' });
     const { run } = await startRun(app.deps.db, user.id, { name: 'lostjob' }, { trigger: 'manual', maxConcurrency: 2 });
-    await sql`delete from graphile_worker._private_jobs where key = ${`run:${run.id}`}`.execute(app.deps.db);
+    await removeJob(app.deps.db, runJobKey(run.id));
 
     worker = await startWorker(app.deps, app.database.pool, 3);
     await runRecoveryTick();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSession } from '../../server/src/domains/auth/sessions.ts';
 import { encryptSecret } from '../../server/src/platform/crypto.ts';
 import { RESTARTING_SUBTITLES } from '../../server/src/domains/subtitles/service.ts';
@@ -81,6 +81,11 @@ describe('SIGTERM while calls and jobs are running', () => {
     const user = await app.deps.db.insertInto('users').values({ username: 'stopper', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();
     userId = user.id;
     cookie = `clipshift_session=${(await createSession(app.deps.db, userId)).token}`;
+  });
+  beforeEach(() => {
+    tiktok.reset();
+    openai.reset();
+    twitch.reset();
   });
   afterEach(async () => {
     await running?.kill();

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { scheduleTask } from '../../server/src/domains/downloads/jobs/schedule.ts';
 import { startWorker, type WorkerHandle } from '../../server/src/jobs/worker.ts';
@@ -9,6 +9,7 @@ import { SPELLED_WORDS, writeTinyWhisperModel } from '../fakes/whisper/index.ts'
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
+import { waitUntil } from '../helpers/wait.ts';
 import { expectError } from '../integration/support.ts';
 
 const CONCURRENCY_RULE = 'Concurrency must be a whole number from 1 to 20';
@@ -20,6 +21,8 @@ const MODEL_RULE = 'whisper_model must be a model name such as large-v3-turbo';
  * real whisper.cpp on a generated tiny model that only the saved preference names: the configured
  * default model is not installed, so work that ignored the preference would fail.
  */
+const ended = <T extends { status: string }>(run: T | undefined): run is T => run !== undefined && !['downloading', 'stopping'].includes(run.status);
+
 describe('processing preferences saved on the server', () => {
   let twitch: FakeTwitch;
   let app: TestApp;
@@ -41,23 +44,21 @@ describe('processing preferences saved on the server', () => {
     await twitch?.close();
     await rm(modelsDir, { recursive: true, force: true });
   });
+  beforeEach(() => twitch.reset());
 
   const api = () => callerFor(app.deps, { user }).api;
 
+  /** The streamer's latest run, once it has ended. */
   async function runOf(streamer: string) {
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const run = await app.deps.db
+    const latestRun = () =>
+      app.deps.db
         .selectFrom('download_runs as r')
         .innerJoin('streamers as s', 's.id', 'r.streamer_id')
         .select(['r.status', 'r.concurrency', 'r.trigger', 'r.clips_downloaded', 'r.clips_failed', 'r.error'])
         .where('s.name', '=', streamer)
         .orderBy('r.started_at', 'desc')
         .executeTakeFirst();
-      if (run && !['downloading', 'stopping'].includes(run.status)) return run;
-      if (Date.now() > deadline) throw new Error(`the run of ${streamer} did not finish`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    return waitUntil(latestRun, { until: ended, message: `the run of ${streamer} to finish`, timeoutMs: 90_000, intervalMs: 200 });
   }
 
   it('reads the defaults until saved, then what was saved', async () => {

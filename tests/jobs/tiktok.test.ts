@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { postTask } from '../../server/src/domains/publishing/jobs/post.ts';
+import { postJobKey } from '../../server/src/domains/publishing/uploads.ts';
+import { removeJob } from '../../server/src/platform/queue.ts';
 import { freshAccessToken } from '../../server/src/domains/publishing/accounts.ts';
 import { decryptSecret } from '../../server/src/platform/crypto.ts';
 import { startWorker } from '../../server/src/jobs/worker.ts';
@@ -11,6 +13,7 @@ import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   let tiktok: FakeTikTok;
@@ -47,13 +50,12 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   }
 
   beforeAll(async () => {
-    tiktok = await startFakeTikTok();
+    tiktok = await startFakeTikTok({ pollsUntilDone: 0 });
     twitch = await startFakeTwitch();
     tiktok.addUser({ openId: 'open-alice', displayName: 'Alice Clips', username: 'aliceclips' });
     tiktok.addUser({ openId: 'open-private', displayName: 'Private One', username: 'private1', isPrivate: true });
     tiktok.addUser({ openId: 'open-guest', displayName: 'Guest', username: 'guestacct' });
     tiktok.addUser({ openId: 'open-history', displayName: 'History Keeper', username: 'historykeeper' });
-    tiktok.setPollsUntilDone(0);
     app = await createTestApp({ ...tiktok.env, ...twitch.env });
     server = await startTestServer(app.deps);
     const make = (username: string) => app.deps.db.insertInto('users').values({ username, password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
@@ -69,8 +71,8 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await twitch?.close();
   });
   beforeEach(() => {
-    tiktok.clearFailures();
-    tiktok.setUnaudited(false);
+    tiktok.reset();
+    twitch.reset();
   });
 
   it('builds the authorize URL with the scopes and a state, and connects the account', async () => {
@@ -97,6 +99,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   });
 
   it('stores tokens only encrypted', async () => {
+    await connect(alice, 'open-alice');
     const row = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('open_id', '=', 'open-alice').executeTakeFirstOrThrow();
     const access = decryptSecret(row.access_token_enc, app.deps.appSecret);
     expect(access).toMatch(/^act\./);
@@ -233,9 +236,10 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const accountId = await connect(alice, 'open-alice');
     const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Retried' });
     await worker.stop();
+    let row: { id: string } | undefined;
     try {
       const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
-      const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'retry #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
+      [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'retry #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
       const task = postTask(app.deps);
       const helpers = { job: { attempts: 1, max_attempts: 3 } } as never;
       await task({ uploadId: row!.id }, helpers);
@@ -246,7 +250,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       expect(tiktok.requestsTo('video_init').length).toBe(inits);
       expect((await app.deps.db.selectFrom('uploads').select('status').where('id', '=', row!.id).executeTakeFirstOrThrow()).status).toBe('published');
     } finally {
-      await app.deps.db.deleteFrom('graphile_worker._private_jobs' as never).execute().catch(() => undefined);
+      await dropQueuedPost(row);
       worker = await startWorker(app.deps, app.database.pool, 3);
     }
   });
@@ -300,16 +304,13 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await api.streamers.create({ name: 'autopub', auto_publish: true, clip_limit: 1 });
     await api.tiktok.link({ name: 'autopub', tiktok_account_id: accountId });
     await api.downloads.start({ name: 'autopub' });
-    const deadline = Date.now() + 90_000;
-    let posted: { status: string }[] = [];
-    while (Date.now() < deadline) {
-      posted = await app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.status', 'uploads.description']).where('clips.streamer_name', '=', 'autopub').execute();
-      if (posted.some((row) => row.status === 'published')) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const posted = await waitUntil(
+      () => app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.status', 'uploads.description']).where('clips.streamer_name', '=', 'autopub').execute(),
+      { until: (rows) => rows.some((row) => row.status === 'published'), message: 'the auto-published upload', timeoutMs: 90_000, intervalMs: 200 },
+    );
     expect(posted).toEqual([expect.objectContaining({ status: 'published' })]);
     const clip = await app.deps.db.selectFrom('clips').select('descriptions').where('streamer_name', '=', 'autopub').executeTakeFirstOrThrow();
-    expect((posted[0] as unknown as { description: string }).description).toBe(clip.descriptions[0]!.description);
+    expect(posted[0]!.description).toBe(clip.descriptions[0]!.description);
   });
 
   it('keeps the post history of a removed account, and refuses posting the clip again to it once reconnected', async () => {
@@ -353,9 +354,10 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const accountId = await connect(alice, 'open-guest');
     const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Orphaned' });
     await worker.stop();
+    let row: { id: string } | undefined;
     try {
       const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
-      const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
+      [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
       await api.tiktok.deleteAccount({ id: accountId });
       await postTask(app.deps)({ uploadId: row!.id }, { job: { attempts: 1, max_attempts: 3 }, abortSignal: new AbortController().signal } as never);
       expect(await api.tiktok.uploadStatus({ id: row!.id })).toMatchObject({
@@ -366,18 +368,23 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       });
       expect((await api.clips.details({ id: 'Orphaned' })).posted_to).toEqual([{ account: '@guestacct', status: 'failed' }]);
     } finally {
-      await app.deps.db.deleteFrom('graphile_worker._private_jobs' as never).execute().catch(() => undefined);
+      await dropQueuedPost(row);
       worker = await startWorker(app.deps, app.database.pool, 3);
     }
   });
 
+  /** The post's job was run by hand while the worker was stopped: the restarted worker must not run it again. */
+  async function dropQueuedPost(upload: { id: string } | undefined): Promise<void> {
+    if (upload) await removeJob(app.deps.db, postJobKey(upload.id));
+  }
+
   async function waitForStatus(uploadId: string, statuses: string[]) {
     const api = callerFor(app.deps, { user: alice }).api;
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const upload = await api.tiktok.uploadStatus({ id: uploadId });
-      if (statuses.includes(upload.status)) return upload;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error('upload did not reach the status');
+    return waitUntil(() => api.tiktok.uploadStatus({ id: uploadId }), {
+      until: (upload) => statuses.includes(upload.status),
+      message: `upload ${uploadId} to reach ${statuses.join(' or ')}`,
+      timeoutMs: 20_000,
+      intervalMs: 200,
+    });
   }
 });
