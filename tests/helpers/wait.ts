@@ -23,12 +23,13 @@ export async function waitUntil<T>(condition: () => T | Promise<T>, options: Wai
   for (;;) {
     const value = await condition();
     if (until(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${message}; last: ${describe(value)}`);
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${message}; last: ${shown(value)}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 
-function describe(value: unknown): string {
+/** The last value for the failure message; one JSON cannot write (a cycle, a BigInt) still shows. */
+function shown(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
