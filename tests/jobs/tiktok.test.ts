@@ -40,6 +40,10 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     return `clipshift_session=${session.token}`;
   }
 
+  function newUser(username: string): Promise<PublicUser> {
+    return app.deps.db.insertInto('users').values({ username, password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
+  }
+
   async function connect(user: PublicUser, openId: string): Promise<string> {
     tiktok.setAuthorizingUser(openId);
     const { auth_url } = await callerFor(app.deps, { user }).api.tiktok.authUrl();
@@ -58,9 +62,8 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     tiktok.addUser({ openId: 'open-history', displayName: 'History Keeper', username: 'historykeeper' });
     app = await createTestApp({ ...tiktok.env, ...twitch.env });
     server = await startTestServer(app.deps);
-    const make = (username: string) => app.deps.db.insertInto('users').values({ username, password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
-    alice = await make('alice');
-    bob = await make('bob');
+    alice = await newUser('alice');
+    bob = await newUser('bob');
     worker = await startWorker(app.deps, app.database.pool, 3);
   });
   afterAll(async () => {
@@ -76,7 +79,9 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   });
 
   it('builds the authorize URL with the scopes and a state, and connects the account', async () => {
-    const { auth_url } = await callerFor(app.deps, { user: alice }).api.tiktok.authUrl();
+    // A user of its own: the other tests connect accounts to alice in any order.
+    const carol = await newUser('carol');
+    const { auth_url } = await callerFor(app.deps, { user: carol }).api.tiktok.authUrl();
     const url = new URL(auth_url);
     expect(url.searchParams.get('client_key')).toBe(tiktok.clientKey);
     expect(url.searchParams.get('scope')).toBe('user.info.basic,user.info.profile,video.publish,video.upload');
@@ -90,12 +95,12 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     expect(result.html).toContain('"type":"tiktok-auth","success":true');
     expect(result.html).toContain('window.opener.postMessage(message, "http://localhost:3000")');
 
-    const accounts = await callerFor(app.deps, { user: alice }).api.tiktok.accounts();
+    const accounts = await callerFor(app.deps, { user: carol }).api.tiktok.accounts();
     expect(accounts).toEqual([expect.objectContaining({ display_name: 'Alice Clips', username: 'aliceclips', linked_streamers: [], needs_reconnect: false })]);
 
     // Connecting again updates the same row.
-    await connect(alice, 'open-alice');
-    expect(await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).toHaveLength(1);
+    await connect(carol, 'open-alice');
+    expect(await callerFor(app.deps, { user: carol }).api.tiktok.accounts()).toHaveLength(1);
   });
 
   it('stores tokens only encrypted', async () => {
@@ -131,11 +136,13 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await app.deps.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 1000) }).where('used_at', 'is', null).execute();
     expect((await completeOAuth(expired.auth_url)).status).toBe(400);
 
+    // Another user of its own, whom no other test gives an account.
+    const dave = await newUser('dave');
     const aliceFlow = await callerFor(app.deps, { user: alice }).api.tiktok.authUrl();
-    const asBob = await completeOAuth(aliceFlow.auth_url, await sessionCookie(bob));
-    expect(asBob.status).toBe(400);
-    expect(asBob.html).toContain('started by another Clipshift account');
-    expect(await callerFor(app.deps, { user: bob }).api.tiktok.accounts()).toEqual([]);
+    const asDave = await completeOAuth(aliceFlow.auth_url, await sessionCookie(dave));
+    expect(asDave.status).toBe(400);
+    expect(asDave.html).toContain('started by another Clipshift account');
+    expect(await callerFor(app.deps, { user: dave }).api.tiktok.accounts()).toEqual([]);
   });
 
   it('passes a refusal on TikTok’s page to the opener as an error', async () => {
@@ -187,8 +194,10 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   });
 
   it('links and unlinks accounts to streamers', async () => {
-    const api = callerFor(app.deps, { user: alice }).api;
-    const accountId = await connect(alice, 'open-alice');
+    // A user of its own: alice's account is linked to other tests' streamers in any order.
+    const erin = await newUser('erin');
+    const api = callerFor(app.deps, { user: erin }).api;
+    const accountId = await connect(erin, 'open-alice');
     twitch.addBroadcaster({ login: 'linked' });
     await api.streamers.create({ name: 'linked' });
     const linked = await api.tiktok.link({ name: 'linked', tiktok_account_id: accountId });
