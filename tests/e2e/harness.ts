@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../server/src/app/http-app.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import type { ChromiumResolution } from '../helpers/chromium.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLIENT_DIR = path.join(ROOT, 'client');
@@ -70,7 +71,8 @@ function tryTakeLock(): boolean {
  */
 export async function ensureClientBuilt(): Promise<void> {
   mkdirSync(path.dirname(BUILD_LOCK), { recursive: true });
-  while (!tryTakeLock()) await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  // A stale lock is broken after STALE_LOCK_MS, so waiting twice that long means something is wrong.
+  await waitUntil(tryTakeLock, { message: 'the client build lock', timeoutMs: 2 * STALE_LOCK_MS, intervalMs: LOCK_POLL_MS });
   try {
     if (clientIsStale()) {
       execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {

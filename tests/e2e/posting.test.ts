@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Locator, Page, Response } from 'playwright-core';
 import { DESCRIPTION_MAX_LENGTH, descriptionStats } from '@clipshift/shared';
 import { CLIP_FILES } from '../../server/src/domains/clips/files.ts';
@@ -112,7 +112,6 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     fake.addUser(ERIN);
     fake.addUser(SAM);
     fake.addUser(KAI);
-    fake.setPollsUntilDone(0);
     // A post is a job: the worker uploads the video to the fake TikTok.
     server = await startE2eApp({ ...fake.env }, { worker: { concurrency: 1 } });
     browser = await launchBrowser(server.baseUrl);
@@ -125,6 +124,8 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await fake?.close();
     if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
   });
+
+  beforeEach(() => fake.reset());
 
   const db = () => server.app.deps.db;
   const toast = (text: string) => toastOn(page, text);
@@ -342,9 +343,13 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
   });
 
   it('posts: a spinner while TikTok takes the video, the success toast, and the card shows Posted', async () => {
-    // Held back a moment so the in-progress state can be seen.
+    // Held back until the in-progress state has been seen.
+    let letThrough = () => {};
+    const held = new Promise<void>((resolve) => {
+      letThrough = resolve;
+    });
     await page.route('**/api/trpc/tiktok.post**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await held;
       await route.continue();
     });
     await postButton().click();
@@ -352,6 +357,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await posting.waitFor();
     expect(await posting.isDisabled()).toBe(true);
     expect(await previousButton().isDisabled()).toBe(true);
+    letThrough();
     await toast('Posted to TikTok successfully!').waitFor({ timeout: 30_000 });
     await wizard().waitFor({ state: 'detached' });
     await page.unroute('**/api/trpc/tiktok.post**');

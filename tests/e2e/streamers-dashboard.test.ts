@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor } from '../helpers/app.ts';
@@ -41,6 +41,8 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await server?.close();
     await fake?.close();
   });
+
+  beforeEach(() => fake.reset());
 
   const nav = (name: string) => navLink(page, name);
   const addDialog = () => addStreamerDialog(page);
@@ -243,7 +245,6 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await waitForStatus(run, 'Stopped', 30_000);
     // The two clips left were both stalled: none was finished when the run stopped.
     await run.getByText('0 of 2 clips downloaded').waitFor();
-    fake.failures.clear();
     await screenshot(page, 'dashboard-stopped');
   });
 

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { DELETE_ACCOUNT_CONFIRM } from '@clipshift/shared';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, screenshot, screenshotViewport, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
-import { heading, toast, waitForToastsGone } from './pages/app.ts';
+import { heading, pageRequestsFlushed, toast, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
 import { boxValues, focusedLabel, passkeyBox as box, pasteInto, verifiedPanel } from './pages/connect.ts';
 import { appSettings as appSettingsOf, processingSection, tiktokAccountRow, tiktokSection } from './pages/settings.ts';
@@ -114,6 +114,8 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await fake?.close();
   });
 
+  beforeEach(() => fake.reset());
+
   // Fails until server/src/http/tiktok-callback.ts answers the callback with this policy (helmet's
   // same-origin-allow-popups cuts the popup off from its opener in every current browser).
   it('serves the OAuth callback page so that the popup keeps its opener', async () => {
@@ -184,6 +186,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await screenshot(page, 'settings-tiktok-reconnect-mobile');
     await page.setViewportSize(DESKTOP);
 
+    fake.setAuthorizingUser(OWNER_TIKTOK.openId);
     await spyOnWindowOpen(page);
     await connectVia(page, row.getByRole('button', { name: `Reconnect ${OWNER_TIKTOK.displayName}` }));
     await toast(page, CONNECTED).waitFor();
@@ -386,7 +389,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await page.keyboard.press('Backspace');
     expect(await box(page, 1).getAttribute('aria-invalid')).toBeNull();
     await page.keyboard.type(wrong.slice(5));
-    await page.waitForTimeout(300);
+    await pageRequestsFlushed(page);
     expect(verifyCalls).toHaveLength(1);
     await page.keyboard.press('Enter');
     await expect.poll(() => verifyCalls.length).toBe(2);

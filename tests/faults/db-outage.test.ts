@@ -9,7 +9,8 @@ import { createDatabase, type DatabaseHandle } from '../../server/src/platform/d
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/src/platform/db/embedded.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
-import { healthStatus, poll, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
+import { healthStatus, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 /** Long enough for jobs, heartbeats and requests to hit the dead database many times over. */
 const OUTAGE_MS = 8_000;
@@ -66,14 +67,14 @@ describe('a PostgreSQL outage while a download runs', () => {
     twitch.holdTransfers();
     expect((await call('POST', '/downloads/start/steady', { concurrency: 1 })).status).toBe(202);
     const status = async () => ((await call('GET', '/downloads/status')).body as Record<string, StatusEntry>).steady;
-    await poll(async () => twitch.heldTransfers(), (held) => held === 1, 'the first transfer');
+    await waitUntil(() => twitch.heldTransfers() === 1, { message: 'the first transfer' });
 
     // The outage: PostgreSQL dies at once (immediate shutdown, as in a crash) and stays away.
     await database.close();
     database = undefined;
     const port = postgres.port;
     process.kill(postgres.pid()!, 'SIGQUIT');
-    await poll(async () => postgres.pid(), (pid) => pid === undefined, 'PostgreSQL to be down');
+    await waitUntil(() => postgres.pid() === undefined, { message: 'PostgreSQL to be down' });
     // The clip now finishes while the database is away: saving it has to wait for the database.
     twitch.releaseTransfers();
     const seen = new Set<number>();
@@ -87,8 +88,8 @@ describe('a PostgreSQL outage while a download runs', () => {
     expect(app.output()).toContain('the database is unreachable; jobs wait for it');
 
     postgres = await ownPostgres(dataDir, port);
-    await poll(() => healthStatus(app!.baseUrl, cookie), (code) => code === 200, 'health after the outage');
-    const final = await poll(status, (entry) => entry !== undefined && !['downloading', 'stopping'].includes(entry.status), 'the run to end', 120_000);
+    await waitUntil(() => healthStatus(app!.baseUrl, cookie), { until: (code) => code === 200, message: 'health after the outage' });
+    const final = await waitUntil(status, { until: (entry) => entry !== undefined && !['downloading', 'stopping'].includes(entry.status), message: 'the run to end', timeoutMs: 120_000 });
     expect(app.alive()).toBe(true);
     expect(['completed', 'error']).toContain(final!.status);
     if (final!.status === 'error') expect(final!.error).toBeTruthy();

@@ -2,7 +2,8 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { healthStatus, poll, processRuns, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
+import { healthStatus, processRuns, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 async function postmasterPid(dataDir: string): Promise<number | null> {
   const text = await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => null);
@@ -33,15 +34,14 @@ describe('the embedded PostgreSQL dies under the app', () => {
     expect(await processRuns(first)).toBe(true);
 
     process.kill(first, 'SIGKILL');
-    const second = await poll(
+    const second = await waitUntil(
       async () => {
         const pid = await postmasterPid(dataDir);
         return pid !== null && pid !== first && (await processRuns(pid)) ? pid : null;
       },
-      (pid) => pid !== null,
-      'a new embedded PostgreSQL',
+      { until: (pid) => pid !== null, message: 'a new embedded PostgreSQL' },
     );
-    await poll(() => healthStatus(app!.baseUrl), (status) => status === 200, 'health after the restart');
+    await waitUntil(() => healthStatus(app!.baseUrl), { until: (status) => status === 200, message: 'health after the restart' });
     expect(app.alive()).toBe(true);
     expect(app.output()).toContain('embedded PostgreSQL exited unexpectedly');
     expect(app.output()).toContain('embedded PostgreSQL restarted');

@@ -10,7 +10,8 @@ import { INTERRUPTED_MESSAGE } from '../../server/src/domains/downloads/recovery
 import { recoverDeadWork } from '../../server/src/jobs/recovery.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
-import { childProcesses, poll, processRuns } from '../helpers/app-process.ts';
+import { childProcesses, processRuns } from '../helpers/app-process.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 /** "A few seconds": how long an ffmpeg may outlive the Node process that started it. */
 const ORPHAN_LIMIT_MS = 3_000;
@@ -48,26 +49,22 @@ describe('kill -9 of the Node process alone, mid-render', () => {
       worker.once('exit', (code) => reject(new Error(`worker child exited early (${code})`)));
     });
     await api.downloads.start({ name: 'longclips', concurrency: 1 });
-    await poll(async () => (await api.downloads.status()).longclips?.progress[0]?.stage, (stage) => stage === 'rendering', 'the render to start');
-    const encoders = await poll(
+    await waitUntil(async () => (await api.downloads.status()).longclips?.progress[0]?.stage, { until: (stage) => stage === 'rendering', message: 'the render to start' });
+    const encoders = await waitUntil(
       async () => (await childProcesses(worker.pid!)).filter((process) => process.comm === 'ffmpeg'),
-      (found) => found.length > 0,
-      'ffmpeg under the worker',
+      { until: (found) => found.length > 0, message: 'ffmpeg under the worker' },
     );
 
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.kill('SIGKILL');
     await exited;
-    const survivors = await poll(
+    const survivors = await waitUntil(
       async () => {
         const running: number[] = [];
         for (const { pid } of encoders) if (await processRuns(pid)) running.push(pid);
         return running;
       },
-      (running) => running.length === 0,
-      `the worker's ffmpeg (${encoders.map((encoder) => encoder.pid).join(', ')}) to die with it`,
-      ORPHAN_LIMIT_MS,
-      50,
+      { until: (running) => running.length === 0, message: `the worker's ffmpeg (${encoders.map((encoder) => encoder.pid).join(', ')}) to die with it`, timeoutMs: ORPHAN_LIMIT_MS, intervalMs: 50 },
     );
     expect(survivors).toEqual([]);
 

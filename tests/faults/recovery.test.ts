@@ -5,17 +5,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { workRoot } from '../../server/src/domains/clips/files.ts';
 import { RECOVER_JOB } from '../../server/src/platform/queue/contracts.ts';
-import { startRun } from '../../server/src/domains/downloads/service.ts';
-import { enqueue } from '../../server/src/platform/queue/queue.ts';
+import { runJobKey, startRun } from '../../server/src/domains/downloads/service.ts';
+import { enqueue, removeJob } from '../../server/src/platform/queue/queue.ts';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { clipMedia, startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
-import { poll, processRuns } from '../helpers/app-process.ts';
+import { processRuns } from '../helpers/app-process.ts';
+import { waitUntil } from '../helpers/wait.ts';
 import { seedClip } from '../helpers/clips.ts';
 
 const execFileAsync = promisify(execFile);
@@ -44,10 +45,9 @@ describe('recovery only touches the work of dead processes', () => {
   /** One pass of the per-minute recovery, queued as the cron queues it and run by the worker. */
   async function runRecoveryTick(): Promise<void> {
     await enqueue(app.deps.db, RECOVER_JOB, {});
-    await poll(
+    await waitUntil(
       async () => (await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${RECOVER_JOB.name}`.execute(app.deps.db)).rows[0]!.n,
-      (left) => left === 0,
-      'the recovery pass',
+      { until: (left) => left === 0, message: 'the recovery pass' },
     );
   }
 
@@ -60,6 +60,10 @@ describe('recovery only touches the work of dead processes', () => {
     openai = await startFakeOpenAi();
     app = await createTestApp({ ...twitch.env, TRANSCRIBE_ENGINE: 'openai', TRANSCRIBE_API_URL: openai.url, WHISPER_MODEL: 'whisper-1' });
     user = await app.deps.db.insertInto('users').values({ username: 'keeper', password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
+  });
+  beforeEach(() => {
+    twitch.reset();
+    openai.reset();
   });
   afterAll(async () => {
     openai?.release();
@@ -74,10 +78,9 @@ describe('recovery only touches the work of dead processes', () => {
     const { id } = await seedClip(app.deps, user.id, { clip_id: 'SlowWords', video: await readFile(await clipMedia()) });
     openai.hold();
     const asked = callerFor(app.deps, { user }).api.subtitles.generate({ id: 'SlowWords' });
-    const request = await poll(
+    const request = await waitUntil(
       () => app.deps.db.selectFrom('subtitle_requests').select(['id', 'status']).where('clip_row_id', '=', id).executeTakeFirst(),
-      (row) => row?.status === 'running' && openai.pending() === 1,
-      'the transcription to be under way',
+      { until: (row) => row?.status === 'running' && openai.pending() === 1, message: 'the transcription to be under way' },
     );
     const folder = `subtitles-${request!.id}`;
     expect(await foldersNamed(workRoot(app.deps.env.dataDir), folder)).toHaveLength(1);
@@ -99,19 +102,20 @@ describe('recovery only touches the work of dead processes', () => {
     const api = callerFor(app.deps, { user }).api;
     await api.streamers.create({ name: 'orphan', clip_limit: 2 });
     const { run } = await startRun(app.deps.db, user.id, { name: 'orphan' }, { trigger: 'manual', maxConcurrency: 2 });
-    // What graphile-worker's get_job did in a process that then died before claimRun ran.
+    // What graphile-worker's get_job did in a process that then died before claimRun ran. Locking a
+    // job has no public API (graphile-worker dropped its get_job SQL function and locks from its
+    // JS), so this one write goes to its table.
     await app.deps.db.insertInto('app_instances').values({ id: 'dead-before-claim', host: os.hostname(), pid: await deadPid(), worker_pool_ids: ['pool-dead-before-claim'] }).execute();
-    await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'pool-dead-before-claim', attempts = attempts + 1 where key = ${`run:${run.id}`}`.execute(app.deps.db);
+    await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'pool-dead-before-claim', attempts = attempts + 1 where key = ${runJobKey(run.id)}`.execute(app.deps.db);
 
     worker = await startWorker(app.deps, app.database.pool, 3);
     await runRecoveryTick();
-    const done = await poll(
+    const done = await waitUntil(
       () => app.deps.db.selectFrom('download_runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow(),
-      (row) => !['downloading', 'stopping'].includes(row.status),
-      'the resumed run',
+      { until: (row) => !['downloading', 'stopping'].includes(row.status), message: 'the resumed run' },
     );
     expect(done).toMatchObject({ status: 'completed', clips_downloaded: 2, error: null });
-    const jobs = await sql<{ key: string }>`select key from graphile_worker.jobs where key = ${`run:${run.id}`}`.execute(app.deps.db);
+    const jobs = await sql<{ key: string }>`select key from graphile_worker.jobs where key = ${runJobKey(run.id)}`.execute(app.deps.db);
     expect(jobs.rows).toEqual([]);
     expect(await app.deps.db.selectFrom('app_instances').select('id').where('id', '=', 'dead-before-claim').execute()).toEqual([]);
   });
@@ -121,7 +125,7 @@ describe('recovery only touches the work of dead processes', () => {
     worker = undefined;
     await callerFor(app.deps, { user }).api.streamers.create({ name: 'lostjob' });
     const { run } = await startRun(app.deps.db, user.id, { name: 'lostjob' }, { trigger: 'manual', maxConcurrency: 2 });
-    await sql`delete from graphile_worker._private_jobs where key = ${`run:${run.id}`}`.execute(app.deps.db);
+    await removeJob(app.deps.db, runJobKey(run.id));
 
     worker = await startWorker(app.deps, app.database.pool, 3);
     await runRecoveryTick();
@@ -138,7 +142,7 @@ describe('recovery only touches the work of dead processes', () => {
     // Stands for an ffmpeg that outlived its parent (no setpriv): it names the folder it writes to.
     const leftover = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', path.join(deadFolder, 'video.mp4')], { detached: true, stdio: 'ignore' });
     leftover.unref();
-    await poll(async () => (await execFileAsync('cat', [`/proc/${leftover.pid}/cmdline`])).stdout, (text) => text.includes(deadFolder), 'the leftover process');
+    await waitUntil(async () => (await execFileAsync('cat', [`/proc/${leftover.pid}/cmdline`])).stdout, { until: (text) => text.includes(deadFolder), message: 'the leftover process' });
     worker ??= await startWorker(app.deps, app.database.pool, 3);
     const liveFolder = path.join(workRoot(app.deps.env.dataDir), 'live-elsewhere', 'a-run');
     await app.deps.db.insertInto('app_instances').values({ id: 'live-elsewhere', host: 'another-host', pid: 1 }).execute();

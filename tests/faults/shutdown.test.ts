@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSession } from '../../server/src/domains/auth/service.ts';
 import { encryptSecret } from '../../server/src/platform/crypto.ts';
 import { RESTARTING_SUBTITLES } from '../../server/src/domains/subtitles/service.ts';
@@ -9,7 +9,8 @@ import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { clipMedia, startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { poll, PROCESS_APP_SECRET, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
+import { PROCESS_APP_SECRET, startAppProcess, type AppProcess } from '../helpers/app-process.ts';
+import { waitUntil } from '../helpers/wait.ts';
 import { seedClip } from '../helpers/clips.ts';
 
 /** What the contract allows between SIGTERM and the process being gone (Docker's grace period). */
@@ -81,6 +82,11 @@ describe('SIGTERM while calls and jobs are running', () => {
     userId = user.id;
     cookie = `clipshift_session=${(await createSession(app.deps.db, userId)).token}`;
   });
+  beforeEach(() => {
+    tiktok.reset();
+    openai.reset();
+    twitch.reset();
+  });
   afterEach(async () => {
     await running?.kill();
     running = undefined;
@@ -116,10 +122,9 @@ describe('SIGTERM while calls and jobs are running', () => {
     running = await startAppProcess(processEnv());
 
     const reply = held('/api/clips/PostMe/post', { description: 'A clip', tiktok_account_id: account.id, privacy_level: 'SELF_ONLY' });
-    const upload = await poll(
+    const upload = await waitUntil(
       () => app.deps.db.selectFrom('uploads').selectAll().where('user_id', '=', userId).executeTakeFirst(),
-      (row) => row?.publish_id !== null && row?.publish_id !== undefined && tiktok.requestsTo('upload').length === 1,
-      'the upload to be under way',
+      { until: (row) => row?.publish_id !== null && row?.publish_id !== undefined && tiktok.requestsTo('upload').length === 1, message: 'the upload to be under way' },
     );
     const { elapsedMs, code } = await terminate(running);
     figures.push(`SIGTERM during a post → exit ${elapsedMs} ms`);
@@ -134,10 +139,9 @@ describe('SIGTERM while calls and jobs are running', () => {
     expect(job!.attempts).toBeLessThan(job!.max_attempts);
 
     running = await startAppProcess(processEnv());
-    const done = await poll(
+    const done = await waitUntil(
       () => app.deps.db.selectFrom('uploads').selectAll().where('id', '=', upload!.id).executeTakeFirstOrThrow(),
-      (row) => ['published', 'failed'].includes(row.status),
-      'the resumed upload',
+      { until: (row) => ['published', 'failed'].includes(row.status), message: 'the resumed upload' },
     );
     expect(done).toMatchObject({ status: 'published', publish_id: upload!.publish_id, error: null });
     expect(tiktok.requestsTo('video_init')).toHaveLength(1);
@@ -150,10 +154,9 @@ describe('SIGTERM while calls and jobs are running', () => {
     running = await startAppProcess(processEnv());
 
     const reply = held('/api/subtitle/SubMe', {});
-    const request = await poll(
+    const request = await waitUntil(
       () => app.deps.db.selectFrom('subtitle_requests').selectAll().where('clip_row_id', '=', clipRowId).executeTakeFirst(),
-      (row) => row?.status === 'running' && openai.pending() === 1,
-      'the transcription to be under way',
+      { until: (row) => row?.status === 'running' && openai.pending() === 1, message: 'the transcription to be under way' },
     );
     const { elapsedMs, code } = await terminate(running);
     figures.push(`SIGTERM during a subtitle job → exit ${elapsedMs} ms`);
@@ -167,10 +170,9 @@ describe('SIGTERM while calls and jobs are running', () => {
 
     openai.release();
     running = await startAppProcess(processEnv());
-    const done = await poll(
+    const done = await waitUntil(
       () => app.deps.db.selectFrom('subtitle_requests').selectAll().where('id', '=', request!.id).executeTakeFirstOrThrow(),
-      (row) => !['queued', 'running'].includes(row.status),
-      'the subtitle request after the restart',
+      { until: (row) => !['queued', 'running'].includes(row.status), message: 'the subtitle request after the restart' },
     );
     expect(done.status).toBe('done');
     const clip = await app.deps.db.selectFrom('clips').select('subtitled').where('id', '=', clipRowId).executeTakeFirstOrThrow();
@@ -188,11 +190,10 @@ describe('SIGTERM while calls and jobs are running', () => {
     twitch.holdTransfers({ after: 1 });
     const started = await fetch(`${running.baseUrl}/api/downloads/start/paused`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ concurrency: 1 }) });
     expect(started.status).toBe(202);
-    await poll(async () => twitch.heldTransfers(), (held) => held === 1, 'the second transfer');
-    const run = await poll(
+    await waitUntil(() => twitch.heldTransfers() === 1, { message: 'the second transfer' });
+    const run = await waitUntil(
       () => app.deps.db.selectFrom('download_runs').selectAll().where('streamer_id', '=', streamer.id).executeTakeFirstOrThrow(),
-      (row) => row.clips_downloaded === 1,
-      'the first clip',
+      { until: (row) => row.clips_downloaded === 1, message: 'the first clip' },
     );
 
     const { elapsedMs, code } = await terminate(running);
@@ -205,10 +206,9 @@ describe('SIGTERM while calls and jobs are running', () => {
 
     twitch.releaseTransfers();
     running = await startAppProcess(processEnv());
-    const done = await poll(
+    const done = await waitUntil(
       () => app.deps.db.selectFrom('download_runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow(),
-      (row) => !['downloading', 'stopping'].includes(row.status),
-      'the resumed run',
+      { until: (row) => !['downloading', 'stopping'].includes(row.status), message: 'the resumed run' },
     );
     expect(done).toMatchObject({ status: 'completed', clips_downloaded: 3, clips_total: 3, error: null });
     const clips = await app.deps.db.selectFrom('clips').select('clip_id').where('streamer_id', '=', streamer.id).execute();

@@ -8,7 +8,7 @@ import { enqueue } from '../../server/src/platform/queue/queue.ts';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
 import { RESTARTING_MESSAGE } from '../../server/src/jobs/worker.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { poll } from '../helpers/app-process.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 /** graphile-worker's statement that records a finished job (one job, no queue). */
 const isCompletion = (query: unknown) =>
@@ -65,12 +65,12 @@ describe('the job worker when recording a job’s outcome fails', () => {
 
     armed = true;
     await enqueue(app.deps.db, LOGS_TRIM_JOB, {});
-    await poll(async () => worker!.poolIds().length, (pools) => pools === 2, 'a second runner');
+    await waitUntil(() => worker!.poolIds().length === 2, { message: 'a second runner' });
     expect(armed).toBe(false);
     expect(lines.join('')).toContain(RESTARTING_MESSAGE);
 
     // The job whose completion was lost was released and runs again; a new one runs too.
     await enqueue(app.deps.db, LOGS_TRIM_JOB, {});
-    await poll(jobsLeft, (left) => left === 0, 'the jobs to run on the new runner');
+    await waitUntil(jobsLeft, { until: (left) => left === 0, message: 'the jobs to run on the new runner' });
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { processAlive } from '../../server/src/platform/db/embedded.ts';
 import { dockerAnswers, resolveDatabaseServer, type DatabaseServer, type DatabaseSources } from '../helpers/database-server.ts';
 import { startTestPostgres, testPostgresRoot } from '../helpers/test-postgres.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'clipshift-db-resolution-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -147,13 +148,13 @@ describe('the embedded PostgreSQL of a test run', () => {
     });
     expect(processAlive(started.pid)).toBe(true);
     child.kill('SIGKILL');
-    await vi.waitFor(
-      () => {
-        expect(processAlive(started.pid)).toBe(false);
-        expect(existsSync(started.runDir)).toBe(false);
-      },
-      { timeout: 30_000, interval: 100 },
-    );
+    await waitUntil(() => !processAlive(started.pid) && !existsSync(started.runDir), {
+      message: 'the watchdog to stop PostgreSQL and remove its run folder',
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
+    expect(processAlive(started.pid)).toBe(false);
+    expect(existsSync(started.runDir)).toBe(false);
   });
 
   it('removes what a run that died with its watchdog left behind', async () => {

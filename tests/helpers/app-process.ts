@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { waitUntil } from './wait.ts';
 
 /** A secret the tests use to encrypt what they seed for an app process (tokens). */
 export const PROCESS_APP_SECRET = 'fault-tests-app-secret-0123456789abcdef';
@@ -27,16 +28,6 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-export async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 60_000, everyMs = 150): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
 }
 
 /** GET /api/health's status, or 0 when nothing answers. */
@@ -92,12 +83,11 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
     },
   };
   try {
-    await poll(
-      async () => (alive() ? healthStatus(baseUrl) : -1),
-      (status) => status === 200 || status === -1,
-      'the app process to start',
-      90_000,
-    );
+    await waitUntil(async () => (alive() ? healthStatus(baseUrl) : -1), {
+      until: (status) => status === 200 || status === -1,
+      message: 'the app process to start',
+      timeoutMs: 90_000,
+    });
   } catch (error) {
     await app.kill();
     throw new Error(`${(error as Error).message}\n${output.slice(-5_000)}`);

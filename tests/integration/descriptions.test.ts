@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DESCRIPTION_MAX_LENGTH, descriptionStats } from '@clipshift/shared';
 import {
   DUPLICATE_FACTOR,
@@ -26,6 +26,7 @@ import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
 import { chatCompletionsUrl } from '../../server/src/engines/providers/llm/index.ts';
 import { DEFAULT_CANDIDATES, startFakeLlm, type FakeLlm } from '../fakes/llm/index.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 const CLIP: DescriptionInput = {
   title: 'Insane 1v5 clutch on the final boss',
@@ -335,9 +336,7 @@ describe('LLM-written suggestions (fake OpenAI-compatible server)', () => {
     await fake.close();
   });
 
-  afterEach(() => {
-    fake.reset();
-  });
+  beforeEach(() => fake.reset());
 
   function config(overrides: Partial<LlmConfig> = {}): LlmConfig {
     sleeps = [];
@@ -472,8 +471,11 @@ describe('LLM-written suggestions (fake OpenAI-compatible server)', () => {
   it('rejects instead of falling back when the job is cancelled', async () => {
     fake.setDelay(1_000);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('job cancelled')), 50);
-    await expect(suggestDescriptions(CLIP, { llm: config(), logger: silent, signal: controller.signal })).rejects.toThrow(/cancelled/);
+    const suggesting = suggestDescriptions(CLIP, { llm: config(), logger: silent, signal: controller.signal });
+    // Cancelled while the server holds its answer: the request is certainly in flight.
+    await waitUntil(() => fake.completions().length === 1, { message: 'the request to reach the server', intervalMs: 20 });
+    controller.abort(new Error('job cancelled'));
+    await expect(suggesting).rejects.toThrow(/cancelled/);
   });
 
   it('tops up with built-in candidates when the model returns fewer than 3 usable ones', async () => {

@@ -15,11 +15,10 @@ async function makeUser(app: TestApp, username: string): Promise<PublicUser> {
   return row;
 }
 
+/** The queued job with this key, from graphile-worker's public jobs view. */
 async function jobFor(app: TestApp, key: string) {
-  const result = await sql<{ task_identifier: string; run_at: Date; payload: unknown }>`
-    select t.identifier as task_identifier, j.run_at, j.payload
-    from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-    where j.key = ${key}`.execute(app.deps.db);
+  const result = await sql<{ task_identifier: string; run_at: Date }>`
+    select task_identifier, run_at from graphile_worker.jobs where key = ${key}`.execute(app.deps.db);
   return result.rows[0];
 }
 

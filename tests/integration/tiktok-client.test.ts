@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
 import {
@@ -48,16 +48,7 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-afterEach(() => {
-  fake.clearFailures();
-  fake.refuseAuthorization(false);
-  fake.setUnaudited(false);
-  fake.setDailyPostCap(15);
-  fake.setPendingShareCap(5);
-  fake.setActiveUserCap(5);
-  fake.setPollsUntilDone(2);
-  fake.setAccessTokenLifetime(86_400);
-});
+beforeEach(() => fake.reset());
 
 async function randomFile(name: string, size: number): Promise<{ path: string; bytes: Buffer }> {
   const bytes = randomBytes(size);

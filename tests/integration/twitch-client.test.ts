@@ -2,7 +2,7 @@ import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
 import { createTwitchClient, defaultSleep, twitchFromEnv, TwitchError, type TwitchClient, type TwitchClientConfig, type TwitchErrorKind } from '../../server/src/engines/providers/twitch/index.ts';
@@ -25,10 +25,7 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-afterEach(() => {
-  fake.failures.clear();
-  fake.setAcceptedHashes([fake.hashes.current, fake.hashes.legacy]);
-});
+beforeEach(() => fake.reset());
 
 interface TestClient {
   client: TwitchClient;

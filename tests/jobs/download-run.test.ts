@@ -13,6 +13,7 @@ import { startWorker } from '../../server/src/app/jobs.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -42,15 +43,8 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((entry) => !entry.isDirectory()).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-async function waitFor<T, U extends T = T>(read: () => Promise<T>, done: ((value: T) => value is U) | ((value: T) => boolean), what: string, timeoutMs = 90_000): Promise<U> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value as U;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
+/** A run downloads and renders real clips with ffmpeg on a shared machine: it may take a while. */
+const RUN_WAIT_MS = 90_000;
 
 describe('download runs against a fake Twitch, with real ffmpeg', () => {
   let fake: FakeTwitch;
@@ -95,7 +89,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
   it('downloads the most viewed clips and renders them 1080x1920 H.264 + AAC', async () => {
     await api().streamers.create({ name: 'shroud', clip_limit: 2 });
     await api().downloads.start({ name: 'shroud' });
-    const entry = await waitFor(() => statusOf('shroud'), finished, 'the shroud run');
+    const entry = await waitUntil(() => statusOf('shroud'), { until: finished, message: 'the shroud run', timeoutMs: RUN_WAIT_MS });
     expect(entry).toMatchObject({ status: 'completed', clips_downloaded: 2, clips_total: 2, clips_failed: 0, error: null, progress: [] });
 
     const rows = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'shroud').orderBy('view_count', 'desc').execute();
@@ -111,7 +105,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
 
     // A second run skips what the library has and takes the next most viewed.
     await api().downloads.start({ name: 'shroud', limit: 1 });
-    await waitFor(() => statusOf('shroud'), finished, 'the second shroud run');
+    await waitUntil(() => statusOf('shroud'), { until: finished, message: 'the second shroud run', timeoutMs: RUN_WAIT_MS });
     const titles = (await app.deps.db.selectFrom('clips').select('title').where('streamer_name', '=', 'shroud').execute()).map((row) => row.title);
     expect(titles.sort()).toEqual(['ace clutch', 'flick', 'spray']);
     const logs = (await app.deps.db.selectFrom('logs').select('message').where('logger', '=', 'downloads').execute()).map((row) => row.message);
@@ -121,7 +115,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
   it('keeps horizontal clips as the untouched source streams', async () => {
     await api().streamers.create({ name: 'poki', vertical: false });
     await api().downloads.start({ name: 'poki', limit: 1 });
-    await waitFor(() => statusOf('poki'), finished, 'the poki run');
+    await waitUntil(() => statusOf('poki'), { until: finished, message: 'the poki run', timeoutMs: RUN_WAIT_MS });
     const row = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'poki').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ format_type: 'horizontal', width: 640, height: 360 });
     const video = clipFilePath(app.deps.env.dataDir, row.files_dir, 'video');
@@ -138,7 +132,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     fake.setAcceptedHashes([]);
     try {
       await api().downloads.start({ name: 'broken' });
-      const entry = await waitFor(() => statusOf('broken'), finished, 'the broken run');
+      const entry = await waitUntil(() => statusOf('broken'), { until: finished, message: 'the broken run', timeoutMs: RUN_WAIT_MS });
       expect(entry.status).toBe('error');
       expect(entry.error).toMatch(/^Every clip failed\. First reason: .*PersistedQueryNotFound/);
       expect(entry.clips_failed).toBe(1);
@@ -151,11 +145,11 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     await api().streamers.create({ name: 'slow' });
     fake.failures.next('cdn', 'stalled_transfer', { times: 5 });
     await api().downloads.start({ name: 'slow' });
-    const running = await waitFor(() => statusOf('slow'), (entry) => entry?.progress[0]?.stage === 'downloading', 'the slow transfer');
+    const running = await waitUntil(() => statusOf('slow'), { until: (entry) => entry?.progress[0]?.stage === 'downloading', message: 'the slow transfer', timeoutMs: RUN_WAIT_MS });
     expect(running?.status).toBe('downloading');
     await api().downloads.stop({ name: 'slow' });
     expect((await statusOf('slow'))?.status).toBe('stopping');
-    const entry = await waitFor(() => statusOf('slow'), finished, 'the stop', 20_000);
+    const entry = await waitUntil(() => statusOf('slow'), { until: finished, message: 'the stop', timeoutMs: 20_000 });
     expect(entry).toMatchObject({ status: 'stopped', clips_downloaded: 0 });
     expect(await app.deps.db.selectFrom('clips').select('id').where('streamer_name', '=', 'slow').execute()).toEqual([]);
     expect(existsSync(path.join(workRoot(app.deps.env.dataDir)))).toBe(true);
@@ -177,7 +171,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
       // Our in-process worker must not take this run: stop it until the child has claimed it.
       await worker.stop();
       await api().downloads.start({ name: 'crashy', concurrency: 1 });
-      await waitFor(() => statusOf('crashy'), (entry) => (entry?.clips_downloaded ?? 0) >= 1 && entry?.status === 'downloading', 'a first crashy clip');
+      await waitUntil(() => statusOf('crashy'), { until: (entry) => (entry?.clips_downloaded ?? 0) >= 1 && entry?.status === 'downloading', message: 'a first crashy clip', timeoutMs: RUN_WAIT_MS });
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
     } finally {
@@ -197,7 +191,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
 
     // Starting again fetches the rest; no clip exists twice.
     await api().downloads.start({ name: 'crashy' });
-    const again = await waitFor(() => statusOf('crashy'), finished, 'the crashy rerun');
+    const again = await waitUntil(() => statusOf('crashy'), { until: finished, message: 'the crashy rerun', timeoutMs: RUN_WAIT_MS });
     expect(again.status).toBe('completed');
     const titles = (await app.deps.db.selectFrom('clips').select('title').where('streamer_name', '=', 'crashy').execute()).map((row) => row.title).sort();
     expect(titles).toEqual(['one', 'three', 'two']);

@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { scheduleJob } from '../../server/src/domains/downloads/jobs/schedule.ts';
 import { runTypedJob } from '../../server/src/jobs/adapter.ts';
@@ -10,6 +10,8 @@ import { SPELLED_WORDS, writeTinyWhisperModel } from '../fakes/whisper/index.ts'
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
+import { seedClip } from '../helpers/clips.ts';
+import { waitUntil } from '../helpers/wait.ts';
 import { expectError } from '../integration/support.ts';
 
 const CONCURRENCY_RULE = 'Concurrency must be a whole number from 1 to 20';
@@ -21,6 +23,8 @@ const MODEL_RULE = 'whisper_model must be a model name such as large-v3-turbo';
  * real whisper.cpp on a generated tiny model that only the saved preference names: the configured
  * default model is not installed, so work that ignored the preference would fail.
  */
+const ended = <T extends { status: string }>(run: T | undefined): run is T => run !== undefined && !['downloading', 'stopping'].includes(run.status);
+
 describe('processing preferences saved on the server', () => {
   let twitch: FakeTwitch;
   let app: TestApp;
@@ -34,7 +38,6 @@ describe('processing preferences saved on the server', () => {
     await writeTinyWhisperModel(modelsDir, 'tiny-test');
     app = await createTestApp({ ...twitch.env, TRANSCRIBE_ENGINE: 'local', WHISPER_MODELS_DIR: modelsDir, WORKER_CONCURRENCY: '4' });
     worker = await startWorker(app.deps, app.database.pool, 3);
-    user = await app.deps.db.insertInto('users').values({ username: 'prefs', password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
   });
   afterAll(async () => {
     await worker?.stop();
@@ -42,23 +45,29 @@ describe('processing preferences saved on the server', () => {
     await twitch?.close();
     await rm(modelsDir, { recursive: true, force: true });
   });
+  // Preferences, streamers and clips are the user's: a user of its own keeps each test from seeing
+  // what another saved.
+  let users = 0;
+  beforeEach(async () => {
+    twitch.reset();
+    users += 1;
+    user = await app.deps.db.insertInto('users').values({ username: `prefs${users}`, password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
+  });
 
   const api = () => callerFor(app.deps, { user }).api;
 
+  /** The streamer's latest run, once it has ended. */
   async function runOf(streamer: string) {
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const run = await app.deps.db
+    const latestRun = () =>
+      app.deps.db
         .selectFrom('download_runs as r')
         .innerJoin('streamers as s', 's.id', 'r.streamer_id')
         .select(['r.status', 'r.concurrency', 'r.trigger', 'r.clips_downloaded', 'r.clips_failed', 'r.error'])
         .where('s.name', '=', streamer)
+        .where('s.user_id', '=', user.id)
         .orderBy('r.started_at', 'desc')
         .executeTakeFirst();
-      if (run && !['downloading', 'stopping'].includes(run.status)) return run;
-      if (Date.now() > deadline) throw new Error(`the run of ${streamer} did not finish`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    return waitUntil(latestRun, { until: ended, message: `the run of ${streamer} to finish`, timeoutMs: 90_000, intervalMs: 200 });
   }
 
   it('reads the defaults until saved, then what was saved', async () => {
@@ -72,6 +81,7 @@ describe('processing preferences saved on the server', () => {
   });
 
   it('refuses a concurrency outside 1..20 or not a whole JSON number, and a model that is not a model name', async () => {
+    await api().settings.saveProcessing({ whisper_model: 'tiny-test', concurrency: 3 });
     for (const concurrency of [0, 21, 2.5, '3', null]) {
       // @ts-expect-error a script may send anything
       await expectError(api().settings.saveProcessing({ whisper_model: 'tiny-test', concurrency }), 'BAD_REQUEST', CONCURRENCY_RULE);
@@ -84,14 +94,15 @@ describe('processing preferences saved on the server', () => {
   });
 
   it('gives a scheduled run of an auto_subtitle streamer the saved concurrency and speech model', async () => {
+    await api().settings.saveProcessing({ whisper_model: 'tiny-test', concurrency: 3 });
     twitch.addBroadcaster({ login: 'nightly' });
     twitch.addClip({ broadcaster: 'nightly', title: 'said at night', view_count: 50 });
     await api().streamers.create({ name: 'nightly', clip_limit: 1, auto_subtitle: true, schedule: { interval: 1, unit: 'hours' } });
-    const streamer = await app.deps.db.updateTable('streamers').set({ next_run_at: new Date() }).where('name', '=', 'nightly').returning('id').executeTakeFirstOrThrow();
+    const streamer = await app.deps.db.updateTable('streamers').set({ next_run_at: new Date() }).where('user_id', '=', user.id).where('name', '=', 'nightly').returning('id').executeTakeFirstOrThrow();
     await runTypedJob(scheduleJob(app.deps), { streamerId: streamer.id }, app.deps.logger);
     const run = await runOf('nightly');
     expect(run).toMatchObject({ trigger: 'schedule', concurrency: 3, status: 'completed', clips_downloaded: 1, clips_failed: 0 });
-    const clip = await app.deps.db.selectFrom('clips').select(['subtitled', 'transcript']).where('streamer_name', '=', 'nightly').executeTakeFirstOrThrow();
+    const clip = await app.deps.db.selectFrom('clips').select(['subtitled', 'transcript']).where('user_id', '=', user.id).where('streamer_name', '=', 'nightly').executeTakeFirstOrThrow();
     expect(clip).toEqual({ subtitled: true, transcript: SPELLED_WORDS.join(' ') });
   });
 
@@ -113,17 +124,15 @@ describe('processing preferences saved on the server', () => {
   it('transcribes a subtitle request without a model with the saved one; a request naming one keeps it', async () => {
     // The request that names a model that is not installed fails, on purpose.
     expectErrorLogs(/Whisper model absent-model is not installed/);
-    expect(await api().subtitles.generate({ id: (await nightlyClipId()) })).toEqual({ ok: true, message: 'Subtitles generated successfully for clip!' });
-    const requests = await app.deps.db.selectFrom('subtitle_requests').select(['model', 'status']).orderBy('created_at').execute();
+    await api().settings.saveProcessing({ whisper_model: 'tiny-test', concurrency: 3 });
+    await seedClip(app.deps, user.id, { clip_id: 'Spoken', video: await readFile(twitch.mediaPath) });
+    expect(await api().subtitles.generate({ id: 'Spoken' })).toEqual({ ok: true, message: 'Subtitles generated successfully for clip!' });
+    const requests = await app.deps.db.selectFrom('subtitle_requests').select(['model', 'status']).where('user_id', '=', user.id).orderBy('created_at').execute();
     expect(requests).toEqual([{ model: 'tiny-test', status: 'done' }]);
     await expectError(
-      api().subtitles.generate({ id: await nightlyClipId(), model: 'absent-model' }),
+      api().subtitles.generate({ id: 'Spoken', model: 'absent-model' }),
       'BAD_GATEWAY',
       'Subtitle generation failed: Whisper model absent-model is not installed: run `npm run models:download -- absent-model`',
     );
   });
-
-  async function nightlyClipId(): Promise<string> {
-    return (await app.deps.db.selectFrom('clips').select('clip_id').where('streamer_name', '=', 'nightly').executeTakeFirstOrThrow()).clip_id;
-  }
 });

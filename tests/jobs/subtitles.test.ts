@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { WorkerHandle } from '../../server/src/app/jobs.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { clipFilePath } from '../../server/src/domains/clips/files.ts';
 import { probe, renderVertical } from '../../server/src/engines/media/index.ts';
@@ -14,6 +14,7 @@ import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -72,6 +73,10 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     await openai?.close();
     await twitch?.close();
   });
+  beforeEach(() => {
+    openai.reset();
+    twitch.reset();
+  });
 
   const api = () => callerFor(app.deps, { user }).api;
 
@@ -103,9 +108,12 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
   it('refuses a second request for the same clip while one runs', async () => {
     openai.setScenario('speech');
     await seedRealClip('Twice');
+    // The first request's transcription is held at the server, so it is certainly still going.
+    openai.hold();
     const first = api().subtitles.generate({ id: 'Twice' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => openai.pending() === 1, { message: 'the first transcription to reach the server' });
     await expect(api().subtitles.generate({ id: 'Twice' })).rejects.toMatchObject({ code: 'CONFLICT', message: 'Already generating subtitles for clip' });
+    openai.release();
     await expect(first).resolves.toMatchObject({ ok: true });
   });
 
@@ -128,17 +136,16 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
 
   it('transcribes before the single render when the streamer has auto_subtitle', async () => {
     openai.setScenario('speech');
-    openai.failNext({ status: 500, times: 0 }); // no failures left over from the test before
     twitch.addBroadcaster({ login: 'talker' });
     twitch.addClip({ broadcaster: 'talker', title: 'he said what', view_count: 10 });
     await api().streamers.create({ name: 'talker', auto_subtitle: true, clip_limit: 1 });
     const uploadsBefore = openai.uploads.length;
     await api().downloads.start({ name: 'talker' });
-    let status = (await api().downloads.status()).talker;
-    for (let waited = 0; waited < 90_000 && (!status || ['downloading', 'stopping'].includes(status.status)); waited += 200) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      status = (await api().downloads.status()).talker;
-    }
+    const status = await waitUntil(async () => (await api().downloads.status()).talker, {
+      until: (entry) => entry !== undefined && !['downloading', 'stopping'].includes(entry.status),
+      message: 'the talker run',
+      timeoutMs: 90_000,
+    });
     expect(status).toMatchObject({ status: 'completed', clips_downloaded: 1 });
     const clip = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'talker').executeTakeFirstOrThrow();
     expect(clip).toMatchObject({ subtitled: true, format_type: 'vertical', width: 1080, height: 1920 });

@@ -6,6 +6,7 @@ import { startWorker } from '../../server/src/app/jobs.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 describe('TIKTOK_POST_MODE=inbox', () => {
   let tiktok: FakeTikTok;
@@ -15,9 +16,8 @@ describe('TIKTOK_POST_MODE=inbox', () => {
   let accountId: string;
 
   beforeAll(async () => {
-    tiktok = await startFakeTikTok();
+    tiktok = await startFakeTikTok({ pollsUntilDone: 0 });
     tiktok.addUser({ openId: 'open-inbox', displayName: 'Inbox User', username: 'inboxer' });
-    tiktok.setPollsUntilDone(0);
     app = await createTestApp({ ...tiktok.env, TIKTOK_POST_MODE: 'inbox' });
     worker = await startWorker(app.deps, app.database.pool, 2);
     user = await app.deps.db.insertInto('users').values({ username: 'inbox', password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
@@ -44,11 +44,12 @@ describe('TIKTOK_POST_MODE=inbox', () => {
     expect(tiktok.requestsTo('inbox_init')).toHaveLength(1);
     expect(tiktok.requestsTo('video_init')).toHaveLength(0);
     const uploadId = result.uploads[0]!.id;
-    let status = result.uploads[0]!.status;
-    for (let waited = 0; waited < 20_000 && status !== 'sent_to_inbox'; waited += 200) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      status = (await api.tiktok.uploadStatus({ id: uploadId })).status;
-    }
+    const { status } = await waitUntil(() => api.tiktok.uploadStatus({ id: uploadId }), {
+      until: (upload) => upload.status === 'sent_to_inbox',
+      message: 'the draft to reach the inbox',
+      timeoutMs: 20_000,
+      intervalMs: 200,
+    });
     expect(status).toBe('sent_to_inbox');
     expect(tiktok.uploads.get(result.uploads[0]!.publish_id!)?.complete).toBe(true);
   });

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { postJob } from '../../server/src/domains/publishing/jobs/post.ts';
 import { runTypedJob } from '../../server/src/jobs/adapter.ts';
+import { POST_JOB } from '../../server/src/platform/queue/contracts.ts';
+import { jobKey, removeJob } from '../../server/src/platform/queue/queue.ts';
 import { freshAccessToken } from '../../server/src/domains/publishing/accounts.ts';
 import { decryptSecret } from '../../server/src/platform/crypto.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
@@ -12,6 +14,7 @@ import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   let tiktok: FakeTikTok;
@@ -38,6 +41,10 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     return `clipshift_session=${session.token}`;
   }
 
+  function newUser(username: string): Promise<PublicUser> {
+    return app.deps.db.insertInto('users').values({ username, password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
+  }
+
   async function connect(user: PublicUser, openId: string): Promise<string> {
     tiktok.setAuthorizingUser(openId);
     const { auth_url } = await callerFor(app.deps, { user }).api.tiktok.authUrl();
@@ -48,18 +55,16 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   }
 
   beforeAll(async () => {
-    tiktok = await startFakeTikTok();
+    tiktok = await startFakeTikTok({ pollsUntilDone: 0 });
     twitch = await startFakeTwitch();
     tiktok.addUser({ openId: 'open-alice', displayName: 'Alice Clips', username: 'aliceclips' });
     tiktok.addUser({ openId: 'open-private', displayName: 'Private One', username: 'private1', isPrivate: true });
     tiktok.addUser({ openId: 'open-guest', displayName: 'Guest', username: 'guestacct' });
     tiktok.addUser({ openId: 'open-history', displayName: 'History Keeper', username: 'historykeeper' });
-    tiktok.setPollsUntilDone(0);
     app = await createTestApp({ ...tiktok.env, ...twitch.env });
     server = await startTestServer(app.deps);
-    const make = (username: string) => app.deps.db.insertInto('users').values({ username, password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();
-    alice = await make('alice');
-    bob = await make('bob');
+    alice = await newUser('alice');
+    bob = await newUser('bob');
     worker = await startWorker(app.deps, app.database.pool, 3);
   });
   afterAll(async () => {
@@ -70,12 +75,14 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await twitch?.close();
   });
   beforeEach(() => {
-    tiktok.clearFailures();
-    tiktok.setUnaudited(false);
+    tiktok.reset();
+    twitch.reset();
   });
 
   it('builds the authorize URL with the scopes and a state, and connects the account', async () => {
-    const { auth_url } = await callerFor(app.deps, { user: alice }).api.tiktok.authUrl();
+    // A user of its own: the other tests connect accounts to alice in any order.
+    const carol = await newUser('carol');
+    const { auth_url } = await callerFor(app.deps, { user: carol }).api.tiktok.authUrl();
     const url = new URL(auth_url);
     expect(url.searchParams.get('client_key')).toBe(tiktok.clientKey);
     expect(url.searchParams.get('scope')).toBe('user.info.basic,user.info.profile,video.publish,video.upload');
@@ -89,15 +96,16 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     expect(result.html).toContain('"type":"tiktok-auth","success":true');
     expect(result.html).toContain('window.opener.postMessage(message, "http://localhost:3000")');
 
-    const accounts = await callerFor(app.deps, { user: alice }).api.tiktok.accounts();
+    const accounts = await callerFor(app.deps, { user: carol }).api.tiktok.accounts();
     expect(accounts).toEqual([expect.objectContaining({ display_name: 'Alice Clips', username: 'aliceclips', linked_streamers: [], needs_reconnect: false })]);
 
     // Connecting again updates the same row.
-    await connect(alice, 'open-alice');
-    expect(await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).toHaveLength(1);
+    await connect(carol, 'open-alice');
+    expect(await callerFor(app.deps, { user: carol }).api.tiktok.accounts()).toHaveLength(1);
   });
 
   it('stores tokens only encrypted', async () => {
+    await connect(alice, 'open-alice');
     const row = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('open_id', '=', 'open-alice').executeTakeFirstOrThrow();
     const access = decryptSecret(row.access_token_enc, app.deps.appSecret);
     expect(access).toMatch(/^act\./);
@@ -129,11 +137,13 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await app.deps.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 1000) }).where('used_at', 'is', null).execute();
     expect((await completeOAuth(expired.auth_url)).status).toBe(400);
 
+    // Another user of its own, whom no other test gives an account.
+    const dave = await newUser('dave');
     const aliceFlow = await callerFor(app.deps, { user: alice }).api.tiktok.authUrl();
-    const asBob = await completeOAuth(aliceFlow.auth_url, await sessionCookie(bob));
-    expect(asBob.status).toBe(400);
-    expect(asBob.html).toContain('started by another Clipshift account');
-    expect(await callerFor(app.deps, { user: bob }).api.tiktok.accounts()).toEqual([]);
+    const asDave = await completeOAuth(aliceFlow.auth_url, await sessionCookie(dave));
+    expect(asDave.status).toBe(400);
+    expect(asDave.html).toContain('started by another Clipshift account');
+    expect(await callerFor(app.deps, { user: dave }).api.tiktok.accounts()).toEqual([]);
   });
 
   it('passes a refusal on TikTok’s page to the opener as an error', async () => {
@@ -185,8 +195,10 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   });
 
   it('links and unlinks accounts to streamers', async () => {
-    const api = callerFor(app.deps, { user: alice }).api;
-    const accountId = await connect(alice, 'open-alice');
+    // A user of its own: alice's account is linked to other tests' streamers in any order.
+    const erin = await newUser('erin');
+    const api = callerFor(app.deps, { user: erin }).api;
+    const accountId = await connect(erin, 'open-alice');
     twitch.addBroadcaster({ login: 'linked' });
     await api.streamers.create({ name: 'linked' });
     const linked = await api.tiktok.link({ name: 'linked', tiktok_account_id: accountId });
@@ -234,9 +246,10 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const accountId = await connect(alice, 'open-alice');
     const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Retried' });
     await worker.stop();
+    let row: { id: string } | undefined;
     try {
       const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
-      const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'retry #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
+      [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'retry #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
       const post = (attempts: number) => runTypedJob(postJob(app.deps), { uploadId: row!.id }, app.deps.logger, { attempts, maxAttempts: 3 });
       await post(1);
       const inits = tiktok.requestsTo('video_init').length;
@@ -246,7 +259,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       expect(tiktok.requestsTo('video_init').length).toBe(inits);
       expect((await app.deps.db.selectFrom('uploads').select('status').where('id', '=', row!.id).executeTakeFirstOrThrow()).status).toBe('published');
     } finally {
-      await app.deps.db.deleteFrom('graphile_worker._private_jobs' as never).execute().catch(() => undefined);
+      await dropQueuedPost(row);
       worker = await startWorker(app.deps, app.database.pool, 3);
     }
   });
@@ -300,16 +313,13 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await api.streamers.create({ name: 'autopub', auto_publish: true, clip_limit: 1 });
     await api.tiktok.link({ name: 'autopub', tiktok_account_id: accountId });
     await api.downloads.start({ name: 'autopub' });
-    const deadline = Date.now() + 90_000;
-    let posted: { status: string }[] = [];
-    while (Date.now() < deadline) {
-      posted = await app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.status', 'uploads.description']).where('clips.streamer_name', '=', 'autopub').execute();
-      if (posted.some((row) => row.status === 'published')) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const posted = await waitUntil(
+      () => app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.status', 'uploads.description']).where('clips.streamer_name', '=', 'autopub').execute(),
+      { until: (rows) => rows.some((row) => row.status === 'published'), message: 'the auto-published upload', timeoutMs: 90_000, intervalMs: 200 },
+    );
     expect(posted).toEqual([expect.objectContaining({ status: 'published' })]);
     const clip = await app.deps.db.selectFrom('clips').select('descriptions').where('streamer_name', '=', 'autopub').executeTakeFirstOrThrow();
-    expect((posted[0] as unknown as { description: string }).description).toBe(clip.descriptions[0]!.description);
+    expect(posted[0]!.description).toBe(clip.descriptions[0]!.description);
   });
 
   it('keeps the post history of a removed account, and refuses posting the clip again to it once reconnected', async () => {
@@ -353,9 +363,10 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const accountId = await connect(alice, 'open-guest');
     const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Orphaned' });
     await worker.stop();
+    let row: { id: string } | undefined;
     try {
       const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
-      const [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
+      [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
       await api.tiktok.deleteAccount({ id: accountId });
       await runTypedJob(postJob(app.deps), { uploadId: row!.id }, app.deps.logger, { attempts: 1, maxAttempts: 3 });
       expect(await api.tiktok.uploadStatus({ id: row!.id })).toMatchObject({
@@ -366,18 +377,23 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       });
       expect((await api.clips.details({ id: 'Orphaned' })).posted_to).toEqual([{ account: '@guestacct', status: 'failed' }]);
     } finally {
-      await app.deps.db.deleteFrom('graphile_worker._private_jobs' as never).execute().catch(() => undefined);
+      await dropQueuedPost(row);
       worker = await startWorker(app.deps, app.database.pool, 3);
     }
   });
 
+  /** The post's job was run by hand while the worker was stopped: the restarted worker must not run it again. */
+  async function dropQueuedPost(upload: { id: string } | undefined): Promise<void> {
+    if (upload) await removeJob(app.deps.db, jobKey(POST_JOB, { uploadId: upload.id }));
+  }
+
   async function waitForStatus(uploadId: string, statuses: string[]) {
     const api = callerFor(app.deps, { user: alice }).api;
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const upload = await api.tiktok.uploadStatus({ id: uploadId });
-      if (statuses.includes(upload.status)) return upload;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error('upload did not reach the status');
+    return waitUntil(() => api.tiktok.uploadStatus({ id: uploadId }), {
+      until: (upload) => statuses.includes(upload.status),
+      message: `upload ${uploadId} to reach ${statuses.join(' or ')}`,
+      timeoutMs: 20_000,
+      intervalMs: 200,
+    });
   }
 });

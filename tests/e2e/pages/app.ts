@@ -38,6 +38,21 @@ export async function waitForToastsGone(page: Page, timeout = 10_000): Promise<v
   await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout }).toBe(0);
 }
 
+/**
+ * Resolves once a request the page sends now has left it. Whatever the page had already set off,
+ * from the last input or a timer that input queued, went out before it: a check after this proves
+ * a call did not happen without sleeping on it.
+ */
+export async function pageRequestsFlushed(page: Page): Promise<void> {
+  const marker = `/api/health?flushed=${Date.now()}`;
+  const sent = page.waitForRequest((request) => request.url().endsWith(marker));
+  await page.evaluate(async (url) => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await fetch(url);
+  }, marker);
+  await sent;
+}
+
 /** How far the page is wider than the window (0 or less: nothing spills sideways). */
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -52,6 +52,12 @@ export interface FakeOpenAi {
   release(): void;
   /** Transcriptions received and held, not answered yet. */
   pending(): number;
+  /**
+   * Forgets what tests recorded and scripted: uploads, the request count, failures, the scenario
+   * (back to the options'), a hold (held transcriptions are answered). Tests call it in beforeEach
+   * so none depends on what an earlier one scripted.
+   */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -121,6 +127,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     sendJson(res, 200, verboseJson(scenario, upload.wav?.seconds ?? 3, upload.language));
   }
 
+  function release(): void {
+    holding = false;
+    for (const done of [...held]) done();
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -136,11 +147,15 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     hold: () => {
       holding = true;
     },
-    release: () => {
-      holding = false;
-      for (const done of [...held]) done();
-    },
+    release,
     pending: () => held.size,
+    reset: () => {
+      release();
+      uploads.length = 0;
+      requests = 0;
+      failure = null;
+      scenario = options.scenario ?? 'speech';
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

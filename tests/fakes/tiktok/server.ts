@@ -116,6 +116,13 @@ export interface FakeTikTok {
   uploads: ReadonlyMap<string, FakeUpload>;
   /** publish_id → the post and its status. */
   posts: ReadonlyMap<string, FakePost>;
+  /**
+   * Forgets what tests recorded and scripted (requests, failures, refusals, who authorizes, caps,
+   * lifetimes, audit status, polls, rate windows) back to the options it started with; the users,
+   * their tokens, uploads and posts, the registered redirect URIs and the clock stay, as suites set
+   * them up once. Tests call it in beforeEach so none depends on what an earlier one scripted.
+   */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -170,22 +177,40 @@ const CREATOR_INFO_200 = new Set(['spam_risk_too_many_posts', 'spam_risk_user_ba
 const RATE_LIMITS: Partial<Record<FakeTikTokEndpoint, number>> = { user_info: 600, creator_info: 20, video_init: 6, inbox_init: 6, status: 30 };
 const VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm']);
 
+/** The settings tests may change on the fake, as the options (or TikTok's defaults) have them. */
+function scriptedDefaults(options: FakeTikTokOptions): Pick<
+  FakeTikTokState,
+  'accessTokenLifetimeSeconds' | 'refreshTokenLifetimeSeconds' | 'unaudited' | 'pollsUntilDone' | 'dailyPostCap' | 'pendingShareCap' | 'activeUserCap'
+> {
+  return {
+    accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 86_400,
+    refreshTokenLifetimeSeconds: options.refreshTokenLifetimeSeconds ?? 31_536_000,
+    unaudited: options.unaudited ?? false,
+    pollsUntilDone: options.pollsUntilDone ?? 2,
+    dailyPostCap: 15,
+    pendingShareCap: 5,
+    activeUserCap: 5,
+  };
+}
+
+/** The last user added logs in, and accepts. */
+function nobodyAuthorizing(): Authorizing {
+  return { openId: null, grantScopes: null, refusal: null };
+}
+
 export async function startFakeTikTok(options: FakeTikTokOptions = {}): Promise<FakeTikTok> {
   let baseUrl = '';
   let offsetMs = 0;
   const clock = options.now ?? Date.now;
   const now = () => clock() + offsetMs;
   const state = new FakeTikTokState(now, () => baseUrl);
-  state.accessTokenLifetimeSeconds = options.accessTokenLifetimeSeconds ?? 86_400;
-  state.refreshTokenLifetimeSeconds = options.refreshTokenLifetimeSeconds ?? 31_536_000;
-  state.unaudited = options.unaudited ?? false;
-  state.pollsUntilDone = options.pollsUntilDone ?? 2;
+  Object.assign(state, scriptedDefaults(options));
   const context: Context = {
     state,
     clientKey: options.clientKey ?? 'awfakeclientkey0001',
     clientSecret: options.clientSecret ?? 'fakeclientsecret0000000000000001',
     redirectUris: new Set(options.redirectUris ?? []),
-    authorizing: { openId: null, grantScopes: null, refusal: null },
+    authorizing: nobodyAuthorizing(),
     failures: new Map(),
     enforceRateLimits: options.enforceRateLimits ?? false,
     keepUploadBytes: options.keepUploadBytes ?? true,
@@ -257,6 +282,14 @@ export async function startFakeTikTok(options: FakeTikTokOptions = {}): Promise<
     requestsTo: (endpoint) => requests.filter((request) => request.endpoint === endpoint),
     uploads: state.uploads,
     posts: state.posts,
+    reset: () => {
+      requests.length = 0;
+      context.failures.clear();
+      state.publishFailures.length = 0;
+      context.authorizing = nobodyAuthorizing();
+      context.rateWindows.clear();
+      Object.assign(state, scriptedDefaults(options));
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

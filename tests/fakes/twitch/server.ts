@@ -18,6 +18,9 @@ export const CLIP_HASHES = {
   legacy: '36b89d2507fce29e5ca551df756d27c1cfe079e2609642b4390aa4c35796eb11',
 } as const;
 
+/** GQL knows both hashes unless a test says otherwise (setAcceptedHashes). */
+const everyKnownHash = (): Set<string> => new Set([CLIP_HASHES.current, CLIP_HASHES.legacy]);
+
 export type FakeEndpoint = 'token' | 'validate' | 'users' | 'clips' | 'games' | 'gql' | 'cdn' | 'thumbnail' | 'unknown';
 
 /**
@@ -97,6 +100,12 @@ export interface FakeTwitch {
     next(endpoint: Exclude<FakeEndpoint, 'unknown'>, kind: FailureKind, options?: FailureOptions): void;
     clear(): void;
   };
+  /**
+   * Forgets what tests recorded and scripted (requests, failures, accepted hashes, a transfer hold,
+   * the rate-limit window); the catalogue (broadcasters, games, clips) and issued tokens stay, as
+   * suites seed them once. Tests call it in beforeEach so none depends on what an earlier one scripted.
+   */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -139,7 +148,7 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     },
     mediaPath,
     thumbnailPath,
-    acceptedHashes: new Set([CLIP_HASHES.current, CLIP_HASHES.legacy]),
+    acceptedHashes: everyKnownHash(),
     failures: new Map(),
     rateLimit: { windowStart: 0, used: 0 },
     hold: null,
@@ -209,6 +218,14 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
         context.failures.set(endpoint, queue);
       },
       clear: () => context.failures.clear(),
+    },
+    reset: () => {
+      requests.length = 0;
+      context.failures.clear();
+      context.acceptedHashes = everyKnownHash();
+      context.hold?.release();
+      context.hold = null;
+      context.rateLimit = { windowStart: 0, used: 0 };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
