@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
@@ -15,6 +14,7 @@ import { buildOpenApiDocument } from '../http/rest/openapi.ts';
 import { rejectUndecodableUrls } from '../http/input.ts';
 import { finalErrorHandler, limitTrpcBatches, rejectCrossSite, requireJsonBodies } from '../http/middleware.ts';
 import { createRequestContext } from '../http/context.ts';
+import { clientRouter } from '../http/static-assets.ts';
 import { isServerFault } from '../http/errors.ts';
 import { appRouter } from './router.ts';
 import { FAULT_LOG_BUDGET, recordLog } from '../domains/logs/service.ts';
@@ -65,22 +65,6 @@ function apiRouter(deps: AppDeps): express.Router {
   });
   api.use(finalErrorHandler(deps));
   return api;
-}
-
-/** Serves the built browser client with history fallback, when it has been built. */
-function clientRouter(distDir: string): express.Router {
-  const client = express.Router();
-  if (!existsSync(path.join(distDir, 'index.html'))) return client;
-  client.use(express.static(distDir, { index: false, maxAge: '1h', setHeaders: immutableAssets }));
-  client.get(/.*/, (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(path.join(distDir, 'index.html'));
-  });
-  return client;
-}
-
-function immutableAssets(res: express.Response, filePath: string) {
-  if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
 }
 
 export function createApp(deps: AppDeps, options: { clientDist?: string } = {}): Express {
