@@ -18,7 +18,7 @@ export function DashboardPage() {
       <div className="space-y-6">
         <ActiveDownloadsCard
           status={status.data}
-          failed={status.isError}
+          failure={status.error}
           streamers={streamers.data ?? []}
           refreshing={refreshing}
           onRefresh={refresh}
