@@ -50,7 +50,7 @@ export function ActiveDownloadsCard({ status, failure, streamers, refreshing, on
       <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
         <div className="space-y-1.5">
           <CardTitle id="dashboard-downloads-title" className="flex items-center gap-2">
-            <Activity className="size-4 text-brand" aria-hidden="true" /> Active Downloads
+            <Activity className="size-4 text-brand-text" aria-hidden="true" /> Active Downloads
           </CardTitle>
           <CardDescription>Progress of each streamer’s latest download run.</CardDescription>
         </div>
