@@ -7,6 +7,11 @@ import { register } from './pages/auth.ts';
 const USER = { username: 'dana', password: 'a long enough password' };
 const LAPTOP = { width: 1366, height: 900 };
 
+/** tRPC requests (batched or not) that include `procedure`. */
+function callsTo(procedure: string): (url: URL) => boolean {
+  return (url) => url.pathname.startsWith('/api/trpc/') && url.pathname.split('/').pop()!.split(',').includes(procedure);
+}
+
 function isDark(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.classList.contains('dark'));
 }
@@ -58,20 +63,20 @@ describe('the theme toggle and how failures are worded', () => {
   it('words a proxy 502 by its status and a failed Recent Logs load as a failure', async () => {
     await register(page, USER);
     await heading(page, 'Dashboard').waitFor();
-    await page.route('**/api/trpc/clips.list**', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad Gateway</body></html>' }));
+    await page.route(callsTo('clips.list'), (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad Gateway</body></html>' }));
     await page.goto('/app/clips');
     await page.getByText('Failed to load clips').first().waitFor();
     await page.getByText('HTTP error! status: 502').first().waitFor();
     expect(await page.getByText('The server could not be reached').count()).toBe(0);
-    await page.unroute('**/api/trpc/clips.list**');
+    await page.unroute(callsTo('clips.list'));
 
-    await page.route('**/api/trpc/**logs.list**', (route) => route.fulfill({ status: 500, contentType: 'text/html', body: 'Internal Server Error' }));
+    await page.route(callsTo('logs.list'), (route) => route.fulfill({ status: 500, contentType: 'text/html', body: 'Internal Server Error' }));
     await page.goto('/app/settings');
     const recent = page.getByRole('region', { name: 'Recent Logs' });
     await recent.getByText('Failed to load logs').waitFor();
     await recent.getByText('HTTP error! status: 500').waitFor();
     expect(await recent.getByText('No Logs Found').count()).toBe(0);
-    await page.unroute('**/api/trpc/**logs.list**');
+    await page.unroute(callsTo('logs.list'));
     expect(await page.title()).toBe('Settings · Clipshift');
   });
 });
