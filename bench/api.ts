@@ -13,13 +13,13 @@ import { createApp } from '../server/src/app/http-app.ts';
 import { createSession } from '../server/src/domains/auth/service.ts';
 import { listClips } from '../server/src/domains/clips/service.ts';
 import { createDatabase } from '../server/src/platform/db/database.ts';
-import { startEmbeddedPostgres } from '../server/src/platform/db/embedded.ts';
 import { migrate } from '../server/src/platform/db/migrate.ts';
 import type { AppDeps } from '../server/src/domains/deps.ts';
 import { loadEnv } from '../server/src/platform/env.ts';
 import { createLogger } from '../server/src/platform/logger.ts';
 import { createDeps } from '../server/src/app/deps.ts';
 import { migrateWorkerSchema } from '../server/src/jobs/migrate.ts';
+import { databaseDescription, freshDatabase, serverUrl, withDatabase } from './lib/database.ts';
 import { machineDescription, median, writeSection } from './lib/report.ts';
 
 const CLIPS = 20_000;
@@ -28,28 +28,6 @@ const SEARCH = 'clutch';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 10;
 const logger = createLogger('silent');
-
-async function serverUrl(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const given = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (given) return { url: given, stop: async () => {} };
-  const embedded = await startEmbeddedPostgres(path.resolve(import.meta.dirname, 'out/pg-data'), 'bench-password-not-secret', logger);
-  return { url: embedded.url.replace(/\/clipshift$/, '/postgres'), stop: embedded.stop };
-}
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function freshDatabase(adminUrl: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query('drop database if exists clipshift_bench with (force)');
-  await admin.query('create database clipshift_bench');
-  await admin.end();
-  return withDatabase(adminUrl, 'clipshift_bench');
-}
 
 /** 20,000 clips in 50 streamers with titles from a word list (about 1 in 16 contains "clutch"). */
 async function seed(db: AppDeps['db']): Promise<string> {
@@ -147,8 +125,8 @@ async function load(url: string, cookie?: string): Promise<autocannon.Result> {
 }
 
 async function main() {
-  const server = await serverUrl();
-  benchUrl = await freshDatabase(withDatabase(server.url, 'postgres'));
+  const server = await serverUrl(logger);
+  benchUrl = await freshDatabase(withDatabase(server.url, 'postgres'), 'clipshift_bench');
   const database = createDatabase(benchUrl, 20);
   await migrate(database.pool);
   await migrateWorkerSchema(database.pool, logger);
@@ -198,7 +176,7 @@ async function main() {
     '```',
     '',
     'Machine:',
-    await machineDescription([`PostgreSQL: ${process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL ? 'the server at BENCH_DATABASE_URL/TEST_DATABASE_URL' : 'embedded (npm)'}`]),
+    await machineDescription([databaseDescription()]),
     '',
     'Re-run: `npm run bench:api` (BENCH_SECONDS=30 for longer runs).',
   ].join('\n');

@@ -164,7 +164,7 @@ describe('signing up, signing in and the signed-in screens', () => {
     );
 
     await page.getByRole('button', { name: 'Generate Code' }).click();
-    await page.getByText('Invite code generated successfully! Valid for 1 days.').waitFor();
+    await page.getByText('Invite code generated successfully! Valid for 1 day.').waitFor();
     await screenshotViewport(page, 'toast');
     const row = page.getByTestId('invite-row').first();
     await row.waitFor();

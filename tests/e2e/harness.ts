@@ -29,6 +29,7 @@ const BUILD_INPUTS = [
   path.join(CLIENT_DIR, 'public'),
   path.join(CLIENT_DIR, 'index.html'),
   path.join(CLIENT_DIR, 'vite.config.ts'),
+  path.join(CLIENT_DIR, 'compress-assets.ts'),
   path.join(ROOT, 'shared/src'),
 ];
 

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
-import { describeError, errorCode, failureText, formErrorMessage, isNetworkError, isUnauthorizedError, NETWORK_ERROR, serverIssues, serverMessage } from './errors';
+import {
+  describeError,
+  errorCode,
+  failureText,
+  formErrorMessage,
+  HttpStatusError,
+  isNetworkError,
+  isUnauthorizedError,
+  loadFailureDescription,
+  NETWORK_ERROR,
+  serverIssues,
+  serverMessage,
+  UNREACHABLE_DESCRIPTION,
+} from './errors';
 
 function answered(code: string, message: string, issues?: { path: (string | number)[]; message: string }[]) {
   return TRPCClientError.from({ error: { message, code: -32600, data: { code, httpStatus: 400, issues } } });
@@ -40,5 +53,22 @@ describe('reading a failed call', () => {
     expect(formErrorMessage(answered('UNAUTHORIZED', 'Invalid username or password'), 'Login failed')).toBe('Invalid username or password');
     expect(describeError(offline)).toBe(NETWORK_ERROR);
     expect(describeError(answered('FORBIDDEN', 'Administrators only'))).toBe('Administrators only');
+  });
+
+  it('words an answer the API did not write by its status, never as a lost connection', () => {
+    const proxy502 = TRPCClientError.from(new HttpStatusError(502, null));
+    expect(isNetworkError(proxy502)).toBe(false);
+    expect(errorCode(proxy502)).toBeNull();
+    expect(serverMessage(proxy502)).toBe('HTTP error! status: 502');
+    expect(describeError(proxy502)).toBe('HTTP error! status: 502');
+    expect(failureText(proxy502, { fallback: 'Failed', offline: 'Offline', prefixed: true })).toBe('Error: HTTP error! status: 502');
+    expect(serverMessage(TRPCClientError.from(new HttpStatusError(503, { message: 'Down for maintenance' })))).toBe('Down for maintenance');
+  });
+
+  it('describes a failed load by what happened: unreachable only when nothing answered', () => {
+    expect(loadFailureDescription(offline)).toBe(UNREACHABLE_DESCRIPTION);
+    expect(loadFailureDescription(offline, 'Refresh tries again.')).toBe('Refresh tries again.');
+    expect(loadFailureDescription(answered('INTERNAL_SERVER_ERROR', 'Internal server error'))).toBe('Internal server error');
+    expect(loadFailureDescription(TRPCClientError.from(new HttpStatusError(500, null)))).toBe('HTTP error! status: 500');
   });
 });

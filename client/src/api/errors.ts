@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { toast, type ExternalToast } from 'sonner';
 import { TRPCClientError, type TRPCClientErrorLike } from '@trpc/client';
 import type { AppRouter } from '@clipshift/server';
+import { messageFromErrorBody } from '@clipshift/shared';
 
 /*
  * The one place that reads a failed call. An unauthorized answer is handled once, by the query
@@ -15,12 +16,37 @@ type ApiErrorCode = NonNullable<ApiError['data']>['code'];
 export const NETWORK_ERROR = 'Network error. Please try again.';
 const UNKNOWN_ERROR = 'Unknown error';
 
+/** What a load failure says when nothing answered (a real network failure). */
+export const UNREACHABLE_DESCRIPTION = 'The server could not be reached. Check your connection and try again.';
+
+/**
+ * A non-OK answer that is not the API's own (an HTML 502 of a proxy, a bare 500): the server was
+ * reached, so it is worded by its status ('HTTP error! status: N') or its body's message.
+ */
+export class HttpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    body: unknown,
+  ) {
+    super(messageFromErrorBody(body, status));
+    this.name = 'HttpStatusError';
+  }
+}
+
 function asApiError(error: unknown): ApiError | null {
   return error instanceof TRPCClientError ? (error as ApiError) : null;
 }
 
-/** No answer from the server at all (offline, refused, or not a tRPC reply). */
+/** The HTTP failure under a call's error, when an answer came that the API did not write. */
+function httpStatusError(error: unknown): HttpStatusError | null {
+  if (error instanceof HttpStatusError) return error;
+  const cause = error instanceof TRPCClientError ? error.cause : null;
+  return cause instanceof HttpStatusError ? cause : null;
+}
+
+/** No answer from the server at all (offline, refused, connection lost). */
 export function isNetworkError(error: unknown): boolean {
+  if (httpStatusError(error)) return false;
   const data = asApiError(error)?.data;
   return data === undefined || data === null;
 }
@@ -38,7 +64,14 @@ export function errorCode(error: unknown): ApiErrorCode | null {
 /** The server's human message when it answered; null when it did not. */
 export function serverMessage(error: unknown): string | null {
   if (isNetworkError(error)) return null;
+  const http = httpStatusError(error);
+  if (http) return http.message;
   return asApiError(error)?.message || null;
+}
+
+/** The second line of a failed load: why it failed, in the server's words when it answered. */
+export function loadFailureDescription(error: unknown, unreachable = UNREACHABLE_DESCRIPTION): string {
+  return serverMessage(error) ?? unreachable;
 }
 
 /** A field the server refused, as its validation reports it (e.g. path ['schedule', 'interval']). */

@@ -1,5 +1,6 @@
 import { toast } from 'sonner';
 import { INVITE_LIST_LIMIT } from '@clipshift/shared';
+import { plural } from '@/lib/format';
 import { describeError, useLoadErrorToast } from './errors';
 import { trpc } from './trpc';
 
@@ -17,7 +18,7 @@ export function useGenerateInvite() {
   const utils = trpc.useUtils();
   return trpc.invites.generate.useMutation({
     onSuccess: (invite) => {
-      toast.success(`Invite code generated successfully! Valid for ${invite.days_valid} days.`);
+      toast.success(`Invite code generated successfully! Valid for ${plural(invite.days_valid, 'day')}.`);
       void utils.invites.list.invalidate();
       void utils.logs.list.invalidate();
     },

@@ -3,6 +3,9 @@ import { LoadingView } from '@/components/loading-view';
 import { paths } from '@/lib/paths';
 import { RootLayout } from './layout/root-layout';
 import { RequireAuth } from './require-auth';
+import type { RouteHandle } from './use-document-title';
+
+const titled = (title: string): RouteHandle => ({ title });
 
 /*
  * Each screen is its own chunk: a visitor of the landing page does not download the signed-in
@@ -25,19 +28,19 @@ const routes: RouteObject[] = [
     element: <RootLayout />,
     hydrateFallbackElement: <LoadingView />,
     children: [
-      { path: paths.home, lazy: landing },
-      { path: paths.login, lazy: login },
-      { path: paths.connect, lazy: connect },
-      { path: paths.tos, lazy: terms },
-      { path: paths.privacy, lazy: privacy },
+      { path: paths.home, lazy: landing, handle: titled('Turn Twitch clips into TikToks') },
+      { path: paths.login, lazy: login, handle: titled('Login') },
+      { path: paths.connect, lazy: connect, handle: titled('Connect TikTok') },
+      { path: paths.tos, lazy: terms, handle: titled('Terms of Service') },
+      { path: paths.privacy, lazy: privacy, handle: titled('Privacy Policy') },
       {
         element: <RequireAuth />,
         children: [
-          { path: paths.app.dashboard, lazy: dashboard },
-          { path: paths.app.streamers, lazy: streamers },
-          { path: paths.app.clips, lazy: clips },
-          { path: paths.app.logs, lazy: logs },
-          { path: paths.app.settings, lazy: settings },
+          { path: paths.app.dashboard, lazy: dashboard, handle: titled('Dashboard') },
+          { path: paths.app.streamers, lazy: streamers, handle: titled('Streamers') },
+          { path: paths.app.clips, lazy: clips, handle: titled('Clips') },
+          { path: paths.app.logs, lazy: logs, handle: titled('Logs') },
+          { path: paths.app.settings, lazy: settings, handle: titled('Settings') },
         ],
       },
       { path: '*', element: <Navigate to={paths.home} replace /> },

@@ -5,7 +5,7 @@ import { cn } from '@/lib/utils';
 export function LoadingView({ label = 'Loading…', className }: { label?: string; className?: string }) {
   return (
     <div role="status" aria-live="polite" className={cn('flex min-h-[50vh] flex-col items-center justify-center gap-3 text-muted-foreground', className)}>
-      <LoaderCircle className="size-6 animate-spin text-brand" aria-hidden="true" />
+      <LoaderCircle className="size-6 animate-spin text-brand-text" aria-hidden="true" />
       <span className="text-sm">{label}</span>
     </div>
   );

@@ -16,7 +16,7 @@ export function LogLevelBadge({ level, className }: { level: string; className?:
   return (
     <Badge
       variant={LEVEL_VARIANT[shown]}
-      className={cn('w-20 justify-center font-mono text-[11px]', shown === 'CRITICAL' && 'bg-red-600 text-white', className)}
+      className={cn('w-20 justify-center font-mono text-[11px]', shown === 'CRITICAL' && 'bg-destructive text-destructive-foreground', className)}
     >
       {shown}
     </Badge>

@@ -5,7 +5,7 @@ import { cn } from '@/lib/utils';
 export function PopupWaitingNote({ className }: { className?: string }) {
   return (
     <p role="status" className={cn('flex items-center gap-2 text-sm text-muted-foreground', className)}>
-      <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" />
+      <LoaderCircle className="size-4 animate-spin text-brand-text" aria-hidden="true" />
       Finish connecting in the TikTok window. Closing it cancels.
     </p>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatLogTimestamp, formatTime } from './format';
+import { formatDate, formatDateTime, formatLogTimestamp, formatTime, plural } from './format';
 
 describe('dates and times', () => {
   it('show a dash for a missing or unreadable value', () => {
@@ -15,6 +15,20 @@ describe('dates and times', () => {
     const local = new Date(2026, 2, 4, 5, 6, 7);
     expect(formatLogTimestamp(local.toISOString())).toBe('2026-03-04 05:06:07');
     expect(formatLogTimestamp('garbage')).toBe('garbage');
+  });
+
+  it('use the 24-hour clock of the log rows for every other time', () => {
+    const afternoon = new Date(2026, 2, 4, 14, 5, 9);
+    expect(formatTime(afternoon)).toBe('14:05:09');
+    expect(formatDateTime(afternoon)).toMatch(/14:05/);
+    expect(formatDateTime(afternoon)).not.toMatch(/[AP]M/);
+  });
+
+  it('put a count’s noun in the right number', () => {
+    expect(plural(1, 'day')).toBe('1 day');
+    expect(plural(2, 'day')).toBe('2 days');
+    expect(plural(0, 'clip')).toBe('0 clips');
+    expect(plural(3, 'entry', 'entries')).toBe('3 entries');
   });
 
   it('write a date in the visitor’s locale', () => {

@@ -1,12 +1,13 @@
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+// One clock everywhere: log rows are YYYY-MM-DD HH:MM:SS, so every other time is 24-hour too.
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 
 function parse(value: string | number | Date): Date | null {
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** e.g. "May 1, 2025, 2:30 PM" in the visitor's locale; a dash for missing or bad values. */
+/** e.g. "May 1, 2025, 14:30" in the visitor's locale (24-hour); a dash for missing or bad values. */
 export function formatDateTime(value: string | number | Date | null | undefined): string {
   if (value === null || value === undefined) return '—';
   const date = parse(value);
@@ -33,4 +34,9 @@ export function formatDate(value: string | number | Date | null | undefined): st
   if (value === null || value === undefined) return '—';
   const date = parse(value);
   return date ? dateOnly.format(date) : '—';
+}
+
+/** "1 clip", "3 clips": the count with its noun in the right number. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { LogIn, LogOut, Menu, X } from 'lucide-react';
 import { BrandLogo } from '@/components/brand-logo';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
 import { useAuth, type AuthStatus } from '@/api/auth';
 import { paths } from '@/lib/paths';
@@ -98,20 +99,23 @@ export function NavBar() {
         <Link to={status === 'authenticated' ? paths.app.dashboard : paths.home} aria-label="Clipshift home">
           <BrandLogo />
         </Link>
-        <DesktopNav status={status} onSignOut={handleSignOut} />
-        {status !== 'unknown' && (
-          <Button
-            variant="ghost"
-            size="icon"
-            className="md:hidden"
-            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-            aria-expanded={menuOpen}
-            aria-controls={MOBILE_MENU_ID}
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            {menuOpen ? <X className="size-5" /> : <Menu className="size-5" />}
-          </Button>
-        )}
+        <div className="flex items-center gap-1">
+          <DesktopNav status={status} onSignOut={handleSignOut} />
+          <ThemeToggle />
+          {status !== 'unknown' && (
+            <Button
+              variant="ghost"
+              size="icon"
+              className="md:hidden"
+              aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+              aria-expanded={menuOpen}
+              aria-controls={MOBILE_MENU_ID}
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {menuOpen ? <X className="size-5" /> : <Menu className="size-5" />}
+            </Button>
+          )}
+        </div>
       </div>
       {menuOpen && <MobileMenu id={MOBILE_MENU_ID} status={status} onSignOut={handleSignOut} />}
     </header>

@@ -2,6 +2,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { SiteFooter } from '@/components/site-footer';
 import { Toaster } from '@/components/ui/sonner';
 import { AuthProvider } from '@/api/auth';
+import { useDocumentTitle } from '../use-document-title';
 import { useScrollOnNavigate } from '../use-scroll-on-navigate';
 import { NavBar } from './nav-bar';
 
@@ -13,6 +14,7 @@ function isAppPath(pathname: string): boolean {
 export function RootLayout() {
   const { pathname } = useLocation();
   useScrollOnNavigate();
+  useDocumentTitle();
   const inApp = isAppPath(pathname);
   return (
     <AuthProvider>

@@ -8,9 +8,9 @@ const alertVariants = cva(
     variants: {
       variant: {
         default: 'bg-card text-card-foreground',
-        info: 'border-brand/20 bg-brand-soft text-foreground [&>svg]:text-brand',
-        destructive: 'border-red-200 bg-red-50 text-red-800 [&>svg]:text-red-600',
-        success: 'border-emerald-200 bg-emerald-50 text-emerald-800 [&>svg]:text-emerald-600',
+        info: 'border-brand/20 bg-brand-soft text-foreground [&>svg]:text-brand-text',
+        destructive: 'border-danger-border bg-danger-soft text-danger-soft-foreground [&>svg]:text-danger-icon',
+        success: 'border-success-border bg-success-soft text-success-soft-foreground [&>svg]:text-success-icon',
       },
     },
     defaultVariants: { variant: 'default' },

@@ -62,7 +62,7 @@ export function SegmentedControl<T extends string>({
             disabled={disabled}
             onChange={() => onValueChange(option.value)}
           />
-          {option.icon && <span className="mt-0.5 text-muted-foreground peer-checked:text-brand [&_svg]:size-4">{option.icon}</span>}
+          {option.icon && <span className="mt-0.5 text-muted-foreground peer-checked:text-brand-text [&_svg]:size-4">{option.icon}</span>}
           <span className="min-w-0">
             <span className="block font-medium leading-5">{option.label}</span>
             {option.description && <span className="block text-xs text-muted-foreground">{option.description}</span>}

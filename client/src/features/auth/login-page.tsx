@@ -72,7 +72,7 @@ function LoginOnly({ onAuthenticated, closed }: { onAuthenticated: () => void; c
           Don’t have an account?{' '}
           <Link
             to={landingSectionPath(landingSections.requestAccess)}
-            className="font-medium text-brand underline-offset-4 hover:underline"
+            className="font-medium text-brand-text underline-offset-4 hover:underline"
           >
             Request access
           </Link>

@@ -108,7 +108,7 @@ export function ClipsPage() {
             view={view}
             clips={clips}
             loading={query.isPending}
-            failed={query.isError}
+            error={query.error}
             filtered={filtered}
             actions={actions}
             onRetry={() => void onRefresh()}

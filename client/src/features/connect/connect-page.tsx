@@ -10,7 +10,7 @@ function LoginHint() {
   return (
     <p className="w-full text-center text-sm text-muted-foreground">
       Already have an account?{' '}
-      <Link to={paths.login} className="font-medium text-brand underline-offset-4 hover:underline">
+      <Link to={paths.login} className="font-medium text-brand-text underline-offset-4 hover:underline">
         Log in
       </Link>
     </p>
@@ -25,7 +25,7 @@ export function ConnectPage() {
       <Card className="w-full max-w-md shadow-sm">
         <CardHeader className="items-center text-center">
           <div className="mb-2 flex size-11 items-center justify-center rounded-full bg-brand-soft">
-            <KeyRound className="size-5 text-brand" aria-hidden="true" />
+            <KeyRound className="size-5 text-brand-text" aria-hidden="true" />
           </div>
           <h1 className="text-2xl font-semibold tracking-tight">Connect your TikTok account</h1>
           <CardDescription>

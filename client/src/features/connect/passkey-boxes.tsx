@@ -123,7 +123,7 @@ export function PasskeyBoxes({ chars, onChange, onSubmit, invalid = false, disab
           className={cn(
             'h-12 w-10 rounded-md border border-input bg-background text-center font-mono text-xl font-semibold uppercase shadow-xs transition-colors outline-none sm:h-14 sm:w-12 sm:text-2xl',
             'focus-visible:border-ring focus-visible:ring-3 focus-visible:ring-ring/20 disabled:cursor-not-allowed disabled:opacity-50',
-            'aria-invalid:border-red-400 aria-invalid:bg-red-50/60',
+            'aria-invalid:border-danger-border aria-invalid:bg-danger-soft',
             char !== '' && 'border-brand/40',
           )}
         />

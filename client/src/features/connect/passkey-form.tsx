@@ -24,7 +24,7 @@ type StatusLineProps = Pick<PasskeyFormProps, 'verifying' | 'refused' | 'throttl
 function StatusLine({ id, verifying, refused, throttled, error }: StatusLineProps) {
   if (error) {
     return (
-      <p id={id} role="alert" className="text-sm font-medium text-red-700">
+      <p id={id} role="alert" className="text-sm font-medium text-danger-soft-foreground">
         {error}
       </p>
     );
@@ -32,19 +32,19 @@ function StatusLine({ id, verifying, refused, throttled, error }: StatusLineProp
   if (verifying) {
     return (
       <p id={id} role="status" className="flex items-center justify-center gap-2 text-sm text-muted-foreground">
-        <LoaderCircle className="size-4 animate-spin text-brand" aria-hidden="true" /> Verifying passkey…
+        <LoaderCircle className="size-4 animate-spin text-brand-text" aria-hidden="true" /> Verifying passkey…
       </p>
     );
   }
   if (throttled) {
     return (
-      <p id={id} className="text-sm text-amber-700">
+      <p id={id} className="text-sm text-warning-soft-foreground">
         {THROTTLED}
       </p>
     );
   }
   return (
-    <p id={id} className={refused ? 'text-sm text-red-700' : 'text-sm text-muted-foreground'}>
+    <p id={id} className={refused ? 'text-sm text-danger-soft-foreground' : 'text-sm text-muted-foreground'}>
       {refused ? 'Check the code with the person who shared it and try again.' : 'Letters and digits only; case does not matter.'}
     </p>
   );

@@ -13,15 +13,15 @@ interface VerifiedPanelProps {
 export function VerifiedPanel({ passkey, connecting, onConnect, onUseDifferent }: VerifiedPanelProps) {
   return (
     <section aria-labelledby="passkey-verified-title" className="space-y-5">
-      <div className="flex flex-col items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-5 text-center">
-        <CircleCheck className="size-7 text-emerald-600" aria-hidden="true" />
-        <h2 id="passkey-verified-title" className="font-semibold text-emerald-900">
+      <div className="flex flex-col items-center gap-2 rounded-lg border border-success-border bg-success-soft px-4 py-5 text-center">
+        <CircleCheck className="size-7 text-success-icon" aria-hidden="true" />
+        <h2 id="passkey-verified-title" className="font-semibold text-success-soft-foreground">
           Passkey verified
         </h2>
-        <p className="font-mono text-lg font-semibold tracking-[0.3em] text-emerald-900" data-testid="verified-passkey">
+        <p className="font-mono text-lg font-semibold tracking-[0.3em] text-success-soft-foreground" data-testid="verified-passkey">
           {passkey}
         </p>
-        <p className="max-w-xs text-sm text-emerald-800">
+        <p className="max-w-xs text-sm text-success-soft-foreground">
           Sign in to TikTok in the window that opens. Your account is added to the Clipshift account this passkey belongs to.
         </p>
       </div>

@@ -1,3 +1,4 @@
+import { loadFailureDescription } from '@/api/errors';
 import { Activity, CloudOff, Download, RefreshCw } from 'lucide-react';
 import type { StatusMap, Streamer } from '@clipshift/shared';
 import { EmptyState } from '@/components/empty-state';
@@ -25,15 +26,15 @@ function EntriesSkeleton() {
 
 interface ActiveDownloadsCardProps {
   status: StatusMap | undefined;
-  /** The first load failed: nothing to show until a refresh succeeds. */
-  failed: boolean;
+  /** Why the first load failed (null while it has not): nothing to show until a refresh succeeds. */
+  failure: unknown;
   streamers: readonly Streamer[];
   refreshing: boolean;
   onRefresh: () => void;
 }
 
 /** One entry per streamer that has run, with Start or Stop, and a manual Refresh Status. */
-export function ActiveDownloadsCard({ status, failed, streamers, refreshing, onRefresh }: ActiveDownloadsCardProps) {
+export function ActiveDownloadsCard({ status, failure, streamers, refreshing, onRefresh }: ActiveDownloadsCardProps) {
   const { start, isStarting } = useStartDownload();
   const { stop, isStopping } = useStopDownload();
   const entries = status ? Object.entries(status) : [];
@@ -49,7 +50,7 @@ export function ActiveDownloadsCard({ status, failed, streamers, refreshing, onR
       <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
         <div className="space-y-1.5">
           <CardTitle id="dashboard-downloads-title" className="flex items-center gap-2">
-            <Activity className="size-4 text-brand" aria-hidden="true" /> Active Downloads
+            <Activity className="size-4 text-brand-text" aria-hidden="true" /> Active Downloads
           </CardTitle>
           <CardDescription>Progress of each streamer’s latest download run.</CardDescription>
         </div>
@@ -60,11 +61,11 @@ export function ActiveDownloadsCard({ status, failed, streamers, refreshing, onR
         </CardAction>
       </CardHeader>
       <CardContent>
-        {status === undefined && failed ? (
+        {status === undefined && failure ? (
           <EmptyState
             icon={CloudOff}
             title="Download status is unavailable"
-            description="The server could not be reached. Refresh Status tries again."
+            description={loadFailureDescription(failure, 'The server could not be reached. Refresh Status tries again.')}
           />
         ) : status === undefined ? (
           <EntriesSkeleton />

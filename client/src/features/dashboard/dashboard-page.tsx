@@ -3,9 +3,11 @@ import { PageHeader } from '@/components/page-header';
 import { ActiveDownloadsCard } from './active-downloads-card';
 import { QuickDownloadCard } from './quick-download-card';
 import { useDashboardData } from './use-dashboard-data';
+import { useRunFinishedToast } from './use-run-finished-toast';
 
 export function DashboardPage() {
   const { status, streamers } = useDashboardData();
+  useRunFinishedToast(status.data);
   // Only a refresh the user asked for spins the button; the 5 s polls stay quiet.
   const [refreshing, setRefreshing] = useState(false);
   const refresh = () => {
@@ -18,7 +20,7 @@ export function DashboardPage() {
       <div className="space-y-6">
         <ActiveDownloadsCard
           status={status.data}
-          failed={status.isError}
+          failure={status.error}
           streamers={streamers.data ?? []}
           refreshing={refreshing}
           onRefresh={refresh}

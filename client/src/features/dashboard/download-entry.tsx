@@ -26,8 +26,8 @@ function RunTimes({ entry }: { entry: StatusEntry }) {
 
 function RunError({ message }: { message: string }) {
   return (
-    <p className="flex items-start gap-2 rounded-md bg-red-50 px-3 py-2 text-xs text-red-800" data-testid="download-error">
-      <CircleAlert className="mt-px size-3.5 shrink-0 text-red-600" aria-hidden="true" />
+    <p className="flex items-start gap-2 rounded-md bg-danger-soft px-3 py-2 text-xs text-danger-soft-foreground" data-testid="download-error">
+      <CircleAlert className="mt-px size-3.5 shrink-0 text-danger-icon" aria-hidden="true" />
       <span className="min-w-0 break-words">{message}</span>
     </p>
   );

@@ -55,7 +55,7 @@ export function QuickDownloadCard({ streamers, failed, onRetry, status }: QuickD
     <Card role="region" aria-labelledby="dashboard-quick-title">
       <CardHeader>
         <CardTitle id="dashboard-quick-title" className="flex items-center gap-2">
-          <Download className="size-4 text-brand" aria-hidden="true" /> Quick Download
+          <Download className="size-4 text-brand-text" aria-hidden="true" /> Quick Download
         </CardTitle>
         <CardDescription>Download any streamer's most-viewed clips with one click.</CardDescription>
       </CardHeader>

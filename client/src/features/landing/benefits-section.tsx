@@ -43,7 +43,7 @@ export function BenefitsSection() {
           {BENEFITS.map(({ icon: Icon, title, description }) => (
             <div key={title} className="flex gap-4">
               <div className="flex size-10 shrink-0 items-center justify-center rounded-lg border bg-background shadow-xs">
-                <Icon className="size-5 text-brand" aria-hidden="true" />
+                <Icon className="size-5 text-brand-text" aria-hidden="true" />
               </div>
               <div>
                 <h3 className="font-semibold">{title}</h3>

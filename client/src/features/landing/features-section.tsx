@@ -44,7 +44,7 @@ export function FeaturesSection() {
             <Card key={title} className="transition-shadow hover:shadow-md">
               <CardHeader>
                 <div className="mb-2 flex size-10 items-center justify-center rounded-lg bg-brand-soft">
-                  <Icon className="size-5 text-brand" aria-hidden="true" />
+                  <Icon className="size-5 text-brand-text" aria-hidden="true" />
                 </div>
                 <CardTitle>{title}</CardTitle>
               </CardHeader>

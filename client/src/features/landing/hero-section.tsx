@@ -14,7 +14,7 @@ function ConversionIllustration() {
         </div>
         <span className="absolute top-2 left-2 rounded bg-black/50 px-1.5 py-0.5 text-[10px] font-medium text-white">Twitch clip · 16:9</span>
       </div>
-      <ArrowRight className="size-6 shrink-0 text-brand" />
+      <ArrowRight className="size-6 shrink-0 text-brand-text" />
       <div className="relative aspect-[9/16] w-28 overflow-hidden rounded-2xl border-4 border-slate-900 bg-slate-900 shadow-xl sm:w-40">
         <div className="absolute inset-0 bg-gradient-to-br from-violet-500/60 to-fuchsia-500/40 blur-md" />
         <div className="absolute inset-x-0 top-1/2 aspect-video -translate-y-1/2 bg-gradient-to-br from-slate-700 to-slate-900" />
@@ -45,7 +45,7 @@ export function HeroSection() {
           </span>
           <h1 className="text-4xl font-semibold tracking-tight text-balance sm:text-5xl">
             Turn Twitch clips into{' '}
-            <span className="text-brand">
+            <span className="text-brand-text">
               <span className="whitespace-nowrap">TikTok-ready</span> shorts
             </span>
           </h1>
@@ -64,7 +64,7 @@ export function HeroSection() {
           <ul className="flex flex-wrap justify-center gap-x-5 gap-y-2 text-sm text-muted-foreground lg:justify-start">
             {HIGHLIGHTS.map(({ icon: Icon, text }) => (
               <li key={text} className="flex items-center gap-1.5">
-                <Icon className="size-4 text-brand" aria-hidden="true" />
+                <Icon className="size-4 text-brand-text" aria-hidden="true" />
                 {text}
               </li>
             ))}

@@ -22,7 +22,7 @@ export function RequestAccessSection() {
     <section id={landingSections.requestAccess} className="px-4 py-20 sm:px-6">
       <div className="mx-auto max-w-3xl overflow-hidden rounded-2xl border bg-gradient-to-br from-brand-soft via-background to-background p-8 shadow-sm sm:p-12">
         <div className="mx-auto max-w-xl text-center">
-          <span className="inline-flex items-center gap-2 rounded-full bg-brand/10 px-3 py-1 text-xs font-medium text-brand">
+          <span className="inline-flex items-center gap-2 rounded-full bg-brand/10 px-3 py-1 text-xs font-medium text-brand-text">
             <Mail className="size-3.5" aria-hidden="true" /> Early access by request
           </span>
           <h2 className="mt-4 text-3xl font-semibold tracking-tight">Request early access</h2>
@@ -51,7 +51,7 @@ export function RequestAccessSection() {
         </form>
         <div aria-live="polite" className="mx-auto mt-4 min-h-6 max-w-md text-center">
           {phase === 'thanked' && (
-            <p className="inline-flex items-center gap-2 text-sm font-medium text-emerald-700">
+            <p className="inline-flex items-center gap-2 text-sm font-medium text-success-soft-foreground">
               <CircleCheck className="size-4" aria-hidden="true" />
               {THANKS_MESSAGE}
             </p>

@@ -15,7 +15,7 @@ const proseClass = [
   '[&_h2]:mt-10 [&_h2]:scroll-mt-24 [&_h2]:text-xl [&_h2]:font-semibold [&_h2]:tracking-tight [&_h2]:text-foreground',
   '[&_h3]:mt-6 [&_h3]:font-semibold [&_h3]:text-foreground',
   '[&_ul]:list-disc [&_ul]:space-y-1.5 [&_ul]:pl-6 [&_ol]:list-decimal [&_ol]:space-y-1.5 [&_ol]:pl-6',
-  '[&_a]:font-medium [&_a]:text-brand [&_a]:underline-offset-4 hover:[&_a]:underline',
+  '[&_a]:font-medium [&_a]:text-brand-text [&_a]:underline-offset-4 hover:[&_a]:underline',
   '[&_strong]:font-semibold [&_strong]:text-foreground',
 ].join(' ');
 
@@ -28,7 +28,7 @@ export function LegalDocument({ title, intro, related, children }: LegalDocument
         <div className="mt-6 text-muted-foreground">{intro}</div>
         <p className="mt-4 text-sm">
           See also our{' '}
-          <Link to={related.to} className="font-medium text-brand underline-offset-4 hover:underline">
+          <Link to={related.to} className="font-medium text-brand-text underline-offset-4 hover:underline">
             {related.label}
           </Link>
           .

@@ -3,11 +3,11 @@ import { cn } from '@/lib/utils';
 import type { LevelFilter } from './log-filters';
 
 const CHIP_COLORS: Record<LogLevel, string> = {
-  DEBUG: 'border-slate-200 bg-slate-50 text-slate-700',
-  INFO: 'border-violet-200 bg-violet-50 text-violet-700',
-  WARNING: 'border-amber-200 bg-amber-50 text-amber-800',
-  ERROR: 'border-red-200 bg-red-50 text-red-700',
-  CRITICAL: 'border-red-300 bg-red-100 text-red-800',
+  DEBUG: 'border-border bg-muted text-muted-foreground',
+  INFO: 'border-brand-border bg-brand-soft text-brand-soft-foreground',
+  WARNING: 'border-warning-border bg-warning-soft text-warning-soft-foreground',
+  ERROR: 'border-danger-border bg-danger-soft text-danger-soft-foreground',
+  CRITICAL: 'border-danger-border bg-danger-strong text-danger-soft-foreground',
 };
 
 interface LevelChipsProps {
@@ -35,7 +35,7 @@ export function LevelChips({ counts, active, onToggle }: LevelChipsProps) {
           )}
         >
           {level}
-          <span className="rounded-full bg-white/70 px-1.5 font-mono tabular-nums">{counts[level]}</span>
+          <span className="rounded-full bg-background/70 px-1.5 font-mono tabular-nums">{counts[level]}</span>
         </button>
       ))}
     </div>

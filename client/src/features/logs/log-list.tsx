@@ -10,7 +10,7 @@ function ExceptionDetails({ exception }: { exception: string }) {
         <ChevronRight className="size-3.5 transition-transform group-open:rotate-90" aria-hidden="true" />
         Exception
       </summary>
-      <pre className="mt-2 max-h-64 overflow-auto rounded-md bg-slate-950 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-slate-100">
+      <pre className="mt-2 max-h-64 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-code-foreground">
         {exception}
       </pre>
     </details>
@@ -28,7 +28,7 @@ function LogRow({ entry }: { entry: LogEntry }) {
       </div>
       <div className="min-w-0">
         <p className="break-words">
-          <span className="mr-2 font-mono text-xs font-medium text-brand">{entry.logger}</span>
+          <span className="mr-2 font-mono text-xs font-medium text-brand-text">{entry.logger}</span>
           {entry.message}
         </p>
         {entry.exception && <ExceptionDetails exception={entry.exception} />}
@@ -40,7 +40,13 @@ function LogRow({ entry }: { entry: LogEntry }) {
 /** Scrolls within 600 px so a long log never pushes the page controls away. */
 export function LogList({ entries }: { entries: readonly LogEntry[] }) {
   return (
-    <ul className="divide-y overflow-y-auto rounded-lg border" style={{ maxHeight: LOG_LIST_MAX_HEIGHT_PX }} aria-label="Log entries">
+    // Focusable, so a keyboard can scroll it too.
+    <ul
+      tabIndex={0}
+      className="divide-y overflow-y-auto rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-ring/50"
+      style={{ maxHeight: LOG_LIST_MAX_HEIGHT_PX }}
+      aria-label="Log entries"
+    >
       {entries.map((entry) => (
         <LogRow key={entry.id} entry={entry} />
       ))}

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { ScrollText, SearchX } from 'lucide-react';
 import { countByLevel, type LogLevel } from '@clipshift/shared';
+import { loadFailureDescription } from '@/api/errors';
 import { LOAD_LOGS_FAILED, useLogEntries } from '@/api/logs';
 import { EmptyState } from '@/components/empty-state';
 import { LoadFailed } from '@/components/load-failed';
@@ -69,7 +70,7 @@ export function LogsPage() {
             <LoadFailed
               icon={ScrollText}
               title={LOAD_LOGS_FAILED}
-              description="The server could not be reached. Check your connection and try again."
+              description={loadFailureDescription(logs.error)}
               onRetry={() => void logs.refetch()}
             />
           ) : visible.length === 0 ? (

@@ -20,7 +20,7 @@ export function GuestCode() {
     <div className="rounded-lg border bg-muted/40 p-4 sm:p-5">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <div className="space-y-1">
-          <h4 className="text-sm font-semibold">Guest Code</h4>
+          <h3 className="text-sm font-semibold">Guest Code</h3>
           <p className="max-w-md text-sm text-muted-foreground">
             Someone without a Clipshift account can connect their TikTok account to yours on the guest page with this
             code.
@@ -47,7 +47,7 @@ export function GuestCode() {
       </div>
       <Link
         to={link}
-        className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-brand underline-offset-4 hover:underline"
+        className="mt-3 inline-flex items-center gap-1.5 text-sm font-medium text-brand-text underline-offset-4 hover:underline"
       >
         <ExternalLink className="size-3.5" aria-hidden="true" />
         {`${window.location.origin}${link}`}

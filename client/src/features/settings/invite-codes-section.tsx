@@ -1,3 +1,4 @@
+import { plural } from '@/lib/format';
 import { LoaderCircle, Plus, ShieldCheck, Ticket } from 'lucide-react';
 import { INVITE_DAYS_SETTINGS_PAGE } from '@clipshift/shared';
 import { useSession } from '@/api/auth';
@@ -45,7 +46,9 @@ export function InviteCodesSection() {
         <div className="space-y-1.5">
           <CardTitle id="settings-invites-title">Invite Codes</CardTitle>
           <CardDescription>
-            Single-use codes that let new people register. Codes made here are valid for {INVITE_DAYS_SETTINGS_PAGE} day.
+            Single-use codes that let new people register.
+            {/* Only administrators make codes, so only they are told how long one lasts. */}
+            {isAdmin && ` Codes made here are valid for ${plural(INVITE_DAYS_SETTINGS_PAGE, 'day')}.`}
           </CardDescription>
         </div>
         {isAdmin && (

@@ -19,17 +19,21 @@ function InviteRow({ invite, now, onCopy }: { invite: InviteCode; now: Date; onC
   const code = formatInviteCode(invite.code);
   const status = inviteDisplayStatus(invite, now);
   return (
-    <TableRow data-testid="invite-row">
-      <TableCell className="font-mono text-xs sm:text-sm" data-testid="invite-code">
+    <TableRow data-testid="invite-row" aria-label={code}>
+      <TableCell className="font-mono text-sm font-medium" data-testid="invite-code">
         {code}
       </TableCell>
-      <TableCell>
+      <TableCell label="Status">
         <Badge variant={STATUS_VARIANT[status]}>{status}</Badge>
       </TableCell>
-      <TableCell className="text-muted-foreground">{formatDateTime(invite.created_at)}</TableCell>
-      <TableCell className="text-muted-foreground">{formatDateTime(invite.expires_at)}</TableCell>
-      <TableCell>{invite.used_by_username ?? <span className="text-muted-foreground">—</span>}</TableCell>
-      <TableCell className="text-right">
+      <TableCell label="Created" className="text-muted-foreground">
+        {formatDateTime(invite.created_at)}
+      </TableCell>
+      <TableCell label="Expires" className="text-muted-foreground">
+        {formatDateTime(invite.expires_at)}
+      </TableCell>
+      <TableCell label="Used By">{invite.used_by_username ?? <span className="text-muted-foreground">—</span>}</TableCell>
+      <TableCell className="text-right max-md:justify-start">
         <Button variant="ghost" size="sm" aria-label={`Copy invite code ${code}`} onClick={() => onCopy(code)}>
           <Copy /> Copy
         </Button>
@@ -43,7 +47,7 @@ export function InviteCodesTable({ invites }: { invites: readonly InviteCode[] }
   const now = new Date();
   return (
     <div className="rounded-lg border">
-      <Table>
+      <Table stacked aria-label="Invite codes">
         <TableHeader>
           <TableRow>
             <TableHead>Code</TableHead>

@@ -74,7 +74,7 @@ function ConcurrencyField({ value, error, onChange }: ConcurrencyFieldProps) {
         aria-describedby={hintId}
         onChange={(event) => onChange(event.target.value)}
       />
-      <p id={hintId} className={error ? 'text-xs text-red-700' : 'text-xs text-muted-foreground'}>
+      <p id={hintId} className={error ? 'text-xs text-danger-soft-foreground' : 'text-xs text-muted-foreground'}>
         {error ?? `Clips downloaded and rendered at once, ${CONCURRENCY_MIN} to ${CONCURRENCY_MAX} (default ${DEFAULT_CONCURRENCY}).`}
       </p>
     </div>
@@ -108,7 +108,7 @@ export function ProcessingSection() {
     <Card role="region" aria-labelledby="settings-processing-title">
       <CardHeader>
         <CardTitle id="settings-processing-title" className="flex items-center gap-2">
-          <Cpu className="size-4 text-brand" aria-hidden="true" /> Processing
+          <Cpu className="size-4 text-brand-text" aria-hidden="true" /> Processing
         </CardTitle>
         <CardDescription>Used for your downloads and subtitles, scheduled and automatic ones included.</CardDescription>
       </CardHeader>

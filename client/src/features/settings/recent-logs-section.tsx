@@ -1,19 +1,24 @@
 import { Link } from 'react-router-dom';
 import { ArrowRight, ScrollText } from 'lucide-react';
 import { RECENT_LOGS_COUNT } from '@clipshift/shared';
-import { useRecentLogs } from '@/api/logs';
+import { loadFailureDescription } from '@/api/errors';
+import { LOAD_LOGS_FAILED, useRecentLogs } from '@/api/logs';
+import { LoadFailed } from '@/components/load-failed';
 import { EmptyState } from '@/components/empty-state';
 import { LogLevelBadge } from '@/components/log-level-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { formatDateTime } from '@/lib/format';
+import { formatLogTimestamp } from '@/lib/format';
 import { paths } from '@/lib/paths';
 
 function RecentLogsBody() {
   const logs = useRecentLogs();
   if (logs.isPending) return <Skeleton className="h-32 w-full" />;
-  if (logs.isError || logs.data.length === 0) {
+  if (logs.isError) {
+    return <LoadFailed icon={ScrollText} title={LOAD_LOGS_FAILED} description={loadFailureDescription(logs.error)} onRetry={() => void logs.refetch()} />;
+  }
+  if (logs.data.length === 0) {
     return <EmptyState icon={ScrollText} title="No Logs Found" description="Activity of your account will show up here." />;
   }
   return (
@@ -23,7 +28,7 @@ function RecentLogsBody() {
           <LogLevelBadge level={entry.level} />
           <span className="min-w-0 flex-1 break-words sm:truncate">{entry.message}</span>
           <time dateTime={entry.timestamp} className="shrink-0 text-xs text-muted-foreground">
-            {formatDateTime(entry.timestamp)}
+            {formatLogTimestamp(entry.timestamp)}
           </time>
         </li>
       ))}

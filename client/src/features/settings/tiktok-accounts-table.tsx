@@ -16,7 +16,8 @@ interface AccountRowProps {
 }
 
 /** Columns that give way to a summary under the name on narrow screens. */
-const WIDE_ONLY = 'hidden md:table-cell';
+// max-md:hidden: the stacked rows of a phone leave these out too (the account cell names the user).
+const WIDE_ONLY = 'hidden md:table-cell max-md:hidden';
 
 function username(account: TikTokAccount): string | null {
   return accountUsername(account.username);
@@ -80,7 +81,7 @@ function AccountRow({ account, removing, reconnecting, onRemove, onReconnect }: 
         <time dateTime={account.created_at}>{formatDate(account.created_at)}</time>
       </TableCell>
       <TableCell>
-        <div className="flex flex-col items-end gap-1 sm:flex-row sm:justify-end">
+        <div className="flex flex-col items-end gap-1 sm:flex-row sm:justify-end max-md:flex-row max-md:justify-start">
           {account.needs_reconnect && (
             <Button
               variant="outline"
@@ -96,7 +97,7 @@ function AccountRow({ account, removing, reconnecting, onRemove, onReconnect }: 
           <Button
             variant="ghost"
             size="sm"
-            className="text-red-700 hover:bg-red-50 hover:text-red-800"
+            className="text-danger-soft-foreground hover:bg-danger-soft hover:text-danger-soft-foreground"
             disabled={removing}
             aria-label={`Remove ${account.display_name}`}
             onClick={() => onRemove(account.id)}
@@ -121,7 +122,7 @@ interface TikTokAccountsTableProps {
 export function TikTokAccountsTable({ accounts, isRemoving, reconnecting, onRemove, onReconnect }: TikTokAccountsTableProps) {
   return (
     <div className="rounded-lg border">
-      <Table aria-label="TikTok accounts">
+      <Table stacked aria-label="TikTok accounts">
         <TableHeader>
           <TableRow>
             <TableHead>Account</TableHead>

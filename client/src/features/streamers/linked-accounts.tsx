@@ -25,11 +25,12 @@ export function LinkedAccounts({ streamer, onManage }: LinkedAccountsProps) {
   const headingId = useId();
   const accounts = streamer.tiktok_accounts;
   return (
-    <section aria-labelledby={headingId} className="space-y-2">
+    // Every card has this section: its name says whose it is, so the regions stay distinguishable.
+    <section aria-label={`Linked accounts of ${streamer.name}`} className="space-y-2">
       <div className="flex items-center justify-between gap-2">
-        <h4 id={headingId} className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
+        <h3 id={headingId} className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
           Linked accounts
-        </h4>
+        </h3>
         <Button variant="ghost" size="sm" className="h-7 px-2" onClick={onManage} aria-label={`Manage TikTok accounts of ${streamer.name}`} title="Manage">
           <Settings2 aria-hidden="true" /> Manage
         </Button>

@@ -22,7 +22,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 function OnOff({ on }: { on: boolean }) {
   return (
     <span className="inline-flex items-center gap-1.5">
-      <span className={cn('size-1.5 rounded-full', on ? 'bg-emerald-500' : 'bg-muted-foreground/40')} aria-hidden="true" />
+      <span className={cn('size-1.5 rounded-full', on ? 'bg-success-soft0' : 'bg-muted-foreground/40')} aria-hidden="true" />
       {on ? 'On' : 'Off'}
     </span>
   );
@@ -95,7 +95,7 @@ export function StreamerCard({ streamer, status, starting, onEdit, onDelete, onD
               size="icon"
               aria-label={`Delete ${streamer.name}`}
               title="Delete"
-              className="text-muted-foreground hover:bg-red-50 hover:text-destructive"
+              className="text-muted-foreground hover:bg-danger-soft hover:text-destructive"
               onClick={onDelete}
             >
               <Trash2 />

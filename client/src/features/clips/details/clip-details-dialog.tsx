@@ -27,7 +27,7 @@ function DetailsActions({ clip, actions }: { clip: Clip; actions: ClipActions })
       <Button
         variant="outline"
         size="sm"
-        className="text-destructive hover:bg-red-50 hover:text-destructive"
+        className="text-destructive hover:bg-danger-soft hover:text-destructive"
         onClick={() => actions.requestDelete(clip)}
       >
         <Trash2 aria-hidden="true" />

@@ -27,23 +27,23 @@ function ClipCard({ clip, actions }: { clip: Clip; actions: ClipActions }) {
     <Card className="h-full gap-0 overflow-hidden py-0 transition-shadow hover:shadow-md">
       {/* The title below is the focusable way in; the picture is a larger target for the mouse. */}
       <div className="relative cursor-pointer" onClick={open} aria-hidden="true" data-testid="clip-thumbnail">
-        <ClipThumbnail clip={clip} fitNarrow />
+        <ClipThumbnail clip={clip} framed />
         <ClipBadges clip={clip} overlay className="absolute top-2 left-2" />
         <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white tabular-nums">
           {formatDuration(clip.duration)}
         </span>
       </div>
-      <div className="flex flex-1 flex-col gap-3 p-4">
-        <h3 className="text-sm leading-snug font-semibold">
+      <div className="flex flex-1 flex-col gap-2.5 p-3.5">
+        <h2 className="text-sm leading-snug font-semibold">
           <button
             type="button"
             onClick={open}
-            className="line-clamp-2 cursor-pointer text-left hover:text-brand focus-visible:rounded-sm focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:outline-none"
+            className="line-clamp-2 cursor-pointer text-left hover:text-brand-text focus-visible:rounded-sm focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:outline-none"
             title={clip.title}
           >
             {clip.title}
           </button>
-        </h3>
+        </h2>
         <div className="grid gap-1.5 text-xs text-muted-foreground">
           <MetaItem icon={<User aria-hidden="true" />}>{clip.broadcaster_name}</MetaItem>
           <div className="flex items-center justify-between gap-3">
@@ -69,7 +69,7 @@ function ClipCard({ clip, actions }: { clip: Clip; actions: ClipActions }) {
 /** 1 to 4 columns by width (spec section 9). */
 export function ClipGrid({ clips, actions }: { clips: readonly Clip[]; actions: ClipActions }) {
   return (
-    <ul aria-label="Clips" className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+    <ul aria-label="Clips" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
       {clips.map((clip) => (
         <li key={clip.clip_id} aria-label={clip.title} data-clip-id={clip.clip_id}>
           <ClipCard clip={clip} actions={actions} />

@@ -41,7 +41,7 @@ function RowActions({ clip, actions }: { clip: Clip; actions: ClipActions }) {
       <RowAction
         label="Delete"
         icon={Trash2}
-        className="text-destructive hover:bg-red-50 hover:text-destructive"
+        className="text-destructive hover:bg-danger-soft hover:text-destructive"
         onClick={() => actions.requestDelete(clip)}
       />
     </div>
@@ -50,18 +50,22 @@ function RowActions({ clip, actions }: { clip: Clip; actions: ClipActions }) {
 
 function ClipRow({ clip, actions }: { clip: Clip; actions: ClipActions }) {
   return (
-    <TableRow aria-label={clip.title} data-clip-id={clip.clip_id}>
+    <TableRow
+      aria-label={clip.title}
+      data-clip-id={clip.clip_id}
+      className="max-md:grid max-md:grid-cols-[auto_minmax(0,1fr)] max-md:items-start max-md:gap-x-3"
+    >
       <TableCell className="w-16 py-2">
         <button type="button" tabIndex={-1} aria-hidden="true" className="block cursor-pointer" onClick={() => actions.open(clip)}>
           <ClipThumbnail clip={clip} className={isVertical(clip) ? 'w-9 rounded' : 'w-16 rounded'} />
         </button>
       </TableCell>
-      <TableCell className="max-w-0 min-w-48 whitespace-normal">
+      <TableCell className="max-w-0 min-w-48 whitespace-normal max-md:block max-md:max-w-none max-md:min-w-0">
         <button
           type="button"
           onClick={() => actions.open(clip)}
           title={clip.title}
-          className="line-clamp-2 cursor-pointer text-left font-medium hover:text-brand focus-visible:rounded-sm focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:outline-none"
+          className="line-clamp-2 cursor-pointer text-left font-medium hover:text-brand-text focus-visible:rounded-sm focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:outline-none"
         >
           {clip.title}
         </button>
@@ -70,16 +74,16 @@ function ClipRow({ clip, actions }: { clip: Clip; actions: ClipActions }) {
         </div>
         <ClipBadges clip={clip} className="mt-1.5 lg:hidden" />
       </TableCell>
-      <TableCell className="hidden text-muted-foreground md:table-cell">{clip.broadcaster_name}</TableCell>
-      <TableCell className="hidden text-muted-foreground md:table-cell">{formatDate(clip.created_at)}</TableCell>
-      <TableCell className="hidden text-muted-foreground tabular-nums md:table-cell" title={formatViewsFull(clip.view_count)}>
+      <TableCell className="hidden max-md:hidden text-muted-foreground md:table-cell">{clip.broadcaster_name}</TableCell>
+      <TableCell className="hidden max-md:hidden text-muted-foreground md:table-cell">{formatDate(clip.created_at)}</TableCell>
+      <TableCell className="hidden max-md:hidden text-muted-foreground tabular-nums md:table-cell" title={formatViewsFull(clip.view_count)}>
         {formatViews(clip.view_count)}
       </TableCell>
-      <TableCell className="hidden text-muted-foreground tabular-nums sm:table-cell">{formatDuration(clip.duration)}</TableCell>
-      <TableCell className="hidden lg:table-cell">
+      <TableCell className="hidden max-md:hidden text-muted-foreground tabular-nums sm:table-cell">{formatDuration(clip.duration)}</TableCell>
+      <TableCell className="hidden max-md:hidden lg:table-cell">
         <ClipBadges clip={clip} />
       </TableCell>
-      <TableCell className="w-px">
+      <TableCell className="w-px max-md:col-span-2 max-md:w-auto max-md:justify-start">
         <RowActions clip={clip} actions={actions} />
       </TableCell>
     </TableRow>
@@ -90,7 +94,7 @@ function ClipRow({ clip, actions }: { clip: Clip; actions: ClipActions }) {
 export function ClipListView({ clips, actions }: { clips: readonly Clip[]; actions: ClipActions }) {
   return (
     <Card className="py-0">
-      <Table aria-label="Clips">
+      <Table stacked aria-label="Clips">
         <TableHeader>
           <TableRow className="hover:bg-transparent">
             <TableHead>

@@ -20,7 +20,7 @@ export function ClipViewToggle({ view, onViewChange }: { view: ClipView; onViewC
           title={label}
           className={cn(
             'inline-flex h-full cursor-pointer items-center gap-1.5 rounded-[5px] px-2.5 text-xs font-medium transition-colors outline-none focus-visible:ring-2 focus-visible:ring-ring/50',
-            view === value ? 'bg-brand-soft text-brand' : 'text-muted-foreground hover:text-foreground',
+            view === value ? 'bg-brand-soft text-brand-soft-foreground' : 'text-muted-foreground hover:text-foreground',
           )}
         >
           <Icon className="size-3.5" aria-hidden="true" />

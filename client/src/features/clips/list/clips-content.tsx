@@ -1,3 +1,4 @@
+import { loadFailureDescription } from '@/api/errors';
 import { Film, SearchX } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import type { Clip } from '@clipshift/shared';
@@ -54,22 +55,23 @@ interface ClipsContentProps {
   view: ClipView;
   clips: readonly Clip[] | undefined;
   loading: boolean;
-  failed: boolean;
+  /** The failed load's error; null while nothing failed. */
+  error: unknown;
   filtered: boolean;
   actions: ClipActions;
   onRetry: () => void;
 }
 
 /** Skeleton, failure, empty state, or the clips in the chosen view. */
-export function ClipsContent({ view, clips, loading, failed, filtered, actions, onRetry }: ClipsContentProps) {
+export function ClipsContent({ view, clips, loading, error, filtered, actions, onRetry }: ClipsContentProps) {
   if (loading) return <ClipsSkeleton view={view} />;
   if (!clips) {
-    if (!failed) return null;
+    if (!error) return null;
     return (
       <LoadFailed
         icon={Film}
         title={clipMessages.loadFailed}
-        description="The server could not be reached. Check your connection and try again."
+        description={loadFailureDescription(error)}
         onRetry={onRetry}
         className="py-16"
       />

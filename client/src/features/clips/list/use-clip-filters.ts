@@ -1,3 +1,4 @@
+import { useSearchParams } from 'react-router-dom';
 import { useCallback, useState } from 'react';
 import { FILTER_DEBOUNCE_MS, type ClipSort } from '@clipshift/shared';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -13,7 +14,9 @@ export interface ClipQueryFilters {
  * section 5) and send the list back to page 1; the sort applies at once, on the client.
  */
 export function useClipFilters() {
-  const [streamer, setStreamer] = useState('');
+  // A link such as the finished-download toast's (/app/clips?streamer=name) opens the screen filtered.
+  const [searchParams] = useSearchParams();
+  const [streamer, setStreamer] = useState(() => searchParams.get('streamer') ?? '');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<ClipSort>('default');
   const [paging, setPaging] = useState({ page: 1, filtersKey: '' });

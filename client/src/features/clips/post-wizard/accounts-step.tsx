@@ -43,12 +43,12 @@ function AccountOption({ account, streamer, checked, onCheckedChange }: AccountO
           <span className="truncate text-sm font-medium">{formatAccountHandle(account)}</span>
           <span className="truncate text-xs text-muted-foreground">{account.display_name}</span>
           {linked && (
-            <span className="flex items-center gap-1 text-xs text-brand" data-testid="linked-note">
+            <span className="flex items-center gap-1 text-xs text-brand-text" data-testid="linked-note">
               <Link2 className="size-3 shrink-0" aria-hidden="true" />
               linked to {streamer}
             </span>
           )}
-          {!usable && <span className="text-xs font-medium text-amber-800">Reconnect needed: reconnect this account in Settings to post with it.</span>}
+          {!usable && <span className="text-xs font-medium text-warning-soft-foreground">Reconnect needed: reconnect this account in Settings to post with it.</span>}
         </span>
       </label>
     </li>

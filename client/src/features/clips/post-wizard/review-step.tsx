@@ -1,14 +1,11 @@
 import type { ReactNode } from 'react';
 import { type Clip, descriptionStats, formatAccountHandle, type TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
+import { plural } from '@/lib/format';
 import { isVertical } from '../shared/clip-format';
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { ConsentLine } from '../shared/consent-line';
 import { privacyLabel, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
-
-function plural(count: number, one: string): string {
-  return `${count} ${count === 1 ? one : `${one}s`}`;
-}
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

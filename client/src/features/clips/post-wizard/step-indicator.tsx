@@ -16,7 +16,7 @@ export function StepIndicator({ step }: { step: WizardStep }) {
               className={cn(
                 'flex size-7 shrink-0 items-center justify-center rounded-full border text-xs font-semibold tabular-nums',
                 current && 'border-brand bg-brand text-brand-foreground',
-                done && 'border-brand bg-brand-soft text-brand',
+                done && 'border-brand bg-brand-soft text-brand-soft-foreground',
                 !current && !done && 'text-muted-foreground',
               )}
             >

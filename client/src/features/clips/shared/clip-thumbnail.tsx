@@ -7,15 +7,16 @@ import { isVertical } from './clip-format';
 interface ClipThumbnailProps {
   clip: Pick<Clip, 'thumbnail' | 'format_type'>;
   /**
-   * On a phone-wide single column a full-width 9:16 picture is taller than the screen: there the
-   * box keeps its shape at a fixed height, centred on a blurred copy of the picture.
+   * Inside a 16:9 frame (the card grid): every card's picture takes the same height whatever the
+   * format, so a grid of mixed 9:16 and 16:9 clips stays even and short. A 9:16 box keeps its
+   * shape at the frame's height, centred on a blurred copy of the picture.
    */
-  fitNarrow?: boolean;
+  framed?: boolean;
   className?: string;
 }
 
 /** The clip's picture in a 9:16 or 16:9 box by its format; a film icon if the image fails. */
-export function ClipThumbnail({ clip, fitNarrow = false, className }: ClipThumbnailProps) {
+export function ClipThumbnail({ clip, framed = false, className }: ClipThumbnailProps) {
   const [failed, setFailed] = useState(false);
   const box = (
     <div
@@ -23,7 +24,7 @@ export function ClipThumbnail({ clip, fitNarrow = false, className }: ClipThumbn
       className={cn(
         'relative overflow-hidden bg-muted',
         isVertical(clip) ? 'aspect-[9/16]' : 'aspect-video',
-        fitNarrow && isVertical(clip) && 'mx-auto h-96 sm:h-auto sm:w-full',
+        framed && (isVertical(clip) ? 'mx-auto h-full' : 'w-full'),
         className,
       )}
     >
@@ -43,11 +44,11 @@ export function ClipThumbnail({ clip, fitNarrow = false, className }: ClipThumbn
       )}
     </div>
   );
-  if (!fitNarrow || !isVertical(clip)) return box;
+  if (!framed) return box;
   return (
-    <div className="relative overflow-hidden bg-muted">
-      {!failed && (
-        <img src={clip.thumbnail} alt="" loading="lazy" decoding="async" className="absolute inset-0 size-full scale-110 object-cover opacity-70 blur-xl sm:hidden" />
+    <div className="relative aspect-video overflow-hidden bg-muted">
+      {!failed && isVertical(clip) && (
+        <img src={clip.thumbnail} alt="" loading="lazy" decoding="async" className="absolute inset-0 size-full scale-110 object-cover opacity-70 blur-xl" />
       )}
       {box}
     </div>

@@ -7,7 +7,7 @@ export function ConsentLine({ className }: { className?: string }) {
   return (
     <p className={cn('text-xs text-muted-foreground', className)} data-testid="post-consent">
       By posting, you agree to TikTok&apos;s{' '}
-      <a href={MUSIC_USAGE_URL} target="_blank" rel="noreferrer" className="font-medium text-brand underline-offset-4 hover:underline">
+      <a href={MUSIC_USAGE_URL} target="_blank" rel="noreferrer" className="font-medium text-brand-text underline-offset-4 hover:underline">
         Music Usage Confirmation
       </a>
       .

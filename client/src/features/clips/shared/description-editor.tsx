@@ -18,7 +18,7 @@ function HashtagTip({ count }: { count: number }) {
       ? 'Tip: add 3 to 5 hashtags so people find your clip.'
       : 'Tip: 3 to 5 hashtags work best; fewer, more specific ones stand out.';
   return (
-    <p className={cn('flex items-start gap-1.5 text-xs', good ? 'text-emerald-700' : 'text-muted-foreground')}>
+    <p className={cn('flex items-start gap-1.5 text-xs', good ? 'text-success-soft-foreground' : 'text-muted-foreground')}>
       {good ? <CircleCheck className="mt-px size-3.5 shrink-0" aria-hidden="true" /> : <Hash className="mt-px size-3.5 shrink-0" aria-hidden="true" />}
       {/* One run of text, so a narrow screen wraps the advice and never the count. */}
       <span>

@@ -43,7 +43,7 @@ export function DescriptionOptions({ options, selectedIndex, onChoose }: Descrip
                   </span>{' '}
                   match
                 </span>
-                {selected && <span className="ml-auto text-xs font-medium text-brand">Selected</span>}
+                {selected && <span className="ml-auto text-xs font-medium text-brand-text">Selected</span>}
               </span>
               <span className="block break-words whitespace-pre-wrap">{option.description}</span>
             </button>
