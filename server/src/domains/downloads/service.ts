@@ -4,7 +4,7 @@ import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import type { DownloadRunsTable } from '../../platform/db/schema.ts';
 import { concurrencyFor } from '../settings/service.ts';
-import { findStreamer, hasActiveRun, type StreamerRow } from '../streamers/service.ts';
+import { findStreamer, streamerNames, type StreamerRow } from '../streamers/service.ts';
 import { conflict } from '../../platform/errors.ts';
 import { HEARTBEAT_STALE_MS } from '../../platform/identity.ts';
 import { RUN_JOB } from '../../platform/queue/contracts.ts';
@@ -29,19 +29,30 @@ export function toStatusEntry(run: RunRow): StatusEntry {
 
 /** The latest run of every streamer of the user that has run, keyed by streamer name. */
 export async function statusMap(db: DbOrTrx, userId: string): Promise<StatusMap> {
-  const rows = await db
-    .selectFrom('download_runs as r')
-    .innerJoin('streamers as s', 's.id', 'r.streamer_id')
-    .distinctOn('r.streamer_id')
-    .selectAll('r')
-    .select('s.name as streamer_name')
-    .where('r.user_id', '=', userId)
-    .orderBy('r.streamer_id')
-    .orderBy('r.started_at', 'desc')
+  const runs = await db
+    .selectFrom('download_runs')
+    .distinctOn('streamer_id')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('streamer_id')
+    .orderBy('started_at', 'desc')
     .execute();
+  const latest = new Map(runs.map((run) => [run.streamer_id, run]));
+  const names = await streamerNames(db, [...latest.keys()]);
   const map: StatusMap = {};
-  for (const row of rows.sort((a, b) => a.streamer_name.localeCompare(b.streamer_name))) map[row.streamer_name] = toStatusEntry(row);
+  for (const { id, name } of names.sort((a, b) => a.name.localeCompare(b.name))) map[name] = toStatusEntry(latest.get(id)!);
   return map;
+}
+
+/** Whether the streamer has a run going: the busy rule of starting, editing and deleting. */
+export async function hasActiveRun(db: DbOrTrx, streamerId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('download_runs')
+    .select('id')
+    .where('streamer_id', '=', streamerId)
+    .where('status', 'in', ['downloading', 'stopping'])
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Queues (or queues again, to resume) the job that executes a run. */

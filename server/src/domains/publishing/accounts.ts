@@ -1,58 +1,60 @@
-import { sql, type Selectable } from 'kysely';
-import { formatAccountHandle, type Streamer } from '@clipshift/shared';
+import type { Selectable } from 'kysely';
+import { formatAccountHandle, type CreatorOptions, type Streamer, type TikTokAccount } from '@clipshift/shared';
+import type { AppDeps } from '../deps.ts';
+import { recordLog } from '../logs/service.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { TikTokAccountsTable } from '../../platform/db/schema.ts';
 import type { TikTokClient, TikTokTokens, TikTokUserInfo } from '../../engines/providers/tiktok/index.ts';
 import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';
-import { notFound } from '../../platform/errors.ts';
+import { AppError, badGateway, notFound } from '../../platform/errors.ts';
 
 export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
 type LinkedAccount = Streamer['tiktok_accounts'][number];
 
 export const accountNotFound = () => notFound('TikTok account not found');
+export const TIKTOK_NOT_CONFIGURED = 'TikTok is not configured on this server (TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET)';
+
+export function requireTikTok(deps: AppDeps): TikTokClient {
+  if (!deps.tiktok) throw new AppError('SERVICE_UNAVAILABLE', TIKTOK_NOT_CONFIGURED);
+  return deps.tiktok;
+}
 
 /** How an account is named to the user: "@username", else its display name. */
 export const accountLabel = formatAccountHandle;
 /** Refresh this long before the access token expires, so a long upload never starts on a dying token. */
 const REFRESH_AHEAD_MS = 5 * 60_000;
 
-export interface AccountView {
-  id: string;
-  display_name: string;
-  username: string | null;
-  avatar_url: string | null;
-  created_at: string;
-  linked_streamers: string[];
-  needs_reconnect: boolean;
+/** An account as the user sees it, with the ids of the streamers linked to it (streamers, above, names them). */
+export type AccountView = Omit<TikTokAccount, 'linked_streamers'> & { linked_streamer_ids: string[] };
+
+/** The user's accounts, oldest first, each with its linked streamers' ids. */
+export async function listAccounts(db: DbOrTrx, userId: string): Promise<AccountView[]> {
+  const accounts = await db
+    .selectFrom('tiktok_accounts')
+    .select(['id', 'display_name', 'username', 'avatar_url', 'created_at', 'needs_reconnect'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
+  const links = accounts.length
+    ? await db
+        .selectFrom('streamer_tiktok_accounts')
+        .select(['tiktok_account_id', 'streamer_id'])
+        .where('tiktok_account_id', 'in', accounts.map((account) => account.id))
+        .execute()
+    : [];
+  return accounts.map((account) => ({
+    ...account,
+    created_at: account.created_at.toISOString(),
+    linked_streamer_ids: links.filter((link) => link.tiktok_account_id === account.id).map((link) => link.streamer_id),
+  }));
 }
 
-/** The user's accounts with the names of the streamers linked to each. */
-export async function listAccounts(db: DbOrTrx, userId: string): Promise<AccountView[]> {
-  const rows = await db
-    .selectFrom('tiktok_accounts as a')
-    .leftJoin('streamer_tiktok_accounts as l', 'l.tiktok_account_id', 'a.id')
-    .leftJoin('streamers as s', 's.id', 'l.streamer_id')
-    .select(['a.id', 'a.display_name', 'a.username', 'a.avatar_url', 'a.created_at', 'a.needs_reconnect', 's.name as streamer_name'])
-    .where('a.user_id', '=', userId)
-    .orderBy('a.created_at')
-    .orderBy(sql`lower(s.name)`)
-    .execute();
-  const byId = new Map<string, AccountView>();
-  for (const row of rows) {
-    const view = byId.get(row.id) ?? {
-      id: row.id,
-      display_name: row.display_name,
-      username: row.username,
-      avatar_url: row.avatar_url,
-      created_at: row.created_at.toISOString(),
-      linked_streamers: [],
-      needs_reconnect: row.needs_reconnect,
-    };
-    if (row.streamer_name) view.linked_streamers.push(row.streamer_name);
-    byId.set(row.id, view);
-  }
-  return [...byId.values()];
+/** Ids of the streamers linked to the user's account. */
+export async function linkedStreamerIds(db: DbOrTrx, userId: string, accountId: string | null): Promise<string[]> {
+  const account = await findAccount(db, userId, accountId);
+  const rows = await db.selectFrom('streamer_tiktok_accounts').select('streamer_id').where('tiktok_account_id', '=', account.id).execute();
+  return rows.map((row) => row.streamer_id);
 }
 
 /** The caller's account; a null id (text that cannot be a UUID, see rowId) is missing like any other. */
@@ -163,4 +165,38 @@ export async function linkAccount(db: DbOrTrx, streamerId: string, accountId: st
 
 export async function unlinkAccount(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
   await db.deleteFrom('streamer_tiktok_accounts').where('streamer_id', '=', streamerId).where('tiktok_account_id', '=', accountId).execute();
+}
+
+/** Removes the user's account; its uploads keep the name it had (see upsertAccount for a return). */
+export async function removeAccount(deps: AppDeps, userId: string, accountId: string | null): Promise<void> {
+  const account = await findAccount(deps.db, userId, accountId);
+  // Revoking is a courtesy to the user's TikTok security page: the account goes either way.
+  if (deps.tiktok) {
+    await deps.tiktok.revokeToken(decryptSecret(account.access_token_enc, deps.appSecret)).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'TikTok token revocation failed');
+    });
+  }
+  await deps.db.deleteFrom('tiktok_accounts').where('id', '=', account.id).execute();
+  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Removed TikTok account ${formatAccountHandle(account)}`, userId });
+}
+
+/** What TikTok lets this account post with right now: privacy levels, interaction flags, max duration. */
+export async function creatorOptionsFor(deps: AppDeps, userId: string, accountId: string | null): Promise<CreatorOptions> {
+  const tiktok = requireTikTok(deps);
+  const account = await findAccount(deps.db, userId, accountId);
+  try {
+    const token = await freshAccessToken(deps.db, tiktok, deps.appSecret, account.id);
+    const info = await tiktok.queryCreatorInfo(token);
+    return {
+      tiktok_account_id: account.id,
+      privacy_level_options: info.privacyLevelOptions,
+      comment_disabled: info.commentDisabled,
+      duet_disabled: info.duetDisabled,
+      stitch_disabled: info.stitchDisabled,
+      max_video_post_duration_sec: info.maxVideoPostDurationSec,
+      nickname: info.nickname ?? null,
+    };
+  } catch (error) {
+    throw badGateway((error as Error).message, error);
+  }
 }

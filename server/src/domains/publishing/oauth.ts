@@ -3,21 +3,14 @@ import { formatAccountHandle } from '@clipshift/shared';
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
-import type { TikTokClient } from '../../engines/providers/tiktok/index.ts';
 import { callbackError } from '../../engines/providers/tiktok/index.ts';
 import { isDatabaseUnavailable } from '../../platform/db/errors.ts';
-import { AppError, DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
-import { upsertAccount } from './accounts.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
+import { requireTikTok, upsertAccount } from './accounts.ts';
 
 export const STATE_TTL_MS = 10 * 60_000;
-export const TIKTOK_NOT_CONFIGURED = 'TikTok is not configured on this server (TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET)';
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
-
-export function requireTikTok(deps: AppDeps): TikTokClient {
-  if (!deps.tiktok) throw new AppError('SERVICE_UNAVAILABLE', TIKTOK_NOT_CONFIGURED);
-  return deps.tiktok;
-}
 
 /** TikTok's authorize URL with a fresh single-use state bound to the user (ten minutes). */
 export async function authorizeUrlFor(deps: AppDeps, userId: string, via: 'owner' | 'guest'): Promise<string> {

@@ -6,7 +6,7 @@ import { recordLog } from '../logs/service.ts';
 import { accountLabel } from './accounts.ts';
 import { queuePostJob, queueUploads, UNFINISHED_UPLOAD } from './uploads.ts';
 
-export { linkedAccountsByStreamer } from './accounts.ts';
+export { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from './accounts.ts';
 
 export type PostedTo = Clip['posted_to'];
 

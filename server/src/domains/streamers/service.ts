@@ -4,13 +4,14 @@ import {
   type CreateStreamerInput,
   type Schedule,
   type Streamer,
+  type TikTokAccount,
   type UpdateStreamerInput,
 } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import type { StreamersTable } from '../../platform/db/schema.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { linkedAccountsByStreamer } from '../publishing/service.ts';
+import { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from '../publishing/service.ts';
 import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
 
@@ -57,6 +58,22 @@ export async function streamerView(db: DbOrTrx, row: StreamerRow): Promise<Strea
   return (await streamerViews(db, [row]))[0]!;
 }
 
+/** The user's TikTok accounts with the names of the streamers linked to each. */
+export async function accountViews(db: DbOrTrx, userId: string): Promise<TikTokAccount[]> {
+  const accounts = await listAccounts(db, userId);
+  const names = await streamerNames(db, accounts.flatMap((account) => account.linked_streamer_ids));
+  return accounts.map(({ linked_streamer_ids, ...account }) => {
+    const linked = new Set(linked_streamer_ids);
+    return { ...account, linked_streamers: names.filter((row) => linked.has(row.id)).map((row) => row.name) };
+  });
+}
+
+/** The streamers linked to one of the user's TikTok accounts. */
+export async function linkedStreamerNames(db: DbOrTrx, userId: string, accountId: string | null): Promise<string[]> {
+  const rows = await streamerNames(db, await linkedStreamerIds(db, userId, accountId));
+  return rows.map((row) => row.name);
+}
+
 export async function listStreamerRows(db: DbOrTrx, userId: string): Promise<StreamerRow[]> {
   return db.selectFrom('streamers').selectAll().where('user_id', '=', userId).orderBy(sql`lower(name)`).execute();
 }
@@ -74,14 +91,17 @@ export async function findStreamer(db: DbOrTrx, userId: string, name: string, op
   return row;
 }
 
-export async function hasActiveRun(db: DbOrTrx, streamerId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('download_runs')
-    .select('id')
-    .where('streamer_id', '=', streamerId)
-    .where('status', 'in', ['downloading', 'stopping'])
-    .executeTakeFirst();
-  return row !== undefined;
+/**
+ * The busy rule's port: whether a download of the streamer is going. downloads (above streamers)
+ * supplies it; update and delete ask it inside their transaction, after the streamer row lock, which
+ * starting a run takes too, so no run can begin between the check and the write.
+ */
+export type IsDownloading = (trx: DbOrTrx, streamerId: string) => Promise<boolean>;
+
+/** Names of the streamers with these row ids, by lower(name) like the streamer list. */
+export async function streamerNames(db: DbOrTrx, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('streamers').select(['id', 'name']).where('id', 'in', ids).orderBy(sql`lower(name)`).execute();
 }
 
 /**
@@ -155,10 +175,10 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
   }
 }
 
-export async function updateStreamer(db: Db, userId: string, input: UpdateStreamerInput): Promise<StreamerRow> {
+export async function updateStreamer(db: Db, userId: string, input: UpdateStreamerInput, isDownloading: IsDownloading): Promise<StreamerRow> {
   return db.transaction().execute(async (trx) => {
     const row = await findStreamer(trx, userId, input.name, { lock: true });
-    if (await hasActiveRun(trx, row.id)) throw conflict(`Cannot edit ${row.name} while clips are being downloaded`);
+    if (await isDownloading(trx, row.id)) throw conflict(`Cannot edit ${row.name} while clips are being downloaded`);
     const schedule = input.schedule === undefined ? scheduleOf(row) : input.schedule;
     const nextRunAt = scheduleChanged(row, schedule) ? await syncSchedule(trx, row.id, schedule) : row.next_run_at;
     return trx
@@ -182,10 +202,10 @@ export async function updateStreamer(db: Db, userId: string, input: UpdateStream
 }
 
 /** Deletes the streamer and its schedule; its clips stay in the library. */
-export async function deleteStreamer(db: Db, userId: string, name: string): Promise<string> {
+export async function deleteStreamer(db: Db, userId: string, name: string, isDownloading: IsDownloading): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const row = await findStreamer(trx, userId, name, { lock: true });
-    if (await hasActiveRun(trx, row.id)) throw conflict(`Cannot delete ${row.name} while clips are being downloaded`);
+    if (await isDownloading(trx, row.id)) throw conflict(`Cannot delete ${row.name} while clips are being downloaded`);
     await removeJob(trx, scheduleJobKey(row.id));
     await trx.deleteFrom('streamers').where('id', '=', row.id).execute();
     return row.name;
