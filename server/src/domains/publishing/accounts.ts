@@ -1,15 +1,27 @@
-import type { Selectable } from 'kysely';
 import { formatAccountHandle, type CreatorOptions, type Streamer, type TikTokAccount } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { recordLog } from '../logs/service.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
-import type { TikTokAccountsTable } from '../../platform/db/schema.ts';
 import type { TikTokClient, TikTokTokens, TikTokUserInfo } from '../../engines/providers/tiktok/index.ts';
 import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';
 import { AppError, badGateway, notFound } from '../../platform/errors.ts';
+import {
+  deleteAccountRow,
+  deleteLink,
+  insertLink,
+  reattachUploads,
+  selectAccount,
+  selectAccountForUpdate,
+  selectAccounts,
+  selectLinkedAccounts,
+  selectLinksOfAccounts,
+  updateAccount,
+  upsertAccountRow,
+  type TikTokAccountRow,
+} from './queries.ts';
 
-export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
+export type { TikTokAccountRow };
 type LinkedAccount = Streamer['tiktok_accounts'][number];
 
 export const accountNotFound = () => notFound('TikTok account not found');
@@ -30,19 +42,8 @@ export type AccountView = Omit<TikTokAccount, 'linked_streamers'> & { linked_str
 
 /** The user's accounts, oldest first, each with its linked streamers' ids. */
 export async function listAccounts(db: DbOrTrx, userId: string): Promise<AccountView[]> {
-  const accounts = await db
-    .selectFrom('tiktok_accounts')
-    .select(['id', 'display_name', 'username', 'avatar_url', 'created_at', 'needs_reconnect'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .execute();
-  const links = accounts.length
-    ? await db
-        .selectFrom('streamer_tiktok_accounts')
-        .select(['tiktok_account_id', 'streamer_id'])
-        .where('tiktok_account_id', 'in', accounts.map((account) => account.id))
-        .execute()
-    : [];
+  const accounts = await selectAccounts(db, userId);
+  const links = accounts.length ? await selectLinksOfAccounts(db, accounts.map((account) => account.id)) : [];
   return accounts.map((account) => ({
     ...account,
     created_at: account.created_at.toISOString(),
@@ -53,14 +54,13 @@ export async function listAccounts(db: DbOrTrx, userId: string): Promise<Account
 /** Ids of the streamers linked to the user's account. */
 export async function linkedStreamerIds(db: DbOrTrx, userId: string, accountId: string | null): Promise<string[]> {
   const account = await findAccount(db, userId, accountId);
-  const rows = await db.selectFrom('streamer_tiktok_accounts').select('streamer_id').where('tiktok_account_id', '=', account.id).execute();
-  return rows.map((row) => row.streamer_id);
+  return (await selectLinksOfAccounts(db, [account.id])).map((link) => link.streamer_id);
 }
 
 /** The caller's account; a null id (text that cannot be a UUID, see rowId) is missing like any other. */
 export async function findAccount(db: DbOrTrx, userId: string, accountId: string | null): Promise<TikTokAccountRow> {
   if (accountId === null) throw accountNotFound();
-  const row = await db.selectFrom('tiktok_accounts').selectAll().where('user_id', '=', userId).where('id', '=', accountId).executeTakeFirst();
+  const row = await selectAccount(db, userId, accountId);
   if (!row) throw accountNotFound();
   return row;
 }
@@ -69,14 +69,7 @@ export async function findAccount(db: DbOrTrx, userId: string, accountId: string
 export async function linkedAccountsByStreamer(db: DbOrTrx, streamerIds: readonly string[]): Promise<Map<string, LinkedAccount[]>> {
   const map = new Map<string, LinkedAccount[]>();
   if (!streamerIds.length) return map;
-  const rows = await db
-    .selectFrom('streamer_tiktok_accounts as l')
-    .innerJoin('tiktok_accounts as a', 'a.id', 'l.tiktok_account_id')
-    .select(['l.streamer_id', 'a.id', 'a.display_name', 'a.username', 'a.avatar_url'])
-    .where('l.streamer_id', 'in', streamerIds)
-    .orderBy('l.created_at')
-    .execute();
-  for (const row of rows) {
+  for (const row of await selectLinkedAccounts(db, streamerIds)) {
     const list = map.get(row.streamer_id) ?? [];
     list.push({ id: row.id, display_name: row.display_name, username: row.username, avatar_url: row.avatar_url });
     map.set(row.streamer_id, list);
@@ -108,22 +101,13 @@ export async function upsertAccount(
     avatar_url: input.info.avatarUrl ?? null,
   };
   const tokens = tokenColumns(input.tokens, appSecret, now);
-  const account = await db
-    .insertInto('tiktok_accounts')
-    .values({ user_id: input.userId, open_id: input.info.openId || input.tokens.openId, connected_via: input.via, ...profile, ...tokens })
-    .onConflict((conflict) =>
-      conflict.columns(['user_id', 'open_id']).doUpdateSet({ ...profile, ...tokens, needs_reconnect: false, updated_at: new Date(now) }),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const account = await upsertAccountRow(
+    db,
+    { user_id: input.userId, open_id: input.info.openId || input.tokens.openId, connected_via: input.via, ...profile, ...tokens },
+    { ...profile, ...tokens, needs_reconnect: false, updated_at: new Date(now) },
+  );
   // The same TikTok account removed and connected again: its post history is its own again.
-  await db
-    .updateTable('uploads')
-    .set({ tiktok_account_id: account.id })
-    .where('user_id', '=', account.user_id)
-    .where('account_open_id', '=', account.open_id)
-    .where('tiktok_account_id', 'is', null)
-    .execute();
+  await reattachUploads(db, account);
   return account;
 }
 
@@ -140,14 +124,14 @@ export const ACCOUNT_REMOVED = 'The TikTok account was removed before the clip w
 
 export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: { force?: boolean; signal?: AbortSignal } = {}): Promise<string> {
   const outcome = await db.transaction().execute(async (trx) => {
-    const account = await trx.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const account = await selectAccountForUpdate(trx, accountId);
     if (!account) throw new Error(ACCOUNT_REMOVED);
     if (account.needs_reconnect) return { reconnect: account.display_name, token: undefined };
     const now = Date.now();
     if (!options.force && account.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return { token: decryptSecret(account.access_token_enc, appSecret), reconnect: undefined };
     try {
       const tokens = await tiktok.refreshToken(decryptSecret(account.refresh_token_enc, appSecret), options.signal);
-      await trx.updateTable('tiktok_accounts').set({ ...tokenColumns(tokens, appSecret, now), updated_at: new Date(now) }).where('id', '=', accountId).execute();
+      await updateAccount(trx, accountId, { ...tokenColumns(tokens, appSecret, now), updated_at: new Date(now) });
       return { token: tokens.accessToken, reconnect: undefined };
     } catch (error) {
       if (isTikTokError(error) && (error.kind === 'reconnect_required' || error.kind === 'token_invalid')) return { reconnect: account.display_name, token: undefined };
@@ -155,16 +139,16 @@ export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: 
     }
   });
   if (outcome.token !== undefined) return outcome.token;
-  await db.updateTable('tiktok_accounts').set({ needs_reconnect: true, updated_at: new Date() }).where('id', '=', accountId).execute();
+  await updateAccount(db, accountId, { needs_reconnect: true, updated_at: new Date() });
   throw new ReconnectRequired(`The TikTok connection of ${outcome.reconnect} has expired: reconnect the account in Settings`);
 }
 
 export async function linkAccount(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
-  await db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: accountId }).onConflict((conflict) => conflict.doNothing()).execute();
+  await insertLink(db, streamerId, accountId);
 }
 
 export async function unlinkAccount(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
-  await db.deleteFrom('streamer_tiktok_accounts').where('streamer_id', '=', streamerId).where('tiktok_account_id', '=', accountId).execute();
+  await deleteLink(db, streamerId, accountId);
 }
 
 /** Removes the user's account; its uploads keep the name it had (see upsertAccount for a return). */
@@ -176,7 +160,7 @@ export async function removeAccount(deps: AppDeps, userId: string, accountId: st
       deps.logger.warn({ err: error }, 'TikTok token revocation failed');
     });
   }
-  await deps.db.deleteFrom('tiktok_accounts').where('id', '=', account.id).execute();
+  await deleteAccountRow(deps.db, account.id);
   await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Removed TikTok account ${formatAccountHandle(account)}`, userId });
 }
 

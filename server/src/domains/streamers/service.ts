@@ -1,4 +1,3 @@
-import { sql, type Selectable } from 'kysely';
 import {
   scheduleIntervalMs,
   type CreateStreamerInput,
@@ -9,13 +8,23 @@ import {
 } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import type { StreamersTable } from '../../platform/db/schema.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from '../publishing/service.ts';
 import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
+import {
+  deleteStreamerRow,
+  insertStreamer,
+  selectStreamerById,
+  selectStreamerByName,
+  selectStreamerNames,
+  selectStreamers,
+  setStreamerColumns,
+  updateStreamerRow,
+  type StreamerRow,
+} from './queries.ts';
 
-export type StreamerRow = Selectable<StreamersTable>;
+export type { StreamerRow };
 
 export const scheduleJobKey = (streamerId: string) => jobKey(SCHEDULE_JOB, { streamerId });
 
@@ -75,18 +84,12 @@ export async function linkedStreamerNames(db: DbOrTrx, userId: string, accountId
 }
 
 export async function listStreamerRows(db: DbOrTrx, userId: string): Promise<StreamerRow[]> {
-  return db.selectFrom('streamers').selectAll().where('user_id', '=', userId).orderBy(sql`lower(name)`).execute();
+  return selectStreamers(db, userId);
 }
 
 /** The user's streamer by name, ignoring case; optionally row-locked for a read-modify-write. */
 export async function findStreamer(db: DbOrTrx, userId: string, name: string, options: { lock?: boolean } = {}): Promise<StreamerRow> {
-  let query = db
-    .selectFrom('streamers')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where(sql<string>`lower(name)`, '=', name.trim().toLowerCase());
-  if (options.lock) query = query.forUpdate();
-  const row = await query.executeTakeFirst();
+  const row = await selectStreamerByName(db, userId, name.trim(), options);
   if (!row) throw streamerNotFound(name.trim());
   return row;
 }
@@ -100,8 +103,7 @@ export type IsDownloading = (trx: DbOrTrx, streamerId: string) => Promise<boolea
 
 /** Names of the streamers with these row ids, by lower(name) like the streamer list. */
 export async function streamerNames(db: DbOrTrx, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
-  if (!ids.length) return [];
-  return db.selectFrom('streamers').select(['id', 'name']).where('id', 'in', ids).orderBy(sql`lower(name)`).execute();
+  return ids.length ? selectStreamerNames(db, ids) : [];
 }
 
 /**
@@ -137,37 +139,26 @@ async function lookUpOnTwitch(twitch: TwitchDirectory | null, name: string) {
 
 
 export async function createStreamer(db: Db, twitch: TwitchDirectory | null, userId: string, input: CreateStreamerInput): Promise<StreamerRow> {
-  const existing = await db
-    .selectFrom('streamers')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where(sql<string>`lower(name)`, '=', input.name.toLowerCase())
-    .executeTakeFirst();
-  if (existing) throw conflict(`Streamer ${input.name} already exists`);
+  if (await selectStreamerByName(db, userId, input.name)) throw conflict(`Streamer ${input.name} already exists`);
   const twitchUser = await lookUpOnTwitch(twitch, input.name);
   try {
     return await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('streamers')
-        .values({
-          user_id: userId,
-          name: input.name,
-          display_name: twitchUser?.display_name ?? null,
-          twitch_user_id: twitchUser?.id ?? null,
-          clip_limit: input.clip_limit,
-          vertical: input.vertical,
-          language: input.language,
-          layout: input.layout,
-          schedule_interval: input.schedule?.interval ?? null,
-          schedule_unit: input.schedule?.unit ?? null,
-          auto_subtitle: input.auto_subtitle,
-          auto_publish: input.auto_publish,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertStreamer(trx, {
+        user_id: userId,
+        name: input.name,
+        display_name: twitchUser?.display_name ?? null,
+        twitch_user_id: twitchUser?.id ?? null,
+        clip_limit: input.clip_limit,
+        vertical: input.vertical,
+        language: input.language,
+        layout: input.layout,
+        schedule_interval: input.schedule?.interval ?? null,
+        schedule_unit: input.schedule?.unit ?? null,
+        auto_subtitle: input.auto_subtitle,
+        auto_publish: input.auto_publish,
+      });
       if (!input.schedule) return row;
-      const nextRunAt = await syncSchedule(trx, row.id, input.schedule);
-      return trx.updateTable('streamers').set({ next_run_at: nextRunAt }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+      return updateStreamerRow(trx, row.id, { next_run_at: await syncSchedule(trx, row.id, input.schedule) });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`Streamer ${input.name} already exists`);
@@ -181,23 +172,18 @@ export async function updateStreamer(db: Db, userId: string, input: UpdateStream
     if (await isDownloading(trx, row.id)) throw conflict(`Cannot edit ${row.name} while clips are being downloaded`);
     const schedule = input.schedule === undefined ? scheduleOf(row) : input.schedule;
     const nextRunAt = scheduleChanged(row, schedule) ? await syncSchedule(trx, row.id, schedule) : row.next_run_at;
-    return trx
-      .updateTable('streamers')
-      .set({
-        clip_limit: input.clip_limit ?? row.clip_limit,
-        vertical: input.vertical ?? row.vertical,
-        language: input.language ?? row.language,
-        layout: input.layout ?? row.layout,
-        schedule_interval: schedule?.interval ?? null,
-        schedule_unit: schedule?.unit ?? null,
-        next_run_at: nextRunAt,
-        auto_subtitle: input.auto_subtitle ?? row.auto_subtitle,
-        auto_publish: input.auto_publish ?? row.auto_publish,
-        updated_at: new Date(),
-      })
-      .where('id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return updateStreamerRow(trx, row.id, {
+      clip_limit: input.clip_limit ?? row.clip_limit,
+      vertical: input.vertical ?? row.vertical,
+      language: input.language ?? row.language,
+      layout: input.layout ?? row.layout,
+      schedule_interval: schedule?.interval ?? null,
+      schedule_unit: schedule?.unit ?? null,
+      next_run_at: nextRunAt,
+      auto_subtitle: input.auto_subtitle ?? row.auto_subtitle,
+      auto_publish: input.auto_publish ?? row.auto_publish,
+      updated_at: new Date(),
+    });
   });
 }
 
@@ -207,7 +193,7 @@ export async function deleteStreamer(db: Db, userId: string, name: string, isDow
     const row = await findStreamer(trx, userId, name, { lock: true });
     if (await isDownloading(trx, row.id)) throw conflict(`Cannot delete ${row.name} while clips are being downloaded`);
     await removeJob(trx, scheduleJobKey(row.id));
-    await trx.deleteFrom('streamers').where('id', '=', row.id).execute();
+    await deleteStreamerRow(trx, row.id);
     return row.name;
   });
 }
@@ -215,18 +201,16 @@ export async function deleteStreamer(db: Db, userId: string, name: string, isDow
 /** Moves a schedule forward after it fired (or was skipped because a run was going). */
 export async function advanceSchedule(trx: DbOrTrx, row: StreamerRow, now = new Date()): Promise<Date | null> {
   const nextRunAt = await syncSchedule(trx, row.id, scheduleOf(row), now);
-  await trx.updateTable('streamers').set({ next_run_at: nextRunAt }).where('id', '=', row.id).execute();
+  await setStreamerColumns(trx, row.id, { next_run_at: nextRunAt });
   return nextRunAt;
 }
 
 /** A streamer by row id (jobs hold ids), optionally row-locked; undefined once deleted. */
 export async function findStreamerById(db: DbOrTrx, id: string, options: { lock?: boolean } = {}): Promise<StreamerRow | undefined> {
-  let query = db.selectFrom('streamers').selectAll().where('id', '=', id);
-  if (options.lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return selectStreamerById(db, id, options);
 }
 
 /** Remembers who the streamer is on Twitch, found when a run first looked them up. */
 export async function saveTwitchUser(db: DbOrTrx, id: string, user: { id: string; display_name: string }): Promise<void> {
-  await db.updateTable('streamers').set({ twitch_user_id: user.id, display_name: user.display_name }).where('id', '=', id).execute();
+  await setStreamerColumns(db, id, { twitch_user_id: user.id, display_name: user.display_name });
 }

@@ -5,6 +5,7 @@ import { badGateway, conflict, notFound, serviceRestarting } from '../../platfor
 import { pause } from '../../platform/pause.ts';
 import { SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey } from '../../platform/queue/queue.ts';
+import { insertSubtitleRequest, selectSubtitleRequest } from './queries.ts';
 
 export { captionsForRun, type RunCaptions } from './captions.ts';
 
@@ -33,13 +34,9 @@ export async function requestSubtitles(db: Db, userId: string, clipId: string, m
   const clip = await findClipRow(db, userId, clipId);
   try {
     return await db.transaction().execute(async (trx) => {
-      const request = await trx
-        .insertInto('subtitle_requests')
-        .values({ user_id: userId, clip_row_id: clip.id, model: model ?? null })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await queueSubtitleJob(trx, request.id);
-      return request.id;
+      const requestId = await insertSubtitleRequest(trx, { user_id: userId, clip_row_id: clip.id, model: model ?? null });
+      await queueSubtitleJob(trx, requestId);
+      return requestId;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(ALREADY_GENERATING);
@@ -64,7 +61,7 @@ export interface WaitOptions {
 export async function awaitSubtitles(db: Db, requestId: string, options: WaitOptions = {}): Promise<SubtitleOutcome> {
   const deadline = Date.now() + (options.limitMs ?? WAIT_LIMIT_MS);
   for (;;) {
-    const row = await db.selectFrom('subtitle_requests').select(['status', 'message']).where('id', '=', requestId).executeTakeFirst();
+    const row = await selectSubtitleRequest(db, requestId);
     if (!row) throw notFound('The clip was deleted while its subtitles were being generated');
     if (row.status === 'done') return { ok: true, message: SUBTITLES_DONE };
     if (row.status === 'no_speech') return { ok: false, no_speech: true, message: row.message ?? NO_SPEECH };
