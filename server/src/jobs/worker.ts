@@ -18,7 +18,7 @@ export interface CronSchedule {
   identifier: string;
 }
 
-export interface WorkerSetup {
+interface WorkerSetup {
   db: Db;
   logger: Logger;
   pool: pg.Pool;

@@ -8,7 +8,7 @@ import { ACTIVE_RUN, endActiveRun, selectActiveRuns, selectRunOwner } from './qu
 import { queueRunJob, runJobKey, type RunRow } from './service.ts';
 
 export const INTERRUPTED_MESSAGE = 'Interrupted: the app stopped while this download was running. Start it again to fetch the remaining clips.';
-export const NEVER_STARTED_MESSAGE = 'The download never started: its job was lost. Start it again.';
+const NEVER_STARTED_MESSAGE = 'The download never started: its job was lost. Start it again.';
 
 
 async function streamerName(deps: AppDeps, run: RunRow): Promise<string> {

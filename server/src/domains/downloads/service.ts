@@ -13,7 +13,7 @@ export type { RunRow };
 
 export const runJobKey = (runId: string) => jobKey(RUN_JOB, { runId });
 
-export function toStatusEntry(run: RunRow): StatusEntry {
+function toStatusEntry(run: RunRow): StatusEntry {
   return {
     status: run.status,
     clips_downloaded: run.clips_downloaded,
@@ -47,7 +47,7 @@ export async function queueRunJob(db: DbOrTrx, runId: string): Promise<void> {
 }
 
 
-export interface StartedRun {
+interface StartedRun {
   run: RunRow;
   streamer: StreamerRow;
 }

@@ -9,7 +9,7 @@ export async function insertLog(db: DbOrTrx, row: { level: LogLevel; logger: str
   await db.insertInto('logs').values(row).execute();
 }
 
-export interface LogQuery {
+interface LogQuery {
   userId: string | null;
   level?: LogLevel;
   search?: string;

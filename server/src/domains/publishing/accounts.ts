@@ -38,7 +38,7 @@ export const accountLabel = formatAccountHandle;
 const REFRESH_AHEAD_MS = 5 * 60_000;
 
 /** An account as the user sees it, with the ids of the streamers linked to it (streamers, above, names them). */
-export type AccountView = Omit<TikTokAccount, 'linked_streamers'> & { linked_streamer_ids: string[] };
+type AccountView = Omit<TikTokAccount, 'linked_streamers'> & { linked_streamer_ids: string[] };
 
 /** The user's accounts, oldest first, each with its linked streamers' ids. */
 export async function listAccounts(db: DbOrTrx, userId: string): Promise<AccountView[]> {

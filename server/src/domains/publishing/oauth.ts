@@ -9,7 +9,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
 import { requireTikTok, upsertAccount } from './accounts.ts';
 import { consumeOAuthState, insertOAuthState } from './queries.ts';
 
-export const STATE_TTL_MS = 10 * 60_000;
+const STATE_TTL_MS = 10 * 60_000;
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 

@@ -10,7 +10,7 @@ import { insertUpload, selectAccountNames, selectLinkedAccountIds, selectUploads
 
 export type { UploadRow };
 /** Statuses after which TikTok has accepted (or refused) the video. */
-export const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed'] as const;
+const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed'] as const;
 const WAIT_LIMIT_MS = 20 * 60_000;
 const POLL_MS = 500;
 

@@ -29,11 +29,11 @@ export type { StreamerRow };
 export const scheduleJobKey = (streamerId: string) => jobKey(SCHEDULE_JOB, { streamerId });
 
 /** What streamer creation needs of Twitch: whether a login exists. */
-export interface TwitchDirectory {
+interface TwitchDirectory {
   getUserByLogin(login: string): Promise<{ id: string; login: string; display_name: string } | null>;
 }
 
-export const streamerNotFound = (name: string) => notFound(`Streamer ${name} not found`);
+const streamerNotFound = (name: string) => notFound(`Streamer ${name} not found`);
 
 function scheduleOf(row: Pick<StreamerRow, 'schedule_interval' | 'schedule_unit'>): Schedule | null {
   return row.schedule_interval && row.schedule_unit ? { interval: row.schedule_interval, unit: row.schedule_unit } : null;
@@ -99,7 +99,7 @@ export async function findStreamer(db: DbOrTrx, userId: string, name: string, op
  * supplies it; update and delete ask it inside their transaction, after the streamer row lock, which
  * starting a run takes too, so no run can begin between the check and the write.
  */
-export type IsDownloading = (trx: DbOrTrx, streamerId: string) => Promise<boolean>;
+type IsDownloading = (trx: DbOrTrx, streamerId: string) => Promise<boolean>;
 
 /** Names of the streamers with these row ids, by lower(name) like the streamer list. */
 export async function streamerNames(db: DbOrTrx, ids: readonly string[]): Promise<{ id: string; name: string }[]> {

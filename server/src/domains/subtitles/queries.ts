@@ -5,7 +5,7 @@ import type { WorkerIdentity } from '../../platform/identity.ts';
 
 /** SQL of the subtitle_requests table, which the subtitles domain owns. */
 
-export type SubtitleRequestRow = Selectable<SubtitleRequestsTable>;
+type SubtitleRequestRow = Selectable<SubtitleRequestsTable>;
 
 /** A new queued request; the partial unique index refuses a second one for a clip while one is going. */
 export async function insertSubtitleRequest(db: DbOrTrx, values: { user_id: string; clip_row_id: string; model: string | null }): Promise<string> {

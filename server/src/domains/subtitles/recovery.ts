@@ -6,8 +6,8 @@ import { findJob, jobWillRun } from '../../platform/queue/queue.ts';
 import { moveSubtitleRequest, selectSubtitleRequest, selectSubtitleRequestsIn } from './queries.ts';
 import { queueSubtitleJob, subtitleJobKey } from './service.ts';
 
-export const SUBTITLES_INTERRUPTED = 'Subtitle generation was interrupted by a restart. Please try again.';
-export const SUBTITLES_NEVER_STARTED = 'Subtitle generation never started: its job was lost. Please try again.';
+const SUBTITLES_INTERRUPTED = 'Subtitle generation was interrupted by a restart. Please try again.';
+const SUBTITLES_NEVER_STARTED = 'Subtitle generation never started: its job was lost. Please try again.';
 
 async function fail(deps: AppDeps, id: string, from: SubtitleRequestStatus, message: string, now: number): Promise<number> {
   const failed = await moveSubtitleRequest(deps.db, id, { from, set: { status: 'failed', message, finished_at: new Date(now) } });

@@ -9,14 +9,14 @@ import { insertSubtitleRequest, selectSubtitleRequest } from './queries.ts';
 
 export { captionsForRun, type RunCaptions } from './captions.ts';
 
-export const ALREADY_GENERATING = 'Already generating subtitles for clip';
-export const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
+const ALREADY_GENERATING = 'Already generating subtitles for clip';
+const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
 export const NO_SPEECH = 'No speech found in this clip: there is nothing to subtitle';
 /** How long the HTTP call waits for the job before giving up on it. */
 export const WAIT_LIMIT_MS = 30 * 60_000;
 const POLL_MS = 400;
 
-export interface SubtitleOutcome {
+interface SubtitleOutcome {
   ok: boolean;
   message: string;
   no_speech?: boolean;
@@ -46,7 +46,7 @@ export async function requestSubtitles(db: Db, userId: string, clipId: string, m
 
 export const RESTARTING_SUBTITLES = 'The server is restarting. Subtitle generation carries on after the restart: check the clip again in a minute.';
 
-export interface WaitOptions {
+interface WaitOptions {
   /** The caller went away. */
   signal?: AbortSignal;
   /** The process is shutting down: answer 503 at once rather than hold the request. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../platform/errors.ts';
 import { probeProcedure, router } from '../trpc.ts';
 
-export const healthReport = z.object({
+const healthReport = z.object({
   status: z.literal('ok'),
   database: z.literal('ok'),
   worker: z.enum(['ok', 'disabled']),

@@ -24,7 +24,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   /**
    * Connections wait (retrying with backoff) while the database is unreachable, instead of failing
    * at once, until this signal aborts. For job workers: a task or graphile-worker's own bookkeeping

@@ -21,7 +21,7 @@ const MAX_SKIP = 1_000;
 
 class RunStopped extends Error {}
 
-export interface RunTaskOptions {
+interface RunTaskOptions {
   identity: WorkerIdentity;
 }
 
