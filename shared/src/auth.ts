@@ -24,8 +24,7 @@ export const loginInput = z.object(
 );
 export type LoginInput = z.infer<typeof loginInput>;
 
-export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
-/** USERNAME_PATTERN as sent: the name is trimmed before it is checked. */
+/** 3 to 32 of A-Z a-z 0-9 _ . - as sent, with the spaces around it that trimming removes. */
 const SENT_USERNAME_PATTERN = /^\s*[A-Za-z0-9_.-]{3,32}\s*$/;
 
 export const registerInput = z.object(

@@ -4,12 +4,12 @@ import { queryInt } from './input.ts';
 
 export const DESCRIPTION_TOO_LONG = `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`;
 export const DESCRIPTION_REQUIRED = 'Description is required';
-export const CLIP_PAGE_MAX = 100;
+const CLIP_PAGE_MAX = 100;
 export const CLIP_PAGE_DEFAULT = 50;
 /** Far beyond any library, and small enough that the row offset stays a safe integer. */
-export const CLIP_PAGE_LAST = 1_000_000;
+const CLIP_PAGE_LAST = 1_000_000;
 
-export const descriptionOption = z.object({
+const descriptionOption = z.object({
   description: z.string(),
   rank: z.number().min(0).max(1),
 });
@@ -91,7 +91,7 @@ type Sortable = Pick<Clip, 'view_count' | 'created_at' | 'updated_at'>;
 const time = (iso: string) => new Date(iso).getTime();
 
 /** Comparators by sort option; `default` keeps the server's order (newest first). */
-export const CLIP_COMPARATORS: Record<Exclude<ClipSort, 'default'>, (a: Sortable, b: Sortable) => number> = {
+const CLIP_COMPARATORS: Record<Exclude<ClipSort, 'default'>, (a: Sortable, b: Sortable) => number> = {
   'views-desc': (a, b) => b.view_count - a.view_count,
   'views-asc': (a, b) => a.view_count - b.view_count,
   'date-desc': (a, b) => time(b.created_at) - time(a.created_at),

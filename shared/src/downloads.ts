@@ -3,7 +3,6 @@ import { CLIP_LIMIT_MAX, CLIP_LIMIT_MIN, CONCURRENCY_MAX, CONCURRENCY_MIN } from
 import { CLIP_LIMIT_RULE } from './streamers.ts';
 
 export const DOWNLOAD_STATUSES = ['downloading', 'stopping', 'completed', 'stopped', 'error'] as const;
-export type DownloadStatus = (typeof DOWNLOAD_STATUSES)[number];
 
 /** downloading and stopping are busy: no new start, no edit, no delete (spec section 4). */
 export function isBusyStatus(status: string | null | undefined): boolean {
@@ -28,10 +27,10 @@ export function statusTone(status: string | null | undefined): StatusTone {
   }
 }
 
-export const CLIP_STAGES = ['queued', 'downloading', 'probing', 'transcribing', 'rendering', 'thumbnail', 'saving'] as const;
+const CLIP_STAGES = ['queued', 'downloading', 'probing', 'transcribing', 'rendering', 'thumbnail', 'saving'] as const;
 export type ClipStage = (typeof CLIP_STAGES)[number];
 
-export const clipProgress = z.object({
+const clipProgress = z.object({
   clip_id: z.string(),
   title: z.string(),
   stage: z.enum(CLIP_STAGES),
@@ -40,7 +39,7 @@ export const clipProgress = z.object({
 });
 export type ClipProgress = z.infer<typeof clipProgress>;
 
-export const statusEntry = z.object({
+const statusEntry = z.object({
   status: z.string(),
   clips_downloaded: z.number(),
   clips_total: z.number(),

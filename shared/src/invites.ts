@@ -4,7 +4,7 @@ import { queryInt } from './input.ts';
 
 /** 24 characters from a 32-letter alphabet: 120 bits, shown as six groups of four. */
 export const INVITE_CODE_LENGTH = 24;
-export const INVITE_CODE_GROUP = 4;
+const INVITE_CODE_GROUP = 4;
 /** Crockford-style alphabet without I, L, O, U so codes read aloud without confusion. */
 export const INVITE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 export const INVITE_CODE_HINT = 'Accepted with or without dashes: XXXX-XXXX-XXXX-XXXX-XXXX-XXXX';

@@ -27,4 +27,3 @@ export const passkeyInput = z.object(
   },
   { error: PASSKEY_INCOMPLETE },
 );
-export type PasskeyInput = z.infer<typeof passkeyInput>;

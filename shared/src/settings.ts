@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CONCURRENCY_MAX, CONCURRENCY_MIN, DEFAULT_WHISPER_MODEL } from './constants.ts';
 
 export const CONCURRENCY_RULE = `Concurrency must be a whole number from ${CONCURRENCY_MIN} to ${CONCURRENCY_MAX}`;
-export const WHISPER_MODEL_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
-export const whisperModelRule = (field: string) => `${field} must be a model name such as ${DEFAULT_WHISPER_MODEL}`;
+const WHISPER_MODEL_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+const whisperModelRule = (field: string) => `${field} must be a model name such as ${DEFAULT_WHISPER_MODEL}`;
 
 /** A speech model's name (whisper.cpp's, or an OpenAI-compatible server's): letters, digits, '.', '_', '-'. */
 export const whisperModelName = (field = 'model') =>

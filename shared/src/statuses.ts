@@ -9,10 +9,10 @@ import { UPLOAD_STATUSES } from './tiktok.ts';
 
 /** A download run's status (spec section 4). */
 export const RUN_STATUSES = DOWNLOAD_STATUSES;
-export const runStatus = z.enum(RUN_STATUSES);
+const runStatus = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof runStatus>;
 
-export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
+const RUN_STATUS_LABELS: Record<RunStatus, string> = {
   downloading: 'Downloading',
   stopping: 'Stopping',
   completed: 'Completed',
@@ -34,7 +34,7 @@ export const runStatusTone: (status: string | null | undefined) => StatusTone = 
 export const uploadStatus = z.enum(UPLOAD_STATUSES);
 export type UploadStatus = z.infer<typeof uploadStatus>;
 
-export const UPLOAD_STATUS_LABELS: Record<UploadStatus, string> = {
+const UPLOAD_STATUS_LABELS: Record<UploadStatus, string> = {
   queued: 'Queued',
   uploading: 'Uploading',
   processing: 'Processing',
@@ -43,7 +43,7 @@ export const UPLOAD_STATUS_LABELS: Record<UploadStatus, string> = {
   failed: 'Failed',
 };
 
-export const UPLOAD_STATUS_TONES: Record<UploadStatus, StatusTone> = {
+const UPLOAD_STATUS_TONES: Record<UploadStatus, StatusTone> = {
   queued: 'neutral',
   uploading: 'neutral',
   processing: 'neutral',
@@ -53,7 +53,7 @@ export const UPLOAD_STATUS_TONES: Record<UploadStatus, StatusTone> = {
 };
 
 /** Upload statuses after which the clip is on TikTok (published, or waiting in the creator's inbox). */
-export const DELIVERED_UPLOAD_STATUSES: readonly UploadStatus[] = ['published', 'sent_to_inbox'];
+const DELIVERED_UPLOAD_STATUSES: readonly UploadStatus[] = ['published', 'sent_to_inbox'];
 
 export function uploadStatusLabel(status: string): string {
   const known = uploadStatus.safeParse(status);
@@ -90,6 +90,4 @@ export const CLIP_STAGE_LABELS: Record<ClipStage, string> = {
 export const MEASURED_CLIP_STAGES: readonly ClipStage[] = ['downloading', 'rendering'];
 
 /** A subtitle request's status (the subtitles.generate call answers when it is done, no_speech or failed). */
-export const SUBTITLE_REQUEST_STATUSES = ['queued', 'running', 'done', 'no_speech', 'failed'] as const;
-export const subtitleRequestStatus = z.enum(SUBTITLE_REQUEST_STATUSES);
-export type SubtitleRequestStatus = z.infer<typeof subtitleRequestStatus>;
+export type SubtitleRequestStatus = 'queued' | 'running' | 'done' | 'no_speech' | 'failed';

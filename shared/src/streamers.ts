@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { CLIP_LIMIT_DEFAULT, CLIP_LIMIT_MAX, CLIP_LIMIT_MIN } from './constants.ts';
 
-export const STREAMER_NAME_REQUIRED = 'Streamer name is required';
-export const STREAMER_NAME_RULE = 'Streamer name must be a Twitch login: letters, digits and _ (at most 25 characters)';
+const STREAMER_NAME_REQUIRED = 'Streamer name is required';
+const STREAMER_NAME_RULE = 'Streamer name must be a Twitch login: letters, digits and _ (at most 25 characters)';
 export const CLIP_LIMIT_RULE = `Clip limit must be a whole number from ${CLIP_LIMIT_MIN} to ${CLIP_LIMIT_MAX}`;
-export const SCHEDULE_INTERVAL_RULE = 'Schedule interval must be a whole number of at least 1';
+const SCHEDULE_INTERVAL_RULE = 'Schedule interval must be a whole number of at least 1';
 export const NAME_CANNOT_CHANGE = 'Streamer name cannot be changed';
 
 /** Spec section 5: auto-detect (empty) or one of these codes. */
@@ -26,8 +26,7 @@ export const LANGUAGE_OPTIONS = [
   { code: 'ar', label: 'Arabic' },
   { code: 'hi', label: 'Hindi' },
 ] as const;
-export const LANGUAGE_CODES = LANGUAGE_OPTIONS.map((option) => option.code) as [string, ...string[]];
-export type LanguageCode = (typeof LANGUAGE_OPTIONS)[number]['code'];
+const LANGUAGE_CODES = LANGUAGE_OPTIONS.map((option) => option.code) as [string, ...string[]];
 
 export function languageLabel(code: string): string {
   return LANGUAGE_OPTIONS.find((option) => option.code === code)?.label ?? code;
@@ -42,7 +41,7 @@ export const LAYOUTS = ['blur', 'crop'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 export const LAYOUT_LABELS: Record<Layout, string> = { blur: 'Blurred background', crop: 'Centre crop' };
 
-export const scheduleSchema = z.object({
+const scheduleSchema = z.object({
   interval: z
     .number({ error: SCHEDULE_INTERVAL_RULE })
     .int(SCHEDULE_INTERVAL_RULE)
@@ -115,7 +114,7 @@ export type UpdateStreamerInput = z.infer<typeof updateStreamerInput>;
 
 export const streamerNameInput = z.object({ name: z.string().trim().min(1, STREAMER_NAME_REQUIRED) });
 
-export const linkedAccount = z.object({
+const linkedAccount = z.object({
   id: z.string(),
   display_name: z.string(),
   username: z.string().nullable(),

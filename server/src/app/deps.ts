@@ -7,7 +7,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { Env } from '../platform/env.ts';
 import type { Logger } from '../platform/logger.ts';
 
-export interface DepsOptions {
+interface DepsOptions {
   appSecret: string;
   workerRunning?: () => boolean;
   stopping?: AbortSignal;

@@ -6,7 +6,7 @@ import { LOGS_TRIM_JOB } from '../platform/queue/contracts.ts';
 import { defineJob } from '../platform/queue/define.ts';
 
 /** Hourly housekeeping: log retention, expired sessions and sign-in locks, old rate-limit windows. */
-export async function runHousekeeping(deps: AppDeps): Promise<void> {
+async function runHousekeeping(deps: AppDeps): Promise<void> {
   const removed = await trimLogs(deps.db);
   const sessions = await cleanUpAuth(deps.db);
   await deleteStaleRateLimits(deps.db);

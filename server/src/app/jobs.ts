@@ -14,14 +14,14 @@ import { housekeepingJob } from './housekeeping.ts';
 
 export type { WorkerHandle } from '../jobs/worker.ts';
 
-export interface WorkerOptions {
+interface WorkerOptions {
   identity?: WorkerIdentity;
   /** Whether the recovery cron may take silence for death right now (see RecoveryOptions). */
   staleVerdicts?: () => boolean;
 }
 
 /** Every job the worker runs. */
-export function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[] {
+function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[] {
   const identity = options.identity ?? PROCESS_IDENTITY;
   return [
     housekeepingJob(deps),

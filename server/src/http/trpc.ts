@@ -8,7 +8,7 @@ import { RateLimited } from '../platform/rate-limit.ts';
 import { badRequest, databaseUnavailable, forbidden, unauthorized } from '../platform/errors.ts';
 import { appErrorOf, toErrorResponse, toTRPCError } from './errors.ts';
 
-export interface RequestMeta {
+interface RequestMeta {
   /** The client's address (behind a proxy only when TRUST_PROXY is set). */
   ip: string;
   userAgent: string | undefined;
@@ -17,7 +17,7 @@ export interface RequestMeta {
 }
 
 /** What a procedure may do to the HTTP answer, whichever adapter (REST or tRPC) carries it. */
-export interface ResponseControls {
+interface ResponseControls {
   setSessionCookie(token: string, expiresAt: Date): void;
   clearSessionCookie(): void;
   setDeviceCookie(value: string, expiresAt: Date): void;

@@ -2,7 +2,7 @@ import type { JobHelpers, Task, TaskList } from 'graphile-worker';
 import type { AnyJobDefinition, JobAttempts, JobContext, JobDefinition } from '../platform/queue/define.ts';
 import type { Logger } from '../platform/logger.ts';
 
-export interface RunJobOptions {
+interface RunJobOptions {
   /** graphile-worker's abort signal: the worker is stopping. */
   shutdown?: AbortSignal;
   attempts?: number;

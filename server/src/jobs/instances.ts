@@ -4,10 +4,10 @@ import type { AppInstancesTable } from '../platform/db/schema.ts';
 import type { Logger } from '../platform/logger.ts';
 import { HEARTBEAT_STALE_MS, pidIsGone, type WorkerIdentity } from '../platform/identity.ts';
 
-export type InstanceRow = Selectable<AppInstancesTable>;
+type InstanceRow = Selectable<AppInstancesTable>;
 
 /** How often a process reports that it is alive (well inside HEARTBEAT_STALE_MS). */
-export const INSTANCE_HEARTBEAT_MS = 5_000;
+const INSTANCE_HEARTBEAT_MS = 5_000;
 
 /** Records this process (again, if a recovery elsewhere had removed it), with its worker pools. */
 export async function registerInstance(db: DbOrTrx, self: WorkerIdentity, poolIds: readonly string[] = []): Promise<void> {
@@ -43,7 +43,7 @@ export function instanceIsDead(row: InstanceRow, self: WorkerIdentity, now: numb
   return staleVerdicts && now - row.heartbeat_at.getTime() > HEARTBEAT_STALE_MS;
 }
 
-export interface InstanceHeartbeat {
+interface InstanceHeartbeat {
   /** How long this process has been reporting without a failure (0 while the database is away). */
   healthyForMs(): number;
   stop(): Promise<void>;

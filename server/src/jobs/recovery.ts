@@ -23,7 +23,7 @@ export interface RecoveryOptions {
   staleVerdicts?: boolean;
 }
 
-export interface RecoveryReport {
+interface RecoveryReport {
   /** Dead processes cleaned up. */
   instances: number;
   /** Runs ended (interrupted, or never started). */

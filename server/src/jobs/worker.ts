@@ -1,9 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseCronItems, run, type Runner, type WorkerEvents } from 'graphile-worker';
-import { sql } from 'kysely';
 import type pg from 'pg';
-import type { Db } from '../platform/db/database.ts';
+import { databaseAnswers, type Db } from '../platform/db/database.ts';
 import type { Logger } from '../platform/logger.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../platform/identity.ts';
 import type { AnyJobDefinition } from '../platform/queue/define.ts';
@@ -19,7 +18,7 @@ export interface CronSchedule {
   identifier: string;
 }
 
-export interface WorkerSetup {
+interface WorkerSetup {
   db: Db;
   logger: Logger;
   pool: pg.Pool;
@@ -140,11 +139,6 @@ async function waitForDatabase(db: Db, delay: number, signal: AbortSignal): Prom
     } catch {
       return false;
     }
-    try {
-      await sql`select 1`.execute(db);
-      return true;
-    } catch {
-      // still away: wait again
-    }
+    if (await databaseAnswers(db)) return true; // else still away: wait again
   }
 }

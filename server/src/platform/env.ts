@@ -98,7 +98,7 @@ const rawEnv = z.object({
   FFPROBE_PATH: optionalText,
 });
 
-export type RawEnv = z.infer<typeof rawEnv>;
+type RawEnv = z.infer<typeof rawEnv>;
 
 export interface Env extends RawEnv {
   /** PUBLIC_URL with its default applied, without a trailing slash. */

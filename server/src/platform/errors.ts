@@ -7,9 +7,9 @@ import type { ErrorCode } from '@clipshift/shared';
 export type AppErrorCode = Exclude<ErrorCode, 'RANGE_NOT_SATISFIABLE' | 'INTERNAL_SERVER_ERROR'>;
 
 /** Data an error carries for the transport; the http layer decides what of it a client sees. */
-export type AppErrorDetails = Readonly<Record<string, unknown>>;
+type AppErrorDetails = Readonly<Record<string, unknown>>;
 
-export interface AppErrorOptions {
+interface AppErrorOptions {
   details?: AppErrorDetails;
   cause?: unknown;
 }

@@ -11,7 +11,7 @@ export interface WorkerIdentity {
 export const PROCESS_IDENTITY: WorkerIdentity = { host: os.hostname(), pid: process.pid, instance: randomUUID() };
 
 /** What a table records about the process working on a row. */
-export interface RecordedOwner {
+interface RecordedOwner {
   owner_host: string | null;
   owner_pid: number | null;
   owner_instance: string | null;

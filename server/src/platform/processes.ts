@@ -31,9 +31,6 @@ function resolveCommand(command: string): string | null {
  */
 const SETPRIV = process.platform === 'linux' ? resolveCommand('setpriv') : null;
 
-/** Whether children die with this process (false: recovery must kill leftovers, see killProcessesUsing). */
-export const CHILDREN_DIE_WITH_PARENT = SETPRIV !== null;
-
 /**
  * Spawns a tool (ffmpeg, ffprobe) that must not outlive this process: stdin ignored, stdout and
  * stderr piped, no shell. Where setpriv is missing the child is spawned directly, and recovery

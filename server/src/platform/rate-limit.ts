@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from './db/database.ts';
 import { AppError } from './errors.ts';
 
-export interface RateLimitRule {
+interface RateLimitRule {
   /** Attempts allowed per window. */
   max: number;
   windowSeconds: number;
@@ -22,7 +22,7 @@ export const RATE_LIMITS = {
   passkeyCode: { max: 20, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
 
-export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and try again.';
+const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and try again.';
 
 /** A refused attempt, with how long until the caller may try again (the Retry-After header). */
 export class RateLimited extends AppError {
@@ -74,7 +74,7 @@ export async function refundRateLimit(db: DbOrTrx, key: string): Promise<void> {
     .execute();
 }
 
-export interface KeyedRule {
+interface KeyedRule {
   key: string;
   rule: RateLimitRule;
 }

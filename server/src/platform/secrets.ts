@@ -8,7 +8,7 @@ const secretsFile = z.object({
   app_secret: z.string().min(32),
   embedded_db_password: z.string().min(16),
 });
-export type GeneratedSecrets = z.infer<typeof secretsFile>;
+type GeneratedSecrets = z.infer<typeof secretsFile>;
 
 /**
  * Secrets the operator did not set, generated once into DATA_DIR/secrets.json (mode 0600) so they

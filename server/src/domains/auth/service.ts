@@ -23,14 +23,14 @@ export { hasUsers, usernamesByIds };
 export const passkeys = { read: readPasskey, setIfNone: setPasskeyIfNone, findOwner: findUserByPasskey };
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
-export const USERNAME_TAKEN = 'Username is already taken';
-export const REGISTRATION_CLOSED = 'Registration is closed';
+const USERNAME_TAKEN = 'Username is already taken';
+const REGISTRATION_CLOSED = 'Registration is closed';
 
 export async function getRegistrationStatus(db: DbOrTrx, mode: RegistrationMode): Promise<RegistrationStatus> {
   return registrationStatusFor(mode, await hasUsers(db));
 }
 
-export interface RegisteredUser {
+interface RegisteredUser {
   user: PublicUser;
   /** True for the first account, which becomes the administrator. */
   first: boolean;
@@ -65,7 +65,7 @@ export async function registerUser(db: Db, mode: RegistrationMode, input: Regist
   }
 }
 
-export type LoginResult = { ok: true; user: PublicUser } | { ok: false; userId: string | null; username: string | null };
+type LoginResult = { ok: true; user: PublicUser } | { ok: false; userId: string | null; username: string | null };
 
 /** Checks credentials; the time taken is the same whether or not the username exists. */
 export async function checkCredentials(db: DbOrTrx, input: LoginInput): Promise<LoginResult> {

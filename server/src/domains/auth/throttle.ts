@@ -8,7 +8,7 @@ import { accountKeyFor, deviceEntryFor, type DeviceEntry } from './device-cookie
  * address; each further lockout doubles that, up to a day. Lockouts are forgotten a day after the
  * last one ended.
  */
-export const ACCOUNT_LOCK = {
+const ACCOUNT_LOCK = {
   maxFailures: 10,
   windowSeconds: 15 * 60,
   firstLockSeconds: 15 * 60,
@@ -16,9 +16,9 @@ export const ACCOUNT_LOCK = {
   forgetLockoutsAfterSeconds: 24 * 60 * 60,
 } as const;
 
-export const accountLockedMessage = (secondsLeft: number) =>
+const accountLockedMessage = (secondsLeft: number) =>
   `Too many failed sign-in attempts for this account. Try again in ${waitInWords(secondsLeft)}, or sign in from a browser that has signed in to it before.`;
-export const deviceLimitedMessage = (secondsLeft: number) =>
+const deviceLimitedMessage = (secondsLeft: number) =>
   `Too many failed sign-in attempts from this browser. Try again in ${waitInWords(secondsLeft)}.`;
 
 export interface LoginRequest {

@@ -30,7 +30,7 @@ export { CLIP_FILES, clipFilePath, instanceWorkDir } from './files.ts';
 
 export type { ClipListRow, ClipRow, SubtitledClip } from './queries.ts';
 
-export const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);
+const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);
 
 export interface ClipPage {
   rows: ClipListRow[];
@@ -107,7 +107,7 @@ export function knownClipFolders(db: DbOrTrx, filesDirs: readonly string[]): Pro
 }
 
 /** A finished clip: its Twitch facts, how it was rendered and what it was given. */
-export interface NewClip {
+interface NewClip {
   userId: string;
   runId: string;
   streamer: { id: string; name: string };

@@ -3,7 +3,7 @@ import type { DescriptionOption } from '../../platform/db/schema.ts';
 import { llmConfigFromEnv, suggestDescriptions, type DescriptionInput } from '../../engines/descriptions/index.ts';
 import { recordLog } from '../logs/service.ts';
 
-export interface DescribeRequest {
+interface DescribeRequest {
   clip: DescriptionInput;
   userId: string;
   signal?: AbortSignal;

@@ -4,12 +4,12 @@ import { recordLog } from '../logs/service.ts';
 import { findStreamerById } from '../streamers/service.ts';
 import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
 import { findJob, jobWillRun, removeJob } from '../../platform/queue/queue.ts';
+import { ACTIVE_RUN, endActiveRun, selectActiveRuns, selectRunOwner } from './queries.ts';
 import { queueRunJob, runJobKey, type RunRow } from './service.ts';
 
 export const INTERRUPTED_MESSAGE = 'Interrupted: the app stopped while this download was running. Start it again to fetch the remaining clips.';
-export const NEVER_STARTED_MESSAGE = 'The download never started: its job was lost. Start it again.';
+const NEVER_STARTED_MESSAGE = 'The download never started: its job was lost. Start it again.';
 
-const ACTIVE = ['downloading', 'stopping'] as const;
 
 async function streamerName(deps: AppDeps, run: RunRow): Promise<string> {
   const streamer = await findStreamerById(deps.db, run.streamer_id);
@@ -23,14 +23,8 @@ async function streamerName(deps: AppDeps, run: RunRow): Promise<string> {
  */
 async function endRun(deps: AppDeps, run: RunRow, now: number, error: string): Promise<boolean> {
   const stopped = run.status === 'stopping';
-  const updated = await deps.db
-    .updateTable('download_runs')
-    .set({ status: stopped ? 'stopped' : 'error', error: stopped ? null : error, completed_at: new Date(now), progress: '[]' })
-    .where('id', '=', run.id)
-    .where('status', 'in', ACTIVE)
-    .where('owner_instance', 'is not distinct from', run.owner_instance)
-    .executeTakeFirst();
-  if (!updated.numUpdatedRows) return false;
+  const ended = await endActiveRun(deps.db, run.id, run.owner_instance, { status: stopped ? 'stopped' : 'error', error: stopped ? null : error, completed_at: new Date(now) });
+  if (!ended) return false;
   await removeJob(deps.db, runJobKey(run.id));
   return true;
 }
@@ -43,7 +37,7 @@ async function endRun(deps: AppDeps, run: RunRow, now: number, error: string): P
  * and ended when its job is gone for good. Returns how many runs were ended.
  */
 export async function recoverInterruptedRuns(deps: AppDeps, scope: RecoveryScope): Promise<number> {
-  const active = await deps.db.selectFrom('download_runs').selectAll().where('status', 'in', ACTIVE).execute();
+  const active = await selectActiveRuns(deps.db);
   let recovered = 0;
   for (const run of active) {
     if (run.owner_instance !== null) {
@@ -72,14 +66,13 @@ export async function recoverInterruptedRuns(deps: AppDeps, scope: RecoveryScope
  * nothing of it ran, so it is queued again and starts afresh. Returns whether it was queued.
  */
 export async function requeueInterruptedRun(deps: AppDeps, runId: string): Promise<boolean> {
-  const run = await deps.db.selectFrom('download_runs').select(['status', 'owner_instance']).where('id', '=', runId).executeTakeFirst();
-  if (!run || run.owner_instance !== null || !(ACTIVE as readonly string[]).includes(run.status)) return false;
+  const run = await selectRunOwner(deps.db, runId);
+  if (!run || run.owner_instance !== null || !(ACTIVE_RUN as readonly string[]).includes(run.status)) return false;
   await queueRunJob(deps.db, runId);
   return true;
 }
 
 /** Runs a worker may be writing files for right now. */
 export async function busyRunIds(db: DbOrTrx): Promise<string[]> {
-  const rows = await db.selectFrom('download_runs').select('id').where('status', 'in', ACTIVE).execute();
-  return rows.map((row) => row.id);
+  return (await selectActiveRuns(db)).map((row) => row.id);
 }

@@ -1,20 +1,19 @@
-import type { Selectable } from 'kysely';
 import { type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import type { DownloadRunsTable } from '../../platform/db/schema.ts';
 import { concurrencyFor } from '../settings/service.ts';
-import { findStreamer, hasActiveRun, type StreamerRow } from '../streamers/service.ts';
+import { findStreamer, streamerNames, type StreamerRow } from '../streamers/service.ts';
 import { conflict } from '../../platform/errors.ts';
 import { HEARTBEAT_STALE_MS } from '../../platform/identity.ts';
 import { RUN_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
+import { insertRun, selectActiveRun, selectLatestRuns, updateRun, type RunRow } from './queries.ts';
 
-export type RunRow = Selectable<DownloadRunsTable>;
+export type { RunRow };
 
 export const runJobKey = (runId: string) => jobKey(RUN_JOB, { runId });
 
-export function toStatusEntry(run: RunRow): StatusEntry {
+function toStatusEntry(run: RunRow): StatusEntry {
   return {
     status: run.status,
     clips_downloaded: run.clips_downloaded,
@@ -29,19 +28,17 @@ export function toStatusEntry(run: RunRow): StatusEntry {
 
 /** The latest run of every streamer of the user that has run, keyed by streamer name. */
 export async function statusMap(db: DbOrTrx, userId: string): Promise<StatusMap> {
-  const rows = await db
-    .selectFrom('download_runs as r')
-    .innerJoin('streamers as s', 's.id', 'r.streamer_id')
-    .distinctOn('r.streamer_id')
-    .selectAll('r')
-    .select('s.name as streamer_name')
-    .where('r.user_id', '=', userId)
-    .orderBy('r.streamer_id')
-    .orderBy('r.started_at', 'desc')
-    .execute();
+  const runs = await selectLatestRuns(db, userId);
+  const latest = new Map(runs.map((run) => [run.streamer_id, run]));
+  const names = await streamerNames(db, [...latest.keys()]);
   const map: StatusMap = {};
-  for (const row of rows.sort((a, b) => a.streamer_name.localeCompare(b.streamer_name))) map[row.streamer_name] = toStatusEntry(row);
+  for (const { id, name } of names.sort((a, b) => a.name.localeCompare(b.name))) map[name] = toStatusEntry(latest.get(id)!);
   return map;
+}
+
+/** Whether the streamer has a run going: the busy rule of starting, editing and deleting. */
+export async function hasActiveRun(db: DbOrTrx, streamerId: string): Promise<boolean> {
+  return (await selectActiveRun(db, streamerId)) !== undefined;
 }
 
 /** Queues (or queues again, to resume) the job that executes a run. */
@@ -50,7 +47,7 @@ export async function queueRunJob(db: DbOrTrx, runId: string): Promise<void> {
 }
 
 
-export interface StartedRun {
+interface StartedRun {
   run: RunRow;
   streamer: StreamerRow;
 }
@@ -69,19 +66,15 @@ export async function startRun(
   const work = async (tx: DbOrTrx): Promise<StartedRun> => {
     const streamer = options.streamer ?? (await findStreamer(tx, userId, input.name, { lock: true }));
     if (await hasActiveRun(tx, streamer.id)) throw conflict(`Already downloading clips for ${streamer.name}`);
-    const run = await tx
-      .insertInto('download_runs')
-      .values({
-        user_id: userId,
-        streamer_id: streamer.id,
-        trigger: options.trigger,
-        clip_limit: input.limit ?? input.clip_limit ?? streamer.clip_limit,
-        vertical: input.vertical ?? streamer.vertical,
-        // A start without a concurrency (a schedule, a script) uses the one saved in Settings.
-        concurrency: Math.min(await concurrencyFor(tx, userId, input.concurrency), options.maxConcurrency),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const run = await insertRun(tx, {
+      user_id: userId,
+      streamer_id: streamer.id,
+      trigger: options.trigger,
+      clip_limit: input.limit ?? input.clip_limit ?? streamer.clip_limit,
+      vertical: input.vertical ?? streamer.vertical,
+      // A start without a concurrency (a schedule, a script) uses the one saved in Settings.
+      concurrency: Math.min(await concurrencyFor(tx, userId, input.concurrency), options.maxConcurrency),
+    });
     await queueRunJob(tx, run.id);
     return { run, streamer };
   };
@@ -100,24 +93,14 @@ export async function startRun(
 export async function requestStop(db: Db, userId: string, name: string, now = new Date()): Promise<StreamerRow> {
   return db.transaction().execute(async (trx) => {
     const streamer = await findStreamer(trx, userId, name, { lock: true });
-    const run = await trx
-      .selectFrom('download_runs')
-      .selectAll()
-      .where('streamer_id', '=', streamer.id)
-      .where('status', 'in', ['downloading', 'stopping'])
-      .forUpdate()
-      .executeTakeFirst();
+    const run = await selectActiveRun(trx, streamer.id, { lock: true });
     if (!run) throw conflict(`No download is running for ${streamer.name}`);
     const orphaned = !run.heartbeat_at || now.getTime() - run.heartbeat_at.getTime() > HEARTBEAT_STALE_MS;
     if (orphaned) {
       await removeJob(trx, runJobKey(run.id));
-      await trx
-        .updateTable('download_runs')
-        .set({ status: 'stopped', completed_at: now, progress: '[]' })
-        .where('id', '=', run.id)
-        .execute();
+      await updateRun(trx, run.id, { status: 'stopped', completed_at: now, progress: '[]' });
     } else {
-      await trx.updateTable('download_runs').set({ status: 'stopping' }).where('id', '=', run.id).execute();
+      await updateRun(trx, run.id, { status: 'stopping' });
     }
     return streamer;
   });

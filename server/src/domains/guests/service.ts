@@ -31,18 +31,18 @@ export async function ensurePasskey(db: DbOrTrx, userId: string): Promise<string
   throw new Error('Could not allocate a unique passkey');
 }
 
-export interface PasskeyOwner {
+interface PasskeyOwner {
   id: string;
   username: string;
 }
 
-export async function findPasskeyOwner(db: DbOrTrx, passkey: string): Promise<PasskeyOwner> {
+async function findPasskeyOwner(db: DbOrTrx, passkey: string): Promise<PasskeyOwner> {
   const owner = await passkeys.findOwner(db, passkey);
   if (!owner) throw notFound(PASSKEY_INVALID);
   return owner;
 }
 
-export interface PasskeyAttempt {
+interface PasskeyAttempt {
   db: DbOrTrx;
   appSecret: string;
   ip: string;

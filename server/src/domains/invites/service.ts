@@ -20,7 +20,7 @@ export async function createInvite(db: DbOrTrx, createdBy: string, daysValid: nu
 }
 
 /** An invite as the API lists it, but for who used it: the users table is auth's (see http/routers/invites.ts). */
-export type ListedInvite = Omit<InviteCode, 'used_by_username'>;
+type ListedInvite = Omit<InviteCode, 'used_by_username'>;
 
 export async function listInvites(db: DbOrTrx, limit: number): Promise<ListedInvite[]> {
   const rows = await newestInvites(db, limit);

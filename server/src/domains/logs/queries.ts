@@ -3,16 +3,13 @@ import type { LogLevel } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { containsPattern } from '../../platform/db/like.ts';
 
-/**
- * SQL of the logs table, which the logs domain owns. Trimming walks the users table's ids (read
- * only) to drive logs_user_timestamp_idx per user.
- */
+/** SQL of the logs table, which the logs domain owns (and the only table it reads). */
 
 export async function insertLog(db: DbOrTrx, row: { level: LogLevel; logger: string; message: string; exception: string | null; user_id: string | null }): Promise<void> {
   await db.insertInto('logs').values(row).execute();
 }
 
-export interface LogQuery {
+interface LogQuery {
   userId: string | null;
   level?: LogLevel;
   search?: string;
@@ -54,18 +51,26 @@ export async function deleteLogsBeyond(db: DbOrTrx, limits: LogRetention): Promi
     .deleteFrom('logs')
     .where('timestamp', '<', sql<Date>`now() - make_interval(days => ${limits.days})`)
     .executeTakeFirst();
+  // The users with rows come from the index itself, one jump per user (a "loose index scan"), so
+  // logs reads no other domain's table and the walk grows with users who have logs, not with rows.
   // The cut-off is the newest row beyond the cap; it and everything older go. The comparison runs in
   // SQL: timestamps have microseconds, which a JavaScript Date would round away.
   const perUser = await sql`
+    with recursive owners as (
+      (select user_id from logs where user_id is not null order by user_id limit 1)
+      union all
+      select (select x.user_id from logs as x where x.user_id > o.user_id order by x.user_id limit 1)
+      from owners as o where o.user_id is not null
+    )
     delete from logs as l
-    using users as u
+    using owners as o
     cross join lateral (
       select x.timestamp, x.id from logs as x
-      where x.user_id = u.id
+      where x.user_id = o.user_id
       order by x.timestamp desc, x.id desc
       offset ${limits.rowsPerUser} limit 1
     ) as cut
-    where l.user_id = u.id and (l.timestamp, l.id) <= (cut.timestamp, cut.id)`.execute(db);
+    where o.user_id is not null and l.user_id = o.user_id and (l.timestamp, l.id) <= (cut.timestamp, cut.id)`.execute(db);
   const system = await db
     .deleteFrom('logs')
     .where('user_id', 'is', null)

@@ -38,7 +38,7 @@ export function anonymousLogBudget(userId: string | null): LogBudget {
 /** Unexpected server errors: an outage failing every request stores a sample, not one row per request. */
 export const FAULT_LOG_BUDGET: LogBudget = { key: 'faults', max: 60, windowSeconds: 10 * 60, label: 'unexpected server errors' };
 
-export interface LogEvent {
+interface LogEvent {
   level: LogLevel;
   /** The part of the app that speaks, e.g. "auth", "downloads". */
   logger: string;
@@ -104,7 +104,7 @@ export async function recordLog(db: DbOrTrx, logger: Logger, event: LogEvent): P
   }
 }
 
-export interface LogViewer {
+interface LogViewer {
   id: string;
   is_admin: boolean;
 }

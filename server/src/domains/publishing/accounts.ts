@@ -1,64 +1,66 @@
-import { sql, type Selectable } from 'kysely';
-import { formatAccountHandle, type Streamer } from '@clipshift/shared';
+import { formatAccountHandle, type CreatorOptions, type Streamer, type TikTokAccount } from '@clipshift/shared';
+import type { AppDeps } from '../deps.ts';
+import { recordLog } from '../logs/service.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
-import type { TikTokAccountsTable } from '../../platform/db/schema.ts';
 import type { TikTokClient, TikTokTokens, TikTokUserInfo } from '../../engines/providers/tiktok/index.ts';
 import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';
-import { notFound } from '../../platform/errors.ts';
+import { AppError, badGateway, notFound } from '../../platform/errors.ts';
+import {
+  deleteAccountRow,
+  deleteLink,
+  insertLink,
+  reattachUploads,
+  selectAccount,
+  selectAccountForUpdate,
+  selectAccounts,
+  selectLinkedAccounts,
+  selectLinksOfAccounts,
+  updateAccount,
+  upsertAccountRow,
+  type TikTokAccountRow,
+} from './queries.ts';
 
-export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
+export type { TikTokAccountRow };
 type LinkedAccount = Streamer['tiktok_accounts'][number];
 
 export const accountNotFound = () => notFound('TikTok account not found');
+export const TIKTOK_NOT_CONFIGURED = 'TikTok is not configured on this server (TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET)';
+
+export function requireTikTok(deps: AppDeps): TikTokClient {
+  if (!deps.tiktok) throw new AppError('SERVICE_UNAVAILABLE', TIKTOK_NOT_CONFIGURED);
+  return deps.tiktok;
+}
 
 /** How an account is named to the user: "@username", else its display name. */
 export const accountLabel = formatAccountHandle;
 /** Refresh this long before the access token expires, so a long upload never starts on a dying token. */
 const REFRESH_AHEAD_MS = 5 * 60_000;
 
-export interface AccountView {
-  id: string;
-  display_name: string;
-  username: string | null;
-  avatar_url: string | null;
-  created_at: string;
-  linked_streamers: string[];
-  needs_reconnect: boolean;
+/** An account as the user sees it, with the ids of the streamers linked to it (streamers, above, names them). */
+type AccountView = Omit<TikTokAccount, 'linked_streamers'> & { linked_streamer_ids: string[] };
+
+/** The user's accounts, oldest first, each with its linked streamers' ids. */
+export async function listAccounts(db: DbOrTrx, userId: string): Promise<AccountView[]> {
+  const accounts = await selectAccounts(db, userId);
+  const links = accounts.length ? await selectLinksOfAccounts(db, accounts.map((account) => account.id)) : [];
+  return accounts.map((account) => ({
+    ...account,
+    created_at: account.created_at.toISOString(),
+    linked_streamer_ids: links.filter((link) => link.tiktok_account_id === account.id).map((link) => link.streamer_id),
+  }));
 }
 
-/** The user's accounts with the names of the streamers linked to each. */
-export async function listAccounts(db: DbOrTrx, userId: string): Promise<AccountView[]> {
-  const rows = await db
-    .selectFrom('tiktok_accounts as a')
-    .leftJoin('streamer_tiktok_accounts as l', 'l.tiktok_account_id', 'a.id')
-    .leftJoin('streamers as s', 's.id', 'l.streamer_id')
-    .select(['a.id', 'a.display_name', 'a.username', 'a.avatar_url', 'a.created_at', 'a.needs_reconnect', 's.name as streamer_name'])
-    .where('a.user_id', '=', userId)
-    .orderBy('a.created_at')
-    .orderBy(sql`lower(s.name)`)
-    .execute();
-  const byId = new Map<string, AccountView>();
-  for (const row of rows) {
-    const view = byId.get(row.id) ?? {
-      id: row.id,
-      display_name: row.display_name,
-      username: row.username,
-      avatar_url: row.avatar_url,
-      created_at: row.created_at.toISOString(),
-      linked_streamers: [],
-      needs_reconnect: row.needs_reconnect,
-    };
-    if (row.streamer_name) view.linked_streamers.push(row.streamer_name);
-    byId.set(row.id, view);
-  }
-  return [...byId.values()];
+/** Ids of the streamers linked to the user's account. */
+export async function linkedStreamerIds(db: DbOrTrx, userId: string, accountId: string | null): Promise<string[]> {
+  const account = await findAccount(db, userId, accountId);
+  return (await selectLinksOfAccounts(db, [account.id])).map((link) => link.streamer_id);
 }
 
 /** The caller's account; a null id (text that cannot be a UUID, see rowId) is missing like any other. */
 export async function findAccount(db: DbOrTrx, userId: string, accountId: string | null): Promise<TikTokAccountRow> {
   if (accountId === null) throw accountNotFound();
-  const row = await db.selectFrom('tiktok_accounts').selectAll().where('user_id', '=', userId).where('id', '=', accountId).executeTakeFirst();
+  const row = await selectAccount(db, userId, accountId);
   if (!row) throw accountNotFound();
   return row;
 }
@@ -67,14 +69,7 @@ export async function findAccount(db: DbOrTrx, userId: string, accountId: string
 export async function linkedAccountsByStreamer(db: DbOrTrx, streamerIds: readonly string[]): Promise<Map<string, LinkedAccount[]>> {
   const map = new Map<string, LinkedAccount[]>();
   if (!streamerIds.length) return map;
-  const rows = await db
-    .selectFrom('streamer_tiktok_accounts as l')
-    .innerJoin('tiktok_accounts as a', 'a.id', 'l.tiktok_account_id')
-    .select(['l.streamer_id', 'a.id', 'a.display_name', 'a.username', 'a.avatar_url'])
-    .where('l.streamer_id', 'in', streamerIds)
-    .orderBy('l.created_at')
-    .execute();
-  for (const row of rows) {
+  for (const row of await selectLinkedAccounts(db, streamerIds)) {
     const list = map.get(row.streamer_id) ?? [];
     list.push({ id: row.id, display_name: row.display_name, username: row.username, avatar_url: row.avatar_url });
     map.set(row.streamer_id, list);
@@ -106,22 +101,13 @@ export async function upsertAccount(
     avatar_url: input.info.avatarUrl ?? null,
   };
   const tokens = tokenColumns(input.tokens, appSecret, now);
-  const account = await db
-    .insertInto('tiktok_accounts')
-    .values({ user_id: input.userId, open_id: input.info.openId || input.tokens.openId, connected_via: input.via, ...profile, ...tokens })
-    .onConflict((conflict) =>
-      conflict.columns(['user_id', 'open_id']).doUpdateSet({ ...profile, ...tokens, needs_reconnect: false, updated_at: new Date(now) }),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const account = await upsertAccountRow(
+    db,
+    { user_id: input.userId, open_id: input.info.openId || input.tokens.openId, connected_via: input.via, ...profile, ...tokens },
+    { ...profile, ...tokens, needs_reconnect: false, updated_at: new Date(now) },
+  );
   // The same TikTok account removed and connected again: its post history is its own again.
-  await db
-    .updateTable('uploads')
-    .set({ tiktok_account_id: account.id })
-    .where('user_id', '=', account.user_id)
-    .where('account_open_id', '=', account.open_id)
-    .where('tiktok_account_id', 'is', null)
-    .execute();
+  await reattachUploads(db, account);
   return account;
 }
 
@@ -138,14 +124,14 @@ export const ACCOUNT_REMOVED = 'The TikTok account was removed before the clip w
 
 export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: { force?: boolean; signal?: AbortSignal } = {}): Promise<string> {
   const outcome = await db.transaction().execute(async (trx) => {
-    const account = await trx.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const account = await selectAccountForUpdate(trx, accountId);
     if (!account) throw new Error(ACCOUNT_REMOVED);
     if (account.needs_reconnect) return { reconnect: account.display_name, token: undefined };
     const now = Date.now();
     if (!options.force && account.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return { token: decryptSecret(account.access_token_enc, appSecret), reconnect: undefined };
     try {
       const tokens = await tiktok.refreshToken(decryptSecret(account.refresh_token_enc, appSecret), options.signal);
-      await trx.updateTable('tiktok_accounts').set({ ...tokenColumns(tokens, appSecret, now), updated_at: new Date(now) }).where('id', '=', accountId).execute();
+      await updateAccount(trx, accountId, { ...tokenColumns(tokens, appSecret, now), updated_at: new Date(now) });
       return { token: tokens.accessToken, reconnect: undefined };
     } catch (error) {
       if (isTikTokError(error) && (error.kind === 'reconnect_required' || error.kind === 'token_invalid')) return { reconnect: account.display_name, token: undefined };
@@ -153,14 +139,48 @@ export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: 
     }
   });
   if (outcome.token !== undefined) return outcome.token;
-  await db.updateTable('tiktok_accounts').set({ needs_reconnect: true, updated_at: new Date() }).where('id', '=', accountId).execute();
+  await updateAccount(db, accountId, { needs_reconnect: true, updated_at: new Date() });
   throw new ReconnectRequired(`The TikTok connection of ${outcome.reconnect} has expired: reconnect the account in Settings`);
 }
 
 export async function linkAccount(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
-  await db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: accountId }).onConflict((conflict) => conflict.doNothing()).execute();
+  await insertLink(db, streamerId, accountId);
 }
 
 export async function unlinkAccount(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
-  await db.deleteFrom('streamer_tiktok_accounts').where('streamer_id', '=', streamerId).where('tiktok_account_id', '=', accountId).execute();
+  await deleteLink(db, streamerId, accountId);
+}
+
+/** Removes the user's account; its uploads keep the name it had (see upsertAccount for a return). */
+export async function removeAccount(deps: AppDeps, userId: string, accountId: string | null): Promise<void> {
+  const account = await findAccount(deps.db, userId, accountId);
+  // Revoking is a courtesy to the user's TikTok security page: the account goes either way.
+  if (deps.tiktok) {
+    await deps.tiktok.revokeToken(decryptSecret(account.access_token_enc, deps.appSecret)).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'TikTok token revocation failed');
+    });
+  }
+  await deleteAccountRow(deps.db, account.id);
+  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Removed TikTok account ${formatAccountHandle(account)}`, userId });
+}
+
+/** What TikTok lets this account post with right now: privacy levels, interaction flags, max duration. */
+export async function creatorOptionsFor(deps: AppDeps, userId: string, accountId: string | null): Promise<CreatorOptions> {
+  const tiktok = requireTikTok(deps);
+  const account = await findAccount(deps.db, userId, accountId);
+  try {
+    const token = await freshAccessToken(deps.db, tiktok, deps.appSecret, account.id);
+    const info = await tiktok.queryCreatorInfo(token);
+    return {
+      tiktok_account_id: account.id,
+      privacy_level_options: info.privacyLevelOptions,
+      comment_disabled: info.commentDisabled,
+      duet_disabled: info.duetDisabled,
+      stitch_disabled: info.stitchDisabled,
+      max_video_post_duration_sec: info.maxVideoPostDurationSec,
+      nickname: info.nickname ?? null,
+    };
+  } catch (error) {
+    throw badGateway((error as Error).message, error);
+  }
 }

@@ -1,32 +1,23 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { formatAccountHandle } from '@clipshift/shared';
-import { sql } from 'kysely';
 import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
-import type { TikTokClient } from '../../engines/providers/tiktok/index.ts';
 import { callbackError } from '../../engines/providers/tiktok/index.ts';
+import { databaseAnswers } from '../../platform/db/database.ts';
 import { isDatabaseUnavailable } from '../../platform/db/errors.ts';
-import { AppError, DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
-import { upsertAccount } from './accounts.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
+import { requireTikTok, upsertAccount } from './accounts.ts';
+import { consumeOAuthState, insertOAuthState } from './queries.ts';
 
-export const STATE_TTL_MS = 10 * 60_000;
-export const TIKTOK_NOT_CONFIGURED = 'TikTok is not configured on this server (TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET)';
+const STATE_TTL_MS = 10 * 60_000;
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
-
-export function requireTikTok(deps: AppDeps): TikTokClient {
-  if (!deps.tiktok) throw new AppError('SERVICE_UNAVAILABLE', TIKTOK_NOT_CONFIGURED);
-  return deps.tiktok;
-}
 
 /** TikTok's authorize URL with a fresh single-use state bound to the user (ten minutes). */
 export async function authorizeUrlFor(deps: AppDeps, userId: string, via: 'owner' | 'guest'): Promise<string> {
   const tiktok = requireTikTok(deps);
   const state = randomBytes(32).toString('base64url');
-  await deps.db
-    .insertInto('oauth_states')
-    .values({ state_hash: hashState(state), user_id: userId, via, expires_at: new Date(Date.now() + STATE_TTL_MS) })
-    .execute();
+  await insertOAuthState(deps.db, { state_hash: hashState(state), user_id: userId, via, expires_at: new Date(Date.now() + STATE_TTL_MS) });
   return tiktok.buildAuthorizeUrl({ state });
 }
 
@@ -39,25 +30,9 @@ export interface CallbackResult {
 
 /** Marks the state used and returns whom it belongs to; unknown, reused or expired states are refused. */
 async function consumeState(deps: AppDeps, state: string): Promise<{ userId: string; via: 'owner' | 'guest' }> {
-  const row = await deps.db
-    .updateTable('oauth_states')
-    .set({ used_at: sql<Date>`now()` })
-    .where('state_hash', '=', hashState(state))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .returning(['user_id', 'via'])
-    .executeTakeFirst();
+  const row = await consumeOAuthState(deps.db, hashState(state));
   if (!row) throw new Error('This sign-in link is unknown, already used or expired. Please start the connection again.');
   return { userId: row.user_id, via: row.via };
-}
-
-async function databaseAnswers(deps: AppDeps): Promise<boolean> {
-  try {
-    await sql`select 1`.execute(deps.db);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -98,7 +73,7 @@ export async function completeAuthorization(
   } catch (error) {
     // An outage is no failed connection of the user's, and its text is the driver's, not theirs to
     // read. A network error of TikTok's looks alike, hence the database is asked too.
-    if (isDatabaseUnavailable(error) && !(await databaseAnswers(deps))) {
+    if (isDatabaseUnavailable(error) && !(await databaseAnswers(deps.db))) {
       deps.logger.warn({ err: error }, 'TikTok callback while the database is unavailable');
       return { success: false, error: DATABASE_UNAVAILABLE_MESSAGE, unavailable: true };
     }

@@ -4,9 +4,10 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import { findClipById } from '../clips/service.ts';
 import { recordLog } from '../logs/service.ts';
 import { accountLabel } from './accounts.ts';
+import { selectLinkedAccountIds, selectUpload, selectUploadsOfClips } from './queries.ts';
 import { queuePostJob, queueUploads, UNFINISHED_UPLOAD } from './uploads.ts';
 
-export { linkedAccountsByStreamer } from './accounts.ts';
+export { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from './accounts.ts';
 
 export type PostedTo = Clip['posted_to'];
 
@@ -14,14 +15,7 @@ export type PostedTo = Clip['posted_to'];
 export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Promise<Map<string, PostedTo>> {
   const map = new Map<string, PostedTo>();
   if (!clipRowIds.length) return map;
-  const rows = await db
-    .selectFrom('uploads as u')
-    .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
-    .select(['u.clip_row_id', 'u.status', 'u.account_name', 'a.username', 'a.display_name'])
-    .where('u.clip_row_id', 'in', clipRowIds)
-    .orderBy('u.created_at')
-    .execute();
-  for (const row of rows) {
+  for (const row of await selectUploadsOfClips(db, clipRowIds)) {
     const list = map.get(row.clip_row_id) ?? [];
     // A removed account's posts stay, under the name the account had then.
     list.push({ account: row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name }), status: row.status });
@@ -38,24 +32,22 @@ export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Prom
 export async function autoPublishClip(deps: AppDeps, clipRowId: string): Promise<void> {
   const clip = await findClipById(deps.db, clipRowId);
   if (!clip) return; // deleted before its turn came
-  const links = clip.streamer_id
-    ? await deps.db.selectFrom('streamer_tiktok_accounts').select('tiktok_account_id').where('streamer_id', '=', clip.streamer_id).execute()
-    : [];
+  const accountIds = clip.streamer_id ? await selectLinkedAccountIds(deps.db, clip.streamer_id) : [];
   const userId = clip.user_id;
-  if (!links.length) {
+  if (!accountIds.length) {
     await recordLog(deps.db, deps.logger, { level: 'WARNING', logger: 'tiktok', message: `Auto-publish is on but no TikTok account is linked: "${clip.title}" was not posted`, userId });
     return;
   }
   const description = clip.descriptions[0]?.description ?? clip.title;
   const rows = await deps.db.transaction().execute((trx) =>
-    queueUploads(trx, { userId, clipRowId, accountIds: links.map((link) => link.tiktok_account_id), description, mode: deps.env.TIKTOK_POST_MODE }, { skipExisting: true }),
+    queueUploads(trx, { userId, clipRowId, accountIds, description, mode: deps.env.TIKTOK_POST_MODE }, { skipExisting: true }),
   );
   await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Auto-publishing "${clip.title}" to ${rows.length} TikTok account${rows.length === 1 ? '' : 's'}`, userId });
 }
 
 /** An upload whose job a dead worker held: queued again while it has work left (from its saved publish_id). */
 export async function requeueInterruptedUpload(deps: AppDeps, uploadId: string): Promise<boolean> {
-  const upload = await deps.db.selectFrom('uploads').select('status').where('id', '=', uploadId).executeTakeFirst();
+  const upload = await selectUpload(deps.db, uploadId);
   if (!upload || !(UNFINISHED_UPLOAD as readonly string[]).includes(upload.status)) return false;
   await queuePostJob(deps.db, uploadId);
   return true;

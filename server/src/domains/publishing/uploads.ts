@@ -1,24 +1,23 @@
-import type { Selectable } from 'kysely';
 import type { PostClipRequest, Upload } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
-import type { UploadsTable } from '../../platform/db/schema.ts';
 import { clipIdsOf, findClipRow } from '../clips/service.ts';
 import { badGateway, badRequest, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../platform/pause.ts';
 import { POST_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
 import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
+import { insertUpload, selectAccountNames, selectLinkedAccountIds, selectUploads, selectUserUpload, type UploadRow } from './queries.ts';
 
-export type UploadRow = Selectable<UploadsTable>;
+export type { UploadRow };
 /** Statuses after which TikTok has accepted (or refused) the video. */
-export const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed'] as const;
+const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed'] as const;
 const WAIT_LIMIT_MS = 20 * 60_000;
 const POLL_MS = 500;
 
 /** The account's current name while it is connected, else the name it had when the upload was made. */
 async function uploadAccountName(db: DbOrTrx, row: UploadRow): Promise<string> {
   if (!row.tiktok_account_id) return row.account_name;
-  const account = await db.selectFrom('tiktok_accounts').select(['display_name', 'username']).where('id', '=', row.tiktok_account_id).executeTakeFirst();
+  const [account] = await selectAccountNames(db, [row.tiktok_account_id]);
   return account ? accountLabel(account) : row.account_name;
 }
 
@@ -43,7 +42,7 @@ export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
 /** The caller's upload; a null id (text that cannot be a UUID, see rowId) is missing like any other. */
 export async function findUpload(db: DbOrTrx, userId: string, uploadId: string | null): Promise<UploadRow> {
   if (uploadId === null) throw notFound('Upload not found');
-  const row = await db.selectFrom('uploads').selectAll().where('user_id', '=', userId).where('id', '=', uploadId).executeTakeFirst();
+  const row = await selectUserUpload(db, userId, uploadId);
   if (!row) throw notFound('Upload not found');
   return row;
 }
@@ -74,9 +73,7 @@ interface QueueInput {
  * again since (same open_id); a failed attempt may be tried again.
  */
 export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { skipExisting?: boolean } = {}): Promise<UploadRow[]> {
-  const accounts = input.accountIds.length
-    ? await db.selectFrom('tiktok_accounts').select(['id', 'open_id', 'display_name', 'username']).where('id', 'in', input.accountIds).execute()
-    : [];
+  const accounts = input.accountIds.length ? await selectAccountNames(db, input.accountIds) : [];
   const rows: UploadRow[] = [];
   for (const accountId of input.accountIds) {
     const account = accounts.find((candidate) => candidate.id === accountId);
@@ -94,17 +91,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { sk
       disable_duet: input.disableDuet ?? false,
       disable_stitch: input.disableStitch ?? false,
     };
-    const row = await db
-      .insertInto('uploads')
-      .values(values)
-      .onConflict((onConflict) =>
-        onConflict
-          .columns(['clip_row_id', 'account_open_id'])
-          .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, error: null, updated_at: new Date() })
-          .where('uploads.status', '=', 'failed'),
-      )
-      .returningAll()
-      .executeTakeFirst();
+    const row = await insertUpload(db, values);
     if (!row) {
       if (options.skipExisting) continue;
       throw conflict(`This clip is already posted or being posted to ${accountLabel(account)}`);
@@ -123,11 +110,9 @@ async function targetAccounts(db: DbOrTrx, userId: string, input: PostClipReques
     for (const id of asked) found.push((await findAccount(db, userId, id)).id);
     return [...new Set(found)];
   }
-  const linked = streamerId
-    ? await db.selectFrom('streamer_tiktok_accounts').select('tiktok_account_id').where('streamer_id', '=', streamerId).execute()
-    : [];
+  const linked = streamerId ? await selectLinkedAccountIds(db, streamerId) : [];
   if (!linked.length) throw badRequest(`No TikTok account to post to: link one to ${streamerName} or choose one`);
-  return linked.map((row) => row.tiktok_account_id);
+  return linked;
 }
 
 export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox', input: PostClipRequest): Promise<UploadRow[]> {
@@ -157,7 +142,7 @@ export const RESTARTING_UPLOADS = 'The server is restarting. The upload carries 
 export async function awaitAccepted(db: Db, uploadIds: string[], signal?: AbortSignal, stopping?: AbortSignal): Promise<UploadRow[]> {
   const deadline = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
-    const rows = await db.selectFrom('uploads').selectAll().where('id', 'in', uploadIds).execute();
+    const rows = await selectUploads(db, uploadIds);
     if (rows.every((row) => (ACCEPTED_OR_DONE as readonly string[]).includes(row.status))) return rows;
     if (stopping?.aborted) throw serviceRestarting(RESTARTING_UPLOADS);
     if (Date.now() > deadline || signal?.aborted) throw badGateway('TikTok is taking long to accept the video; the upload goes on in the background');

@@ -1,29 +1,39 @@
-import { sql, type Selectable } from 'kysely';
 import {
   scheduleIntervalMs,
   type CreateStreamerInput,
   type Schedule,
   type Streamer,
+  type TikTokAccount,
   type UpdateStreamerInput,
 } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import type { StreamersTable } from '../../platform/db/schema.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { linkedAccountsByStreamer } from '../publishing/service.ts';
+import { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from '../publishing/service.ts';
 import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
+import {
+  deleteStreamerRow,
+  insertStreamer,
+  selectStreamerById,
+  selectStreamerByName,
+  selectStreamerNames,
+  selectStreamers,
+  setStreamerColumns,
+  updateStreamerRow,
+  type StreamerRow,
+} from './queries.ts';
 
-export type StreamerRow = Selectable<StreamersTable>;
+export type { StreamerRow };
 
 export const scheduleJobKey = (streamerId: string) => jobKey(SCHEDULE_JOB, { streamerId });
 
 /** What streamer creation needs of Twitch: whether a login exists. */
-export interface TwitchDirectory {
+interface TwitchDirectory {
   getUserByLogin(login: string): Promise<{ id: string; login: string; display_name: string } | null>;
 }
 
-export const streamerNotFound = (name: string) => notFound(`Streamer ${name} not found`);
+const streamerNotFound = (name: string) => notFound(`Streamer ${name} not found`);
 
 function scheduleOf(row: Pick<StreamerRow, 'schedule_interval' | 'schedule_unit'>): Schedule | null {
   return row.schedule_interval && row.schedule_unit ? { interval: row.schedule_interval, unit: row.schedule_unit } : null;
@@ -57,31 +67,43 @@ export async function streamerView(db: DbOrTrx, row: StreamerRow): Promise<Strea
   return (await streamerViews(db, [row]))[0]!;
 }
 
+/** The user's TikTok accounts with the names of the streamers linked to each. */
+export async function accountViews(db: DbOrTrx, userId: string): Promise<TikTokAccount[]> {
+  const accounts = await listAccounts(db, userId);
+  const names = await streamerNames(db, accounts.flatMap((account) => account.linked_streamer_ids));
+  return accounts.map(({ linked_streamer_ids, ...account }) => {
+    const linked = new Set(linked_streamer_ids);
+    return { ...account, linked_streamers: names.filter((row) => linked.has(row.id)).map((row) => row.name) };
+  });
+}
+
+/** The streamers linked to one of the user's TikTok accounts. */
+export async function linkedStreamerNames(db: DbOrTrx, userId: string, accountId: string | null): Promise<string[]> {
+  const rows = await streamerNames(db, await linkedStreamerIds(db, userId, accountId));
+  return rows.map((row) => row.name);
+}
+
 export async function listStreamerRows(db: DbOrTrx, userId: string): Promise<StreamerRow[]> {
-  return db.selectFrom('streamers').selectAll().where('user_id', '=', userId).orderBy(sql`lower(name)`).execute();
+  return selectStreamers(db, userId);
 }
 
 /** The user's streamer by name, ignoring case; optionally row-locked for a read-modify-write. */
 export async function findStreamer(db: DbOrTrx, userId: string, name: string, options: { lock?: boolean } = {}): Promise<StreamerRow> {
-  let query = db
-    .selectFrom('streamers')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where(sql<string>`lower(name)`, '=', name.trim().toLowerCase());
-  if (options.lock) query = query.forUpdate();
-  const row = await query.executeTakeFirst();
+  const row = await selectStreamerByName(db, userId, name.trim(), options);
   if (!row) throw streamerNotFound(name.trim());
   return row;
 }
 
-export async function hasActiveRun(db: DbOrTrx, streamerId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('download_runs')
-    .select('id')
-    .where('streamer_id', '=', streamerId)
-    .where('status', 'in', ['downloading', 'stopping'])
-    .executeTakeFirst();
-  return row !== undefined;
+/**
+ * The busy rule's port: whether a download of the streamer is going. downloads (above streamers)
+ * supplies it; update and delete ask it inside their transaction, after the streamer row lock, which
+ * starting a run takes too, so no run can begin between the check and the write.
+ */
+type IsDownloading = (trx: DbOrTrx, streamerId: string) => Promise<boolean>;
+
+/** Names of the streamers with these row ids, by lower(name) like the streamer list. */
+export async function streamerNames(db: DbOrTrx, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  return ids.length ? selectStreamerNames(db, ids) : [];
 }
 
 /**
@@ -117,37 +139,26 @@ async function lookUpOnTwitch(twitch: TwitchDirectory | null, name: string) {
 
 
 export async function createStreamer(db: Db, twitch: TwitchDirectory | null, userId: string, input: CreateStreamerInput): Promise<StreamerRow> {
-  const existing = await db
-    .selectFrom('streamers')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where(sql<string>`lower(name)`, '=', input.name.toLowerCase())
-    .executeTakeFirst();
-  if (existing) throw conflict(`Streamer ${input.name} already exists`);
+  if (await selectStreamerByName(db, userId, input.name)) throw conflict(`Streamer ${input.name} already exists`);
   const twitchUser = await lookUpOnTwitch(twitch, input.name);
   try {
     return await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('streamers')
-        .values({
-          user_id: userId,
-          name: input.name,
-          display_name: twitchUser?.display_name ?? null,
-          twitch_user_id: twitchUser?.id ?? null,
-          clip_limit: input.clip_limit,
-          vertical: input.vertical,
-          language: input.language,
-          layout: input.layout,
-          schedule_interval: input.schedule?.interval ?? null,
-          schedule_unit: input.schedule?.unit ?? null,
-          auto_subtitle: input.auto_subtitle,
-          auto_publish: input.auto_publish,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertStreamer(trx, {
+        user_id: userId,
+        name: input.name,
+        display_name: twitchUser?.display_name ?? null,
+        twitch_user_id: twitchUser?.id ?? null,
+        clip_limit: input.clip_limit,
+        vertical: input.vertical,
+        language: input.language,
+        layout: input.layout,
+        schedule_interval: input.schedule?.interval ?? null,
+        schedule_unit: input.schedule?.unit ?? null,
+        auto_subtitle: input.auto_subtitle,
+        auto_publish: input.auto_publish,
+      });
       if (!input.schedule) return row;
-      const nextRunAt = await syncSchedule(trx, row.id, input.schedule);
-      return trx.updateTable('streamers').set({ next_run_at: nextRunAt }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+      return updateStreamerRow(trx, row.id, { next_run_at: await syncSchedule(trx, row.id, input.schedule) });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`Streamer ${input.name} already exists`);
@@ -155,39 +166,34 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
   }
 }
 
-export async function updateStreamer(db: Db, userId: string, input: UpdateStreamerInput): Promise<StreamerRow> {
+export async function updateStreamer(db: Db, userId: string, input: UpdateStreamerInput, isDownloading: IsDownloading): Promise<StreamerRow> {
   return db.transaction().execute(async (trx) => {
     const row = await findStreamer(trx, userId, input.name, { lock: true });
-    if (await hasActiveRun(trx, row.id)) throw conflict(`Cannot edit ${row.name} while clips are being downloaded`);
+    if (await isDownloading(trx, row.id)) throw conflict(`Cannot edit ${row.name} while clips are being downloaded`);
     const schedule = input.schedule === undefined ? scheduleOf(row) : input.schedule;
     const nextRunAt = scheduleChanged(row, schedule) ? await syncSchedule(trx, row.id, schedule) : row.next_run_at;
-    return trx
-      .updateTable('streamers')
-      .set({
-        clip_limit: input.clip_limit ?? row.clip_limit,
-        vertical: input.vertical ?? row.vertical,
-        language: input.language ?? row.language,
-        layout: input.layout ?? row.layout,
-        schedule_interval: schedule?.interval ?? null,
-        schedule_unit: schedule?.unit ?? null,
-        next_run_at: nextRunAt,
-        auto_subtitle: input.auto_subtitle ?? row.auto_subtitle,
-        auto_publish: input.auto_publish ?? row.auto_publish,
-        updated_at: new Date(),
-      })
-      .where('id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return updateStreamerRow(trx, row.id, {
+      clip_limit: input.clip_limit ?? row.clip_limit,
+      vertical: input.vertical ?? row.vertical,
+      language: input.language ?? row.language,
+      layout: input.layout ?? row.layout,
+      schedule_interval: schedule?.interval ?? null,
+      schedule_unit: schedule?.unit ?? null,
+      next_run_at: nextRunAt,
+      auto_subtitle: input.auto_subtitle ?? row.auto_subtitle,
+      auto_publish: input.auto_publish ?? row.auto_publish,
+      updated_at: new Date(),
+    });
   });
 }
 
 /** Deletes the streamer and its schedule; its clips stay in the library. */
-export async function deleteStreamer(db: Db, userId: string, name: string): Promise<string> {
+export async function deleteStreamer(db: Db, userId: string, name: string, isDownloading: IsDownloading): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const row = await findStreamer(trx, userId, name, { lock: true });
-    if (await hasActiveRun(trx, row.id)) throw conflict(`Cannot delete ${row.name} while clips are being downloaded`);
+    if (await isDownloading(trx, row.id)) throw conflict(`Cannot delete ${row.name} while clips are being downloaded`);
     await removeJob(trx, scheduleJobKey(row.id));
-    await trx.deleteFrom('streamers').where('id', '=', row.id).execute();
+    await deleteStreamerRow(trx, row.id);
     return row.name;
   });
 }
@@ -195,18 +201,16 @@ export async function deleteStreamer(db: Db, userId: string, name: string): Prom
 /** Moves a schedule forward after it fired (or was skipped because a run was going). */
 export async function advanceSchedule(trx: DbOrTrx, row: StreamerRow, now = new Date()): Promise<Date | null> {
   const nextRunAt = await syncSchedule(trx, row.id, scheduleOf(row), now);
-  await trx.updateTable('streamers').set({ next_run_at: nextRunAt }).where('id', '=', row.id).execute();
+  await setStreamerColumns(trx, row.id, { next_run_at: nextRunAt });
   return nextRunAt;
 }
 
 /** A streamer by row id (jobs hold ids), optionally row-locked; undefined once deleted. */
 export async function findStreamerById(db: DbOrTrx, id: string, options: { lock?: boolean } = {}): Promise<StreamerRow | undefined> {
-  let query = db.selectFrom('streamers').selectAll().where('id', '=', id);
-  if (options.lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return selectStreamerById(db, id, options);
 }
 
 /** Remembers who the streamer is on Twitch, found when a run first looked them up. */
 export async function saveTwitchUser(db: DbOrTrx, id: string, user: { id: string; display_name: string }): Promise<void> {
-  await db.updateTable('streamers').set({ twitch_user_id: user.id, display_name: user.display_name }).where('id', '=', id).execute();
+  await setStreamerColumns(db, id, { twitch_user_id: user.id, display_name: user.display_name });
 }

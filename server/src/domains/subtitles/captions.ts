@@ -7,7 +7,7 @@ import { outputFrame, type ClipLayout, type ProbeResult, type SubtitleOverlay } 
 import { recordLog } from '../logs/service.ts';
 import { whisperModelFor } from '../settings/service.ts';
 
-export interface CaptionTarget {
+interface CaptionTarget {
   width: number;
   height: number;
   vertical: boolean;
@@ -17,7 +17,7 @@ export interface CaptionTarget {
  * Caption geometry for the output picture. Vertical output keeps the defaults (above TikTok's
  * bottom interface); horizontal output gets proportionally sized captions near the bottom edge.
  */
-export function assOptionsFor(target: CaptionTarget): Partial<AssOptions> {
+function assOptionsFor(target: CaptionTarget): Partial<AssOptions> {
   if (target.vertical) return { playResX: target.width, playResY: target.height };
   const scale = target.height / 1080;
   return {
@@ -32,7 +32,7 @@ export function assOptionsFor(target: CaptionTarget): Partial<AssOptions> {
   };
 }
 
-export interface CaptionRequest {
+interface CaptionRequest {
   transcriber: Transcriber;
   sourcePath: string;
   assPath: string;
@@ -42,7 +42,7 @@ export interface CaptionRequest {
   signal?: AbortSignal;
 }
 
-export interface CaptionResult {
+interface CaptionResult {
   transcript: Transcript;
   /** The ASS file and the fonts it needs, or null when no speech was found. */
   overlay: { assPath: string; fontsDir: string } | null;
@@ -68,7 +68,7 @@ export function requireTranscriber(deps: AppDeps): Transcriber {
   return deps.transcriber;
 }
 
-export interface RunCaptionRequest {
+interface RunCaptionRequest {
   userId: string;
   clipTitle: string;
   sourcePath: string;

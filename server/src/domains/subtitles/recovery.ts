@@ -3,19 +3,15 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import type { SubtitleRequestStatus } from '../../platform/db/schema.ts';
 import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
 import { findJob, jobWillRun } from '../../platform/queue/queue.ts';
+import { moveSubtitleRequest, selectSubtitleRequest, selectSubtitleRequestsIn } from './queries.ts';
 import { queueSubtitleJob, subtitleJobKey } from './service.ts';
 
-export const SUBTITLES_INTERRUPTED = 'Subtitle generation was interrupted by a restart. Please try again.';
-export const SUBTITLES_NEVER_STARTED = 'Subtitle generation never started: its job was lost. Please try again.';
+const SUBTITLES_INTERRUPTED = 'Subtitle generation was interrupted by a restart. Please try again.';
+const SUBTITLES_NEVER_STARTED = 'Subtitle generation never started: its job was lost. Please try again.';
 
 async function fail(deps: AppDeps, id: string, from: SubtitleRequestStatus, message: string, now: number): Promise<number> {
-  const result = await deps.db
-    .updateTable('subtitle_requests')
-    .set({ status: 'failed', message, finished_at: new Date(now) })
-    .where('id', '=', id)
-    .where('status', '=', from)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const failed = await moveSubtitleRequest(deps.db, id, { from, set: { status: 'failed', message, finished_at: new Date(now) } });
+  return failed ? 1 : 0;
 }
 
 /**
@@ -23,7 +19,7 @@ async function fail(deps: AppDeps, id: string, from: SubtitleRequestStatus, mess
  * queued ones whose job is gone for good (a queued request blocks new ones for its clip).
  */
 export async function recoverInterruptedSubtitles(deps: AppDeps, scope: RecoveryScope): Promise<number> {
-  const pending = await deps.db.selectFrom('subtitle_requests').selectAll().where('status', 'in', ['queued', 'running']).execute();
+  const pending = await selectSubtitleRequestsIn(deps.db, ['queued', 'running']);
   let recovered = 0;
   for (const request of pending) {
     if (request.status === 'running') {
@@ -37,7 +33,7 @@ export async function recoverInterruptedSubtitles(deps: AppDeps, scope: Recovery
 
 /** A queued request whose job a dead worker had locked before starting it: queued again. */
 export async function requeueInterruptedSubtitles(deps: AppDeps, requestId: string): Promise<boolean> {
-  const request = await deps.db.selectFrom('subtitle_requests').select('status').where('id', '=', requestId).executeTakeFirst();
+  const request = await selectSubtitleRequest(deps.db, requestId);
   if (request?.status !== 'queued') return false;
   await queueSubtitleJob(deps.db, requestId);
   return true;
@@ -45,6 +41,5 @@ export async function requeueInterruptedSubtitles(deps: AppDeps, requestId: stri
 
 /** Requests a worker may be writing files for right now. */
 export async function runningSubtitleRequestIds(db: DbOrTrx): Promise<string[]> {
-  const rows = await db.selectFrom('subtitle_requests').select('id').where('status', '=', 'running').execute();
-  return rows.map((row) => row.id);
+  return (await selectSubtitleRequestsIn(db, ['running'])).map((row) => row.id);
 }

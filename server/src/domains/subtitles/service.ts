@@ -5,17 +5,18 @@ import { badGateway, conflict, notFound, serviceRestarting } from '../../platfor
 import { pause } from '../../platform/pause.ts';
 import { SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey } from '../../platform/queue/queue.ts';
+import { insertSubtitleRequest, selectSubtitleRequest } from './queries.ts';
 
 export { captionsForRun, type RunCaptions } from './captions.ts';
 
-export const ALREADY_GENERATING = 'Already generating subtitles for clip';
-export const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
+const ALREADY_GENERATING = 'Already generating subtitles for clip';
+const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
 export const NO_SPEECH = 'No speech found in this clip: there is nothing to subtitle';
 /** How long the HTTP call waits for the job before giving up on it. */
 export const WAIT_LIMIT_MS = 30 * 60_000;
 const POLL_MS = 400;
 
-export interface SubtitleOutcome {
+interface SubtitleOutcome {
   ok: boolean;
   message: string;
   no_speech?: boolean;
@@ -33,13 +34,9 @@ export async function requestSubtitles(db: Db, userId: string, clipId: string, m
   const clip = await findClipRow(db, userId, clipId);
   try {
     return await db.transaction().execute(async (trx) => {
-      const request = await trx
-        .insertInto('subtitle_requests')
-        .values({ user_id: userId, clip_row_id: clip.id, model: model ?? null })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await queueSubtitleJob(trx, request.id);
-      return request.id;
+      const requestId = await insertSubtitleRequest(trx, { user_id: userId, clip_row_id: clip.id, model: model ?? null });
+      await queueSubtitleJob(trx, requestId);
+      return requestId;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(ALREADY_GENERATING);
@@ -49,7 +46,7 @@ export async function requestSubtitles(db: Db, userId: string, clipId: string, m
 
 export const RESTARTING_SUBTITLES = 'The server is restarting. Subtitle generation carries on after the restart: check the clip again in a minute.';
 
-export interface WaitOptions {
+interface WaitOptions {
   /** The caller went away. */
   signal?: AbortSignal;
   /** The process is shutting down: answer 503 at once rather than hold the request. */
@@ -64,7 +61,7 @@ export interface WaitOptions {
 export async function awaitSubtitles(db: Db, requestId: string, options: WaitOptions = {}): Promise<SubtitleOutcome> {
   const deadline = Date.now() + (options.limitMs ?? WAIT_LIMIT_MS);
   for (;;) {
-    const row = await db.selectFrom('subtitle_requests').select(['status', 'message']).where('id', '=', requestId).executeTakeFirst();
+    const row = await selectSubtitleRequest(db, requestId);
     if (!row) throw notFound('The clip was deleted while its subtitles were being generated');
     if (row.status === 'done') return { ok: true, message: SUBTITLES_DONE };
     if (row.status === 'no_speech') return { ok: false, no_speech: true, message: row.message ?? NO_SPEECH };

@@ -41,9 +41,9 @@ export {
 } from './hashtags.ts';
 
 /** The product always offers a choice: at least this many suggestions per clip. */
-export const MIN_SUGGESTIONS = 3;
+const MIN_SUGGESTIONS = 3;
 
-export interface SuggestOptions {
+interface SuggestOptions {
   /** A chat model to write the candidates; null or absent uses the built-in generator. */
   llm?: LlmConfig | null;
   logger: Logger;
@@ -51,7 +51,7 @@ export interface SuggestOptions {
   signal?: AbortSignal;
 }
 
-export interface DescriptionSuggestions {
+interface DescriptionSuggestions {
   /** Best first, ranks 0..1, each at most 2200 characters with 3-5 hashtags. */
   descriptions: RankedDescription[];
   /** Who wrote the candidates; 'llm' even when a few built-in ones topped the list up. */

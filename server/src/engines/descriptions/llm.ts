@@ -33,7 +33,7 @@ const MAX_MODEL_CANDIDATES = 10;
 /** Enough speech for the model to quote from, without paying for a long monologue's tokens. */
 const MAX_PROMPT_TRANSCRIPT = 1_500;
 
-export interface LlmRunOptions {
+interface LlmRunOptions {
   logger: Logger;
   signal?: AbortSignal;
 }

@@ -17,7 +17,7 @@ function segmenter(language: string): Intl.Segmenter {
   return found;
 }
 
-export interface WordSpan {
+interface WordSpan {
   word: string;
   /** UTF-16 offset of the word in the text. */
   index: number;
@@ -37,7 +37,7 @@ export function words(text: string, language: string): string[] {
 }
 
 /** Twitch sends codes like "en", "en-gb", "zh-hk" or "other"; only a plain primary subtag is usable. */
-export function primaryLanguage(code: string | null | undefined): string | null {
+function primaryLanguage(code: string | null | undefined): string | null {
   const primary = code?.trim().toLowerCase().split(/[-_]/)[0] ?? '';
   return /^[a-z]{2,3}$/.test(primary) ? primary : null;
 }
@@ -93,7 +93,7 @@ export function perceivedLength(text: string): number {
   return text.length + (text.match(WIDE)?.length ?? 0);
 }
 
-export const EMOJI = /\p{Extended_Pictographic}/gu;
+const EMOJI = /\p{Extended_Pictographic}/gu;
 
 export function countEmoji(text: string): number {
   return text.match(EMOJI)?.length ?? 0;

@@ -14,7 +14,7 @@ type ProcedurePaths<TRecord> = {
         : never;
 }[keyof TRecord & string];
 
-export type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
+type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
 
 export interface RestRequestParts {
   params: Record<string, string>;
@@ -286,7 +286,7 @@ export const REST_ROUTES: RestRoute[] = [
 ];
 
 /** An OpenAPI parameter of a route that is not a procedure (query or header). */
-export interface DirectParameter {
+interface DirectParameter {
   name: string;
   in: 'query' | 'header';
   description: string;
@@ -294,7 +294,7 @@ export interface DirectParameter {
 }
 
 /** A success answer of a route that is not a procedure: its content types, or none (304). */
-export interface DirectAnswer {
+interface DirectAnswer {
   description: string;
   content: readonly string[];
   /** Response headers worth naming. */

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
+import { databaseAnswers } from '../../platform/db/database.ts';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.ts';
 import { probeProcedure, router } from '../trpc.ts';
 
-export const healthReport = z.object({
+const healthReport = z.object({
   status: z.literal('ok'),
   database: z.literal('ok'),
   worker: z.enum(['ok', 'disabled']),
@@ -13,9 +13,7 @@ export const healthRouter = router({
   // probeProcedure: answers (503 when the database is away) whatever the session cookie says.
   check: probeProcedure.output(healthReport).query(async ({ ctx }) => {
     const worker = ctx.deps.workerRunning() ? ('ok' as const) : ('disabled' as const);
-    try {
-      await sql`select 1`.execute(ctx.deps.db);
-    } catch {
+    if (!(await databaseAnswers(ctx.deps.db))) {
       throw new AppError('SERVICE_UNAVAILABLE', 'Database is unreachable', { details: { status: 'error', database: 'error', worker } });
     }
     return { status: 'ok' as const, database: 'ok' as const, worker };

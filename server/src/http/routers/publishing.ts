@@ -1,14 +1,12 @@
-import { accountIdInput, creatorOptions, formatAccountHandle, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
+import { accountIdInput, creatorOptions, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { findPasskeyOwnerLimited } from '../../domains/guests/service.ts';
-import { recordLog } from '../../domains/logs/service.ts';
-import { decryptSecret } from '../../platform/crypto.ts';
-import { findStreamer, streamerView } from '../../domains/streamers/service.ts';
-import { AppError, badGateway } from '../../platform/errors.ts';
+import { accountViews, findStreamer, linkedStreamerNames, streamerView } from '../../domains/streamers/service.ts';
+import { AppError } from '../../platform/errors.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
-import { findAccount, freshAccessToken, linkAccount, listAccounts, unlinkAccount } from '../../domains/publishing/accounts.ts';
-import { authorizeUrlFor, requireTikTok } from '../../domains/publishing/oauth.ts';
+import { creatorOptionsFor, findAccount, linkAccount, removeAccount, unlinkAccount } from '../../domains/publishing/accounts.ts';
+import { authorizeUrlFor } from '../../domains/publishing/oauth.ts';
 import { awaitAccepted, findUpload, postClip, toUpload } from '../../domains/publishing/uploads.ts';
 
 const authUrlOutput = z.object({ auth_url: z.string() });
@@ -37,43 +35,20 @@ export const tiktokRouter = router({
       return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest') };
     }),
 
-  accounts: authedProcedure.output(z.array(tiktokAccount)).query(({ ctx }) => listAccounts(ctx.deps.db, ctx.user.id)),
+  accounts: authedProcedure.output(z.array(tiktokAccount)).query(({ ctx }) => accountViews(ctx.deps.db, ctx.user.id)),
 
   deleteAccount: authedProcedure
     .input(accountIdInput)
     .output(z.object({ message: z.string() }))
     .mutation(async ({ ctx, input }) => {
-      const account = await findAccount(ctx.deps.db, ctx.user.id, input.id);
-      // Revoking is a courtesy to the user's TikTok security page: the account goes either way.
-      if (ctx.deps.tiktok) {
-        await ctx.deps.tiktok.revokeToken(decryptSecret(account.access_token_enc, ctx.deps.appSecret)).catch((error: unknown) => {
-          ctx.deps.logger.warn({ err: error }, 'TikTok token revocation failed');
-        });
-      }
-      await ctx.deps.db.deleteFrom('tiktok_accounts').where('id', '=', account.id).execute();
-      await recordLog(ctx.deps.db, ctx.deps.logger, {
-        level: 'INFO',
-        logger: 'tiktok',
-        message: `Removed TikTok account ${formatAccountHandle(account)}`,
-        userId: ctx.user.id,
-      });
+      await removeAccount(ctx.deps, ctx.user.id, input.id);
       return { message: 'TikTok account deleted successfully' };
     }),
 
   linkedStreamers: authedProcedure
     .input(accountIdInput)
     .output(z.array(z.object({ name: z.string() })))
-    .query(async ({ ctx, input }) => {
-      const account = await findAccount(ctx.deps.db, ctx.user.id, input.id);
-      const rows = await ctx.deps.db
-        .selectFrom('streamer_tiktok_accounts as l')
-        .innerJoin('streamers as s', 's.id', 'l.streamer_id')
-        .select('s.name')
-        .where('l.tiktok_account_id', '=', account.id)
-        .orderBy('s.name')
-        .execute();
-      return rows.map((row) => ({ name: row.name }));
-    }),
+    .query(async ({ ctx, input }) => (await linkedStreamerNames(ctx.deps.db, ctx.user.id, input.id)).map((name) => ({ name }))),
 
   link: linkProcedure(linkAccount),
   unlink: linkProcedure(unlinkAccount),
@@ -96,25 +71,7 @@ export const tiktokRouter = router({
   creatorOptions: authedProcedure
     .input(accountIdInput)
     .output(creatorOptions)
-    .query(async ({ ctx, input }) => {
-      const tiktok = requireTikTok(ctx.deps);
-      const account = await findAccount(ctx.deps.db, ctx.user.id, input.id);
-      try {
-        const token = await freshAccessToken(ctx.deps.db, tiktok, ctx.deps.appSecret, account.id);
-        const info = await tiktok.queryCreatorInfo(token);
-        return {
-          tiktok_account_id: account.id,
-          privacy_level_options: info.privacyLevelOptions,
-          comment_disabled: info.commentDisabled,
-          duet_disabled: info.duetDisabled,
-          stitch_disabled: info.stitchDisabled,
-          max_video_post_duration_sec: info.maxVideoPostDurationSec,
-          nickname: info.nickname ?? null,
-        };
-      } catch (error) {
-        throw badGateway((error as Error).message, error);
-      }
-    }),
+    .query(({ ctx, input }) => creatorOptionsFor(ctx.deps, ctx.user.id, input.id)),
 
   uploadStatus: authedProcedure
     .input(accountIdInput)

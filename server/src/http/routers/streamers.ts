@@ -1,5 +1,6 @@
 import { createStreamerInput, streamer, streamerNameInput, updateStreamerInput } from '@clipshift/shared';
 import { z } from 'zod';
+import { hasActiveRun } from '../../domains/downloads/service.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { createStreamer, deleteStreamer, listStreamerRows, streamerView, streamerViews, toStreamer, updateStreamer } from '../../domains/streamers/service.ts';
@@ -22,7 +23,7 @@ export const streamersRouter = router({
     .input(updateStreamerInput)
     .output(streamer)
     .mutation(async ({ ctx, input }) => {
-      const row = await updateStreamer(ctx.deps.db, ctx.user.id, input);
+      const row = await updateStreamer(ctx.deps.db, ctx.user.id, input, hasActiveRun);
       await recordLog(ctx.deps.db, ctx.deps.logger, { level: 'INFO', logger: 'streamers', message: `Updated streamer ${row.name}`, userId: ctx.user.id });
       return streamerView(ctx.deps.db, row);
     }),
@@ -31,7 +32,7 @@ export const streamersRouter = router({
     .input(streamerNameInput)
     .output(z.object({ message: z.string() }))
     .mutation(async ({ ctx, input }) => {
-      const name = await deleteStreamer(ctx.deps.db, ctx.user.id, input.name);
+      const name = await deleteStreamer(ctx.deps.db, ctx.user.id, input.name, hasActiveRun);
       await recordLog(ctx.deps.db, ctx.deps.logger, { level: 'INFO', logger: 'streamers', message: `Deleted streamer ${name}`, userId: ctx.user.id });
       return { message: `Streamer ${name} deleted successfully` };
     }),

@@ -4,7 +4,7 @@ import { whisperModelFor } from '../../domains/settings/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { awaitSubtitles, requestSubtitles } from '../../domains/subtitles/service.ts';
 
-export const subtitleInput = z.object({
+const subtitleInput = z.object({
   id: z.string().trim().min(1).max(200),
   model: whisperModelName().optional(),
 });

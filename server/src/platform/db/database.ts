@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './errors.ts';
 import type { Database } from './schema.ts';
@@ -8,13 +8,23 @@ export type Db = Kysely<Database>;
 /** Service functions take either the pool-backed instance or an open transaction. */
 export type DbOrTrx = Kysely<Database> | Transaction<Database>;
 
+/** Whether the database answers a trivial query right now (health, waiting out an outage). */
+export async function databaseAnswers(db: DbOrTrx): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface DatabaseHandle {
   db: Db;
   pool: pg.Pool;
   close(): Promise<void>;
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   /**
    * Connections wait (retrying with backoff) while the database is unreachable, instead of failing
    * at once, until this signal aborts. For job workers: a task or graphile-worker's own bookkeeping

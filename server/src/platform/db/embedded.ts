@@ -173,7 +173,7 @@ function waitUntilReady(child: ChildProcess, logger: Logger): Promise<void> {
   });
 }
 
-export interface EmbeddedOptions {
+interface EmbeddedOptions {
   /** Listen here (default: a free port). A restart always reuses the port, so the URL stays valid. */
   port?: number;
   /** Start the server again when it exits unexpectedly (default true). */

@@ -8,7 +8,7 @@ export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.met
 /** Arbitrary but fixed: every process that migrates takes this advisory lock first. */
 const MIGRATION_LOCK_ID = 0x636c6970; // "clip"
 
-export interface MigrationResult {
+interface MigrationResult {
   applied: string[];
 }
 

@@ -1,10 +1,14 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { RunStatus, SubtitleRequestStatus, UploadStatus } from '@clipshift/shared';
+
+// The statuses are the shared enums the API reports.
+export type { RunStatus, SubtitleRequestStatus, UploadStatus };
 
 /** Timestamps come back from pg as Date; inserts may pass Date or ISO strings. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
-export interface UsersTable {
+interface UsersTable {
   id: Generated<string>;
   username: string;
   password_hash: string;
@@ -13,7 +17,7 @@ export interface UsersTable {
   created_at: CreatedAt;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   id: string;
   secret_hash: Buffer;
   user_id: string;
@@ -31,7 +35,7 @@ export interface InviteCodesTable {
   used_at: Timestamp | null;
 }
 
-export interface LogsTable {
+interface LogsTable {
   /** bigint identity: pg returns it as a string. */
   id: ColumnType<string, never, never>;
   timestamp: ColumnType<Date, Date | string | undefined, never>;
@@ -42,14 +46,14 @@ export interface LogsTable {
   user_id: string | null;
 }
 
-export interface RateLimitsTable {
+interface RateLimitsTable {
   key: string;
   window_started_at: Timestamp;
   hits: number;
 }
 
 /** Sign-in failures and lockouts per account (key: HMAC of the lowercased username). */
-export interface LoginAccountLocksTable {
+interface LoginAccountLocksTable {
   account_key: string;
   failures: ColumnType<number, number | undefined, number>;
   window_started_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -84,8 +88,6 @@ export interface StreamersTable {
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
-
-export type RunStatus = 'downloading' | 'stopping' | 'completed' | 'stopped' | 'error';
 
 /** What the progress column holds: the clips in flight. */
 export interface RunProgressItem {
@@ -157,8 +159,6 @@ export interface ClipsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export type SubtitleRequestStatus = 'queued' | 'running' | 'done' | 'no_speech' | 'failed';
-
 export interface SubtitleRequestsTable {
   id: Generated<string>;
   user_id: string;
@@ -193,7 +193,7 @@ export interface TikTokAccountsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export interface StreamerTikTokAccountsTable {
+interface StreamerTikTokAccountsTable {
   streamer_id: string;
   tiktok_account_id: string;
   created_at: CreatedAt;
@@ -207,8 +207,6 @@ export interface OAuthStatesTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
 }
-
-export type UploadStatus = 'queued' | 'uploading' | 'processing' | 'sent_to_inbox' | 'published' | 'failed';
 
 export interface UploadsTable {
   id: Generated<string>;

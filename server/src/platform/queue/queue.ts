@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.ts';
 import type { JobContract } from './define.ts';
 
-export interface EnqueueOptions {
+interface EnqueueOptions {
   runAt?: Date;
   /** Overrides the contract's default. */
   maxAttempts?: number;
@@ -50,7 +50,7 @@ export interface LockedJob {
  * A lock held by a pool that no live process has registered is taken as dead only after this long:
  * a new process records its pool id a moment after graphile-worker creates the pool.
  */
-export const UNKNOWN_POOL_GRACE_MS = 60_000;
+const UNKNOWN_POOL_GRACE_MS = 60_000;
 
 /** Jobs locked by a pool of a dead process, or by a pool nobody alive owns (after the grace period). */
 export async function jobsLockedByDeadPools(db: DbOrTrx, livePools: readonly string[], deadPools: readonly string[], now: Date): Promise<LockedJob[]> {
@@ -69,7 +69,7 @@ export async function forceUnlockWorkers(db: DbOrTrx, poolIds: readonly string[]
   await sql`select graphile_worker.force_unlock_workers(${[...poolIds]}::text[])`.execute(db);
 }
 
-export interface JobState {
+interface JobState {
   attempts: number;
   max_attempts: number;
   locked_by: string | null;

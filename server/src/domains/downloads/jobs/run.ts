@@ -11,6 +11,7 @@ import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { defineJob, type JobContext, type JobDefinition } from '../../../platform/queue/define.ts';
 import { RUN_JOB } from '../../../platform/queue/contracts.ts';
 import { clipWorkDir, processClip, type ClipJob } from '../process-clip.ts';
+import { ACTIVE_RUN, beatRun, claimActiveRun, countRunClip, endActiveRun, releaseRun, updateRun } from '../queries.ts';
 import { queueRunJob, type RunRow } from '../service.ts';
 
 /** How often a running job reports it is alive, saves progress and looks for a stop request. */
@@ -20,7 +21,7 @@ const MAX_SKIP = 1_000;
 
 class RunStopped extends Error {}
 
-export interface RunTaskOptions {
+interface RunTaskOptions {
   identity: WorkerIdentity;
 }
 
@@ -29,14 +30,7 @@ export interface RunTaskOptions {
  * A run resumed after a restart retries the clips that had failed, so their count starts again.
  */
 async function claimRun(deps: AppDeps, runId: string, identity: WorkerIdentity): Promise<RunRow | null> {
-  const run = await deps.db
-    .updateTable('download_runs')
-    .set({ owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date(), clips_failed: 0 })
-    .where('id', '=', runId)
-    .where('status', 'in', ['downloading', 'stopping'])
-    .returningAll()
-    .executeTakeFirst();
-  return run ?? null;
+  return (await claimActiveRun(deps.db, runId, identity)) ?? null;
 }
 
 /** Runs `work` over `items` with at most `limit` at once; stops taking new items once aborted. */
@@ -78,14 +72,7 @@ async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, strea
  */
 async function putBack(deps: AppDeps, runId: string, identity: WorkerIdentity): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
-    const released = await trx
-      .updateTable('download_runs')
-      .set({ owner_host: null, owner_pid: null, owner_instance: null, heartbeat_at: null, progress: '[]' })
-      .where('id', '=', runId)
-      .where('owner_instance', '=', identity.instance)
-      .where('status', '=', 'downloading')
-      .executeTakeFirst();
-    if (!released.numUpdatedRows) return false;
+    if (!(await releaseRun(trx, runId, identity.instance))) return false;
     await queueRunJob(trx, runId);
     return true;
   });
@@ -117,16 +104,10 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
   let lost = false;
 
   const beat = async () => {
-    const row = await deps.db
-      .updateTable('download_runs')
-      .set({ heartbeat_at: new Date(), progress: JSON.stringify([...progress.values()]) })
-      .where('id', '=', runId)
-      .where('owner_instance', '=', options.identity.instance)
-      .returning('status')
-      .executeTakeFirst();
+    const status = await beatRun(deps.db, runId, options.identity.instance, [...progress.values()]);
     // Gone, or ended by someone else (recovery judged this process dead): that one has the final word.
-    if (!row || !['downloading', 'stopping'].includes(row.status)) lost = true;
-    if (lost || row?.status === 'stopping') requestStop();
+    if (!status || !(ACTIVE_RUN as readonly RunStatus[]).includes(status)) lost = true;
+    if (lost || status === 'stopping') requestStop();
   };
   if (run.status === 'stopping') requestStop();
   // One beat at a time: while the database is away a beat waits, and the next ones skip.
@@ -150,7 +131,7 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
     const clips = await planClips(deps, twitch, run, streamer, signal);
     const gameIds = [...new Set(clips.map((clip) => clip.game_id).filter(Boolean))];
     const games = await twitch.getGames(gameIds, signal);
-    await deps.db.updateTable('download_runs').set({ clips_total: run.clips_downloaded + clips.length }).where('id', '=', runId).execute();
+    await updateRun(deps.db, runId, { clips_total: run.clips_downloaded + clips.length });
 
     await forEachLimited(clips, run.concurrency, signal, async (clip) => {
       progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage: 'queued', percent: 0 });
@@ -170,14 +151,14 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
         const result = await processClip(deps, twitch, job);
         if (result.inserted) {
           downloaded += 1;
-          await deps.db.updateTable('download_runs').set((eb) => ({ clips_downloaded: eb('clips_downloaded', '+', 1) })).where('id', '=', runId).execute();
+          await countRunClip(deps.db, runId, 'clips_downloaded');
         }
       } catch (error) {
         if (signal.aborted) return;
         failed += 1;
         const reason = (error as Error).message;
         firstFailure ??= reason;
-        await deps.db.updateTable('download_runs').set((eb) => ({ clips_failed: eb('clips_failed', '+', 1) })).where('id', '=', runId).execute();
+        await countRunClip(deps.db, runId, 'clips_failed');
         await recordLog(deps.db, deps.logger, {
           level: 'ERROR',
           logger: 'downloads',
@@ -218,12 +199,6 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
     await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'downloads', message: `Download for ${streamer.name} paused by a restart; it resumes when the app is back`, userId: run.user_id });
     return;
   }
-  await deps.db
-    .updateTable('download_runs')
-    .set({ status: outcome.status, error: outcome.error, completed_at: new Date(), progress: '[]' })
-    .where('id', '=', runId)
-    .where('owner_instance', '=', options.identity.instance)
-    .where('status', 'in', ['downloading', 'stopping'])
-    .execute();
+  await endActiveRun(deps.db, runId, options.identity.instance, { status: outcome.status, error: outcome.error, completed_at: new Date() });
   await recordLog(deps.db, deps.logger, { level: outcome.level, logger: 'downloads', message: outcome.message, userId: run.user_id });
 }

@@ -1,9 +1,9 @@
 import type { AppDeps } from '../../deps.ts';
 import { recordLog } from '../../logs/service.ts';
-import { advanceSchedule, findStreamerById, hasActiveRun } from '../../streamers/service.ts';
+import { advanceSchedule, findStreamerById } from '../../streamers/service.ts';
 import { SCHEDULE_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob } from '../../../platform/queue/define.ts';
-import { startRun } from '../service.ts';
+import { hasActiveRun, startRun } from '../service.ts';
 
 /** Tolerance for a job that fires a moment before its due time. */
 const EARLY_MS = 5_000;

@@ -17,6 +17,7 @@ import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
 import { ACCOUNT_REMOVED, freshAccessToken, ReconnectRequired } from '../accounts.ts';
 import { POST_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
+import { selectUpload, updateUpload } from '../queries.ts';
 import { queuePostJob, type UploadRow } from '../uploads.ts';
 
 /** TikTok may have the video already; we can no longer ask. */
@@ -41,7 +42,7 @@ function choosePrivacy(requested: string | null, creator: CreatorInfo): PrivacyL
 }
 
 async function setStatus(deps: AppDeps, uploadId: string, status: UploadStatus, fields: { error?: string | null; publish_id?: string; upload_url_enc?: string | null } = {}) {
-  await deps.db.updateTable('uploads').set({ status, ...fields, updated_at: new Date() }).where('id', '=', uploadId).execute();
+  await updateUpload(deps.db, uploadId, { status, ...fields, updated_at: new Date() });
 }
 
 /**
@@ -56,7 +57,7 @@ export function postJob(deps: AppDeps) {
 }
 
 async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Promise<void> {
-  const upload = await deps.db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
+  const upload = await selectUpload(deps.db, uploadId);
   if (!upload || ['sent_to_inbox', 'published', 'failed'].includes(upload.status)) return;
   const lastAttempt = ctx.attempts.last;
   try {

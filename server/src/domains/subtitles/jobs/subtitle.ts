@@ -11,6 +11,7 @@ import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { captionClip, requireTranscriber } from '../captions.ts';
 import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
+import { claimQueuedRequest, moveSubtitleRequest, updateSubtitleRequest } from '../queries.ts';
 import { NO_SPEECH, queueSubtitleJob } from '../service.ts';
 
 const HEARTBEAT_MS = 5_000;
@@ -21,14 +22,8 @@ const HEARTBEAT_MS = 5_000;
  */
 async function putBack(deps: AppDeps, requestId: string, identity: WorkerIdentity): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
-    const released = await trx
-      .updateTable('subtitle_requests')
-      .set({ status: 'queued', owner_host: null, owner_pid: null, owner_instance: null, heartbeat_at: null })
-      .where('id', '=', requestId)
-      .where('owner_instance', '=', identity.instance)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    if (!released.numUpdatedRows) return false;
+    const set = { status: 'queued', owner_host: null, owner_pid: null, owner_instance: null, heartbeat_at: null } as const;
+    if (!(await moveSubtitleRequest(trx, requestId, { from: 'running', owner: identity.instance, set }))) return false;
     await queueSubtitleJob(trx, requestId);
     return true;
   });
@@ -48,21 +43,11 @@ export function subtitleJob(deps: AppDeps, identity: WorkerIdentity) {
 
 async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, requestId: string, ctx: JobContext): Promise<void> {
   const { signal } = ctx;
-  const request = await deps.db
-    .updateTable('subtitle_requests')
-    .set({ status: 'running', owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
-    .where('id', '=', requestId)
-    .where('status', '=', 'queued')
-    .returningAll()
-    .executeTakeFirst();
+  const request = await claimQueuedRequest(deps.db, requestId, identity);
   if (!request) return;
   let beating: Promise<unknown> | null = null;
   const timer = setInterval(() => {
-    beating ??= deps.db
-      .updateTable('subtitle_requests')
-      .set({ heartbeat_at: new Date() })
-      .where('id', '=', requestId)
-      .execute()
+    beating ??= updateSubtitleRequest(deps.db, requestId, { heartbeat_at: new Date() })
       .catch(() => undefined)
       .finally(() => {
         beating = null;
@@ -70,7 +55,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
   }, HEARTBEAT_MS);
   const workDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `subtitles-${requestId}`);
   const finish = (status: 'done' | 'no_speech' | 'failed', message: string | null) =>
-    deps.db.updateTable('subtitle_requests').set({ status, message, finished_at: new Date() }).where('id', '=', requestId).execute();
+    updateSubtitleRequest(deps.db, requestId, { status, message, finished_at: new Date() });
   const clip = await findClipById(deps.db, request.clip_row_id);
   try {
     if (!clip) {

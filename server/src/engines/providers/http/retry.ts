@@ -20,7 +20,7 @@ export interface AttemptFailure {
   serverDelayMs?: number;
 }
 
-export interface RetryEvent {
+interface RetryEvent {
   what: string;
   attempt: number;
   waitMs: number;
@@ -28,7 +28,7 @@ export interface RetryEvent {
 }
 
 /** TikTok documents no rate-limit headers, so a 429 is waited out blindly on a fixed schedule. */
-export interface FixedRateLimitWaits {
+interface FixedRateLimitWaits {
   waitsMs: readonly number[];
   /** The log line for each wait. */
   message: string;
@@ -42,7 +42,7 @@ export interface FixedRateLimitWaits {
  * - 'retry': a failure like a 5xx, waited out per Retry-After when serverDelay is set;
  * - fixed waits that do not count as attempts.
  */
-export type TooManyRequests = 'return' | 'retry' | FixedRateLimitWaits;
+type TooManyRequests = 'return' | 'retry' | FixedRateLimitWaits;
 
 export interface RetryPolicy {
   /** The log line for a retry; it names the provider ("Twitch request failed; retrying"). */

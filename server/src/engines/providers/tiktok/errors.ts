@@ -38,7 +38,7 @@ export type TikTokErrorKind =
   | 'upstream'
   | 'aborted';
 
-export interface TikTokErrorOptions {
+interface TikTokErrorOptions {
   /** TikTok's error code or fail_reason (or one of ours, e.g. upload_url_expired), when there is one. */
   code?: string | null;
   httpStatus?: number | null;
@@ -205,7 +205,7 @@ function kindFromStatus(httpStatus: number | null): TikTokErrorKind {
   return 'invalid_request';
 }
 
-export interface TikTokCodeContext {
+interface TikTokCodeContext {
   httpStatus?: number | null;
   logId?: string | null;
   /** What we were doing and TikTok's own message, for logs. */

@@ -9,7 +9,7 @@ import { errorFromCode, explainTikTokError, TikTokError } from './errors.ts';
  * is unconfirmed, and creator_info sends spam_risk_* with HTTP 200 on purpose.
  */
 
-export interface TikTokErrorBody {
+interface TikTokErrorBody {
   code: string;
   message: string;
   logId: string | null;
@@ -53,16 +53,6 @@ function errorFromStatus(what: string, status: number, logId: string | null): Ti
   if (status === 429) return errorFromCode('rate_limit_exceeded', { httpStatus: status, logId, detail });
   if (status >= 500) return errorFromCode('internal_error', { httpStatus: status, logId, detail });
   return new TikTokError('upstream', explainTikTokError('bad_response'), { code: 'bad_response', httpStatus: status, logId, detail });
-}
-
-/**
- * The body of a response after every error check: TikTok's error (any status), then a non-2xx
- * status, then the schema. `what` names the call for logs.
- */
-export async function readChecked<S extends z.ZodType>(what: string, response: Response, schema: S): Promise<z.output<S>> {
-  const body = await readJson(response);
-  if (extractError(body) || !response.ok) throw errorFromBody(what, response.status, body);
-  return parseWith(what, response.status, body, schema);
 }
 
 export function parseWith<S extends z.ZodType>(what: string, status: number, body: unknown, schema: S): z.output<S> {

@@ -4,7 +4,7 @@
  * variable specifier (not type-checked as part of this project) and checked at run time instead.
  */
 
-export interface NativeTranscribeOptions {
+interface NativeTranscribeOptions {
   /** ISO code or "auto" (whisper.cpp's default would be "en"). */
   language: string;
   tokenTimestamps: boolean;
@@ -14,7 +14,7 @@ export interface NativeTranscribeOptions {
   onProgress?: (percent: number) => void;
 }
 
-export interface NativeSegment {
+interface NativeSegment {
   text: string;
   /** Milliseconds. */
   t0: number;

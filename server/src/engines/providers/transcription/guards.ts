@@ -29,11 +29,11 @@ export interface AudioLevels {
  * whisper's own rule (openai-whisper transcribe(), whisper.cpp whisper_full): a window is silence
  * when no_speech_prob > 0.6 and the average log-probability is below -1.
  */
-export const NO_SPEECH_THRESHOLD = 0.6;
-export const LOGPROB_THRESHOLD = -1;
+const NO_SPEECH_THRESHOLD = 0.6;
+const LOGPROB_THRESHOLD = -1;
 
 /** Frames quieter than this (dBFS) are silence: far below speech, above dither and codec noise. */
-export const SILENCE_DBFS = -50;
+const SILENCE_DBFS = -50;
 
 export function dropNoSpeechSegments<T extends SpeechSegment>(
   segments: readonly T[],
@@ -208,7 +208,7 @@ const SILENCE_HALLUCINATIONS = [
   'sottotitoli creati dalla comunità amaraorg',
 ].map(normalizeForComparison);
 
-export function isOnlyHallucination(words: readonly TranscriptWord[]): boolean {
+function isOnlyHallucination(words: readonly TranscriptWord[]): boolean {
   const text = normalizeForComparison(words.map((word) => word.text).join(''));
   return text !== '' && SILENCE_HALLUCINATIONS.includes(text);
 }

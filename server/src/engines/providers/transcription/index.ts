@@ -5,18 +5,11 @@ import { createLocalTranscriber, type LocalEngineConfig } from './local.ts';
 import { createOpenAiTranscriber, type OpenAiEngineConfig } from './openai.ts';
 import type { Transcriber } from './types.ts';
 
-export type TranscriptionConfig = ({ engine: 'local' } & LocalEngineConfig) | ({ engine: 'openai' } & OpenAiEngineConfig);
+type TranscriptionConfig = ({ engine: 'local' } & LocalEngineConfig) | ({ engine: 'openai' } & OpenAiEngineConfig);
 
 /** The engine TRANSCRIBE_ENGINE names: whisper.cpp in-process, or an OpenAI-compatible server. */
 export function createTranscriber(config: TranscriptionConfig): Transcriber {
   return config.engine === 'local' ? createLocalTranscriber(config) : createOpenAiTranscriber(config);
-}
-
-/** ffmpeg from FFMPEG_PATH, else the binary installed from npm. */
-export async function defaultFfmpegPath(env: Pick<Env, 'FFMPEG_PATH'>): Promise<string> {
-  if (env.FFMPEG_PATH) return env.FFMPEG_PATH;
-  const installer = await import('@ffmpeg-installer/ffmpeg');
-  return installer.default.path;
 }
 
 /**

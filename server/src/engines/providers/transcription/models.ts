@@ -11,7 +11,7 @@ import { TranscriptionError } from './types.ts';
 /** The official whisper.cpp model host (models/download-ggml-model.sh in whisper.cpp). */
 export const MODEL_BASE_URL = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
 
-export interface KnownModel {
+interface KnownModel {
   name: string;
   /** SHA-1 of the file as published in whisper.cpp's models/README.md. */
   sha1: string;
@@ -50,7 +50,7 @@ export function knownModel(name: string): KnownModel | undefined {
 /** Letters, digits, dot, dash, underscore: a model name can never leave the models directory. */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-export function assertModelName(name: string): void {
+function assertModelName(name: string): void {
   if (!MODEL_NAME.test(name) || name.includes('..')) {
     throw new TranscriptionError('model_missing', `"${name}" is not a valid Whisper model name`);
   }
@@ -71,13 +71,13 @@ export function modelNotInstalledMessage(name: string): string {
   return `Whisper model ${name} is not installed: run \`npm run models:download -- ${name}\``;
 }
 
-export async function sha1File(file: string): Promise<string> {
+async function sha1File(file: string): Promise<string> {
   const hash = createHash('sha1');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
-export interface ChecksumResult {
+interface ChecksumResult {
   ok: boolean;
   expected: string;
   actual: string;

@@ -4,7 +4,7 @@ import { joinUrl } from '../http/runtime.ts';
 import { readErrorMessage, TWITCH_RETRIES, type TwitchRuntime } from './runtime.ts';
 import { tokenResponseSchema } from './types.ts';
 
-export interface AppTokenConfig {
+interface AppTokenConfig {
   clientId: string;
   clientSecret: string;
   authUrl: string;

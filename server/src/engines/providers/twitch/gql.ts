@@ -3,7 +3,7 @@ import { sendWithRetries } from '../http/retry.ts';
 import { readErrorMessage, TWITCH_RETRIES, type TwitchRuntime } from './runtime.ts';
 import { gqlClipOperationSchema, type ClipSource, type GqlClipOperation } from './types.ts';
 
-export interface GqlConfig {
+interface GqlConfig {
   gqlUrl: string;
   gqlClientId: string;
   /** VideoAccessToken_Clip persisted-query hashes, current first (they rotate without notice, A6b). */

@@ -7,7 +7,7 @@ import { backoffMs, pause, readErrorMessage, TWITCH_RETRIES, type TwitchRuntime 
 
 export type QueryParams = ReadonlyArray<readonly [string, string]>;
 
-export interface HelixConfig {
+interface HelixConfig {
   clientId: string;
   apiUrl: string;
 }
@@ -72,7 +72,7 @@ function toSearch(query: QueryParams): string {
 }
 
 /** Ratelimit-Reset is the epoch second when the bucket refills (A2); null when absent or unreadable. */
-export function rateLimitWaitMs(response: Response, now: number): number | null {
+function rateLimitWaitMs(response: Response, now: number): number | null {
   const header = response.headers.get('ratelimit-reset');
   const resetSeconds = header === null ? NaN : Number(header);
   if (!Number.isFinite(resetSeconds) || resetSeconds <= 0) return null;

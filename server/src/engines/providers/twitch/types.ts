@@ -11,7 +11,6 @@ export const tokenResponseSchema = z.object({
   expires_in: z.number().nonnegative(),
   token_type: z.string().optional(),
 });
-export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
 /** Helix error body `{"error":"Unauthorized","status":401,"message":"Invalid OAuth token"}`; id.twitch.tv omits `error`. */
 export const errorBodySchema = z.object({
@@ -26,7 +25,7 @@ const paginationSchema = z
   .optional()
   .transform((pagination) => pagination?.cursor || undefined);
 
-export const twitchUserSchema = z.object({
+const twitchUserSchema = z.object({
   id: z.string(),
   login: z.string(),
   display_name: z.string(),
@@ -41,7 +40,7 @@ export type TwitchUser = z.infer<typeof twitchUserSchema>;
 
 export const usersResponseSchema = z.object({ data: z.array(twitchUserSchema) });
 
-export const twitchClipSchema = z.object({
+const twitchClipSchema = z.object({
   id: z.string(),
   url: z.string(),
   broadcaster_id: z.string(),

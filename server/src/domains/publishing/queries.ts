@@ -1,0 +1,163 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { DbOrTrx } from '../../platform/db/database.ts';
+import type { OAuthStatesTable, TikTokAccountsTable, UploadsTable } from '../../platform/db/schema.ts';
+
+/**
+ * SQL of the tables the publishing domain owns: tiktok_accounts, streamer_tiktok_accounts, uploads
+ * and oauth_states. Other domains reach them through service.ts.
+ */
+
+export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
+export type UploadRow = Selectable<UploadsTable>;
+
+// tiktok_accounts
+
+/** The user's accounts, oldest first, as the user sees them. */
+export function selectAccounts(db: DbOrTrx, userId: string) {
+  return db
+    .selectFrom('tiktok_accounts')
+    .select(['id', 'display_name', 'username', 'avatar_url', 'created_at', 'needs_reconnect'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
+}
+
+export function selectAccount(db: DbOrTrx, userId: string, accountId: string): Promise<TikTokAccountRow | undefined> {
+  return db.selectFrom('tiktok_accounts').selectAll().where('user_id', '=', userId).where('id', '=', accountId).executeTakeFirst();
+}
+
+/** An account by id alone (jobs hold ids), row-locked: refreshing its tokens must not race. */
+export function selectAccountForUpdate(db: DbOrTrx, accountId: string): Promise<TikTokAccountRow | undefined> {
+  return db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
+}
+
+/** What names the accounts, with their open_id (which outlives a removal), by id. */
+export function selectAccountNames(db: DbOrTrx, accountIds: readonly string[]) {
+  return db.selectFrom('tiktok_accounts').select(['id', 'open_id', 'display_name', 'username']).where('id', 'in', accountIds).execute();
+}
+
+/** Inserts the account, or updates the user's one with the same open_id with `update`. */
+export function upsertAccountRow(db: DbOrTrx, values: Insertable<TikTokAccountsTable>, update: Updateable<TikTokAccountsTable>): Promise<TikTokAccountRow> {
+  return db
+    .insertInto('tiktok_accounts')
+    .values(values)
+    .onConflict((conflict) => conflict.columns(['user_id', 'open_id']).doUpdateSet(update))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateAccount(db: DbOrTrx, accountId: string, values: Updateable<TikTokAccountsTable>): Promise<void> {
+  await db.updateTable('tiktok_accounts').set(values).where('id', '=', accountId).execute();
+}
+
+export async function deleteAccountRow(db: DbOrTrx, accountId: string): Promise<void> {
+  await db.deleteFrom('tiktok_accounts').where('id', '=', accountId).execute();
+}
+
+// streamer_tiktok_accounts
+
+/** The links of these accounts, in no particular order. */
+export function selectLinksOfAccounts(db: DbOrTrx, accountIds: readonly string[]) {
+  return db.selectFrom('streamer_tiktok_accounts').select(['tiktok_account_id', 'streamer_id']).where('tiktok_account_id', 'in', accountIds).execute();
+}
+
+/** Ids of the accounts linked to the streamer. */
+export async function selectLinkedAccountIds(db: DbOrTrx, streamerId: string): Promise<string[]> {
+  const rows = await db.selectFrom('streamer_tiktok_accounts').select('tiktok_account_id').where('streamer_id', '=', streamerId).execute();
+  return rows.map((row) => row.tiktok_account_id);
+}
+
+/** The accounts linked to any of the streamers, oldest link first. */
+export function selectLinkedAccounts(db: DbOrTrx, streamerIds: readonly string[]) {
+  return db
+    .selectFrom('streamer_tiktok_accounts as l')
+    .innerJoin('tiktok_accounts as a', 'a.id', 'l.tiktok_account_id')
+    .select(['l.streamer_id', 'a.id', 'a.display_name', 'a.username', 'a.avatar_url'])
+    .where('l.streamer_id', 'in', streamerIds)
+    .orderBy('l.created_at')
+    .execute();
+}
+
+export async function insertLink(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
+  await db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: accountId }).onConflict((conflict) => conflict.doNothing()).execute();
+}
+
+export async function deleteLink(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
+  await db.deleteFrom('streamer_tiktok_accounts').where('streamer_id', '=', streamerId).where('tiktok_account_id', '=', accountId).execute();
+}
+
+// uploads
+
+export function selectUpload(db: DbOrTrx, uploadId: string): Promise<UploadRow | undefined> {
+  return db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
+}
+
+export function selectUserUpload(db: DbOrTrx, userId: string, uploadId: string): Promise<UploadRow | undefined> {
+  return db.selectFrom('uploads').selectAll().where('user_id', '=', userId).where('id', '=', uploadId).executeTakeFirst();
+}
+
+export function selectUploads(db: DbOrTrx, uploadIds: readonly string[]): Promise<UploadRow[]> {
+  return db.selectFrom('uploads').selectAll().where('id', 'in', uploadIds).execute();
+}
+
+/** The uploads of these clips, oldest first, with their account's current names (null once removed). */
+export function selectUploadsOfClips(db: DbOrTrx, clipRowIds: readonly string[]) {
+  return db
+    .selectFrom('uploads as u')
+    .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
+    .select(['u.clip_row_id', 'u.status', 'u.account_name', 'a.username', 'a.display_name'])
+    .where('u.clip_row_id', 'in', clipRowIds)
+    .orderBy('u.created_at')
+    .execute();
+}
+
+/**
+ * A new upload of a clip to an account, or a failed one of the same pair tried again; undefined when
+ * that pair has one posted or posting (the unique (clip_row_id, account_open_id) index).
+ */
+export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Promise<UploadRow | undefined> {
+  return db
+    .insertInto('uploads')
+    .values(values)
+    .onConflict((onConflict) =>
+      onConflict
+        .columns(['clip_row_id', 'account_open_id'])
+        .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, error: null, updated_at: new Date() })
+        .where('uploads.status', '=', 'failed'),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateUpload(db: DbOrTrx, uploadId: string, values: Updateable<UploadsTable>): Promise<void> {
+  await db.updateTable('uploads').set(values).where('id', '=', uploadId).execute();
+}
+
+/** The same TikTok account connected again: the user's posts to its open_id that lost their account get it back. */
+export async function reattachUploads(db: DbOrTrx, account: Pick<TikTokAccountRow, 'id' | 'user_id' | 'open_id'>): Promise<void> {
+  await db
+    .updateTable('uploads')
+    .set({ tiktok_account_id: account.id })
+    .where('user_id', '=', account.user_id)
+    .where('account_open_id', '=', account.open_id)
+    .where('tiktok_account_id', 'is', null)
+    .execute();
+}
+
+// oauth_states
+
+export async function insertOAuthState(db: DbOrTrx, values: Insertable<OAuthStatesTable>): Promise<void> {
+  await db.insertInto('oauth_states').values(values).execute();
+}
+
+/** Marks the state used if it is unused and unexpired; whom it belongs to, or undefined. */
+export function consumeOAuthState(db: DbOrTrx, stateHash: string) {
+  return db
+    .updateTable('oauth_states')
+    .set({ used_at: sql<Date>`now()` })
+    .where('state_hash', '=', stateHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning(['user_id', 'via'])
+    .executeTakeFirst();
+}

@@ -1,0 +1,52 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { DbOrTrx } from '../../platform/db/database.ts';
+import type { SubtitleRequestsTable, SubtitleRequestStatus } from '../../platform/db/schema.ts';
+import type { WorkerIdentity } from '../../platform/identity.ts';
+
+/** SQL of the subtitle_requests table, which the subtitles domain owns. */
+
+type SubtitleRequestRow = Selectable<SubtitleRequestsTable>;
+
+/** A new queued request; the partial unique index refuses a second one for a clip while one is going. */
+export async function insertSubtitleRequest(db: DbOrTrx, values: { user_id: string; clip_row_id: string; model: string | null }): Promise<string> {
+  const row = await db.insertInto('subtitle_requests').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function selectSubtitleRequest(db: DbOrTrx, requestId: string): Promise<SubtitleRequestRow | undefined> {
+  return db.selectFrom('subtitle_requests').selectAll().where('id', '=', requestId).executeTakeFirst();
+}
+
+export function selectSubtitleRequestsIn(db: DbOrTrx, statuses: readonly SubtitleRequestStatus[]): Promise<SubtitleRequestRow[]> {
+  return db.selectFrom('subtitle_requests').selectAll().where('status', 'in', statuses).execute();
+}
+
+/**
+ * Moves the request from one status to the next, with more columns changed on the way; false when it
+ * was no longer in `from` (another process got there first). `owner` narrows it to the claimant.
+ */
+export async function moveSubtitleRequest(
+  db: DbOrTrx,
+  requestId: string,
+  change: { from: SubtitleRequestStatus; owner?: string; set: Updateable<SubtitleRequestsTable> },
+): Promise<boolean> {
+  let query = db.updateTable('subtitle_requests').set(change.set).where('id', '=', requestId).where('status', '=', change.from);
+  if (change.owner !== undefined) query = query.where('owner_instance', '=', change.owner);
+  const moved = await query.executeTakeFirst();
+  return moved.numUpdatedRows > 0n;
+}
+
+/** Takes a queued request for this process; undefined when it is no longer queued. */
+export function claimQueuedRequest(db: DbOrTrx, requestId: string, identity: WorkerIdentity): Promise<SubtitleRequestRow | undefined> {
+  return db
+    .updateTable('subtitle_requests')
+    .set({ status: 'running', owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
+    .where('id', '=', requestId)
+    .where('status', '=', 'queued')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateSubtitleRequest(db: DbOrTrx, requestId: string, values: Updateable<SubtitleRequestsTable>): Promise<void> {
+  await db.updateTable('subtitle_requests').set(values).where('id', '=', requestId).execute();
+}
