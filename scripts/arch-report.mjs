@@ -33,6 +33,7 @@ const ringOf = (unit) => (unit === '(root)' ? RINGS.length : RINGS.indexOf(unit.
 const IMPORT = /(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g;
 const edges = new Map();
 let crossDomain = 0;
+let crossDomainPastService = 0;
 const upward = [];
 const trpcOutsideHttp = [];
 for (const file of listFiles(src)) {
@@ -48,7 +49,11 @@ for (const file of listFiles(src)) {
     if (to === from) continue;
     if (!edges.has(from)) edges.set(from, new Set());
     edges.get(from).add(to);
-    if (isDomain(from) && isDomain(to)) crossDomain++;
+    if (isDomain(from) && isDomain(to)) {
+      crossDomain++;
+      // A domain's public API is its service.ts (or index.ts); anything else is reaching inside it.
+      if (!/(^|\/)(service|index)\.ts$/.test(spec)) crossDomainPastService++;
+    }
     if (layered && ringOf(to) > ringOf(from)) upward.push(`${path.relative(src, file)} → ${spec}`);
   }
 }
@@ -78,6 +83,7 @@ const folderCycles = cycles();
 console.log(JSON.stringify({
   layout: layered ? 'rings' : 'flat',
   crossDomainImports: crossDomain,
+  crossDomainImportsPastService: crossDomainPastService,
   upwardImports: layered ? upward.length : null,
   upward: layered ? upward : undefined,
   folderCycles: folderCycles.length,
