@@ -17,14 +17,15 @@ export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Prom
   const rows = await db
     .selectFrom('uploads as u')
     .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
-    .select(['u.clip_row_id', 'u.status', 'u.account_name', 'a.username', 'a.display_name'])
+    .select(['u.clip_row_id', 'u.status', 'u.percent', 'u.account_name', 'a.username', 'a.display_name'])
     .where('u.clip_row_id', 'in', clipRowIds)
     .orderBy('u.created_at')
     .execute();
   for (const row of rows) {
     const list = map.get(row.clip_row_id) ?? [];
     // A removed account's posts stay, under the name the account had then.
-    list.push({ account: row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name }), status: row.status });
+    const account = row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name });
+    list.push({ account, status: row.status, percent: row.percent });
     map.set(row.clip_row_id, list);
   }
   return map;

@@ -33,6 +33,7 @@ export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
     tiktok_account_id: row.tiktok_account_id,
     account,
     status: row.status,
+    percent: row.percent,
     publish_id: row.publish_id,
     error: row.error,
     created_at: row.created_at.toISOString(),
@@ -100,7 +101,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { sk
       .onConflict((onConflict) =>
         onConflict
           .columns(['clip_row_id', 'account_open_id'])
-          .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, error: null, updated_at: new Date() })
+          .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, percent: null, error: null, updated_at: new Date() })
           .where('uploads.status', '=', 'failed'),
       )
       .returningAll()

@@ -7,6 +7,7 @@ import { SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey } from '../../platform/queue/queue.ts';
 
 export { captionsForRun, type RunCaptions } from './captions.ts';
+export { renderStates } from './progress.ts';
 
 export const ALREADY_GENERATING = 'Already generating subtitles for clip';
 export const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';

@@ -12,6 +12,7 @@ import { captionClip, requireTranscriber } from '../captions.ts';
 import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
 import { NO_SPEECH, queueSubtitleJob } from '../service.ts';
+import { subtitleProgress } from '../progress.ts';
 
 const HEARTBEAT_MS = 5_000;
 
@@ -50,7 +51,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
   const { signal } = ctx;
   const request = await deps.db
     .updateTable('subtitle_requests')
-    .set({ status: 'running', owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
+    .set({ status: 'running', stage: 'transcribing', percent: 0, owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
     .where('id', '=', requestId)
     .where('status', '=', 'queued')
     .returningAll()
@@ -69,8 +70,15 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       });
   }, HEARTBEAT_MS);
   const workDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `subtitles-${requestId}`);
-  const finish = (status: 'done' | 'no_speech' | 'failed', message: string | null) =>
-    deps.db.updateTable('subtitle_requests').set({ status, message, finished_at: new Date() }).where('id', '=', requestId).execute();
+  const progress = subtitleProgress(deps.db, requestId);
+  const finish = async (status: 'done' | 'no_speech' | 'failed', message: string | null) => {
+    await progress.stop();
+    await deps.db
+      .updateTable('subtitle_requests')
+      .set({ status, message, finished_at: new Date(), ...(status === 'failed' ? {} : { percent: 100 }) })
+      .where('id', '=', requestId)
+      .execute();
+  };
   const clip = await findClipById(deps.db, request.clip_row_id);
   try {
     if (!clip) {
@@ -92,14 +100,17 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       language: streamer?.language || clip.language || undefined,
       model: request.model ?? undefined,
       signal,
+      onProgress: (fraction) => progress.report('transcribing', fraction),
     });
     if (!overlay) {
       await finish('no_speech', NO_SPEECH);
       await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `No speech found in "${clip.title}" (${clip.clip_id}): no subtitles added`, userId: clip.user_id });
       return;
     }
-    await renderClip({ ffmpeg: deps.media.ffmpeg, source, output, sourceInfo, layout, captions: overlay, signal });
+    progress.report('rendering', 0);
+    await renderClip({ ffmpeg: deps.media.ffmpeg, source, output, sourceInfo, layout, captions: overlay, signal, onProgress: (fraction) => progress.report('rendering', fraction) });
     const rendered = await probe(deps.media.ffprobe, output);
+    progress.report('describing', 0);
     const descriptions = await describeClip(deps, {
       clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: transcript.text, language: transcript.language ?? clip.language },
       userId: clip.user_id,
@@ -118,6 +129,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'subtitles', message: `Subtitles for "${clip?.title ?? 'a clip'}" failed: ${reason}`, userId: request.user_id, error });
   } finally {
     clearInterval(timer);
+    await progress.stop();
     await beating;
     await rm(workDir, { recursive: true, force: true });
   }
