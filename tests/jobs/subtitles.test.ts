@@ -145,8 +145,8 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(seen.at(-1)).toEqual(idle);
     expect(await details()).toEqual(idle);
-    const request = await app.deps.db.selectFrom('subtitle_requests').innerJoin('clips', 'clips.id', 'subtitle_requests.clip_row_id').select(['stage', 'percent']).where('clips.clip_id', '=', 'Watched').executeTakeFirstOrThrow();
-    expect(request).toEqual({ stage: 'describing', percent: 100 });
+    const request = await app.deps.db.selectFrom('subtitle_requests').innerJoin('clips', 'clips.id', 'subtitle_requests.clip_row_id').select(['status', 'percent']).where('clips.clip_id', '=', 'Watched').executeTakeFirstOrThrow();
+    expect(request).toEqual({ status: 'done', percent: 100 });
   });
 
   it('finishes a clip without speech as "no speech found" and leaves it unchanged', async () => {
