@@ -107,6 +107,12 @@ describe('long work visible and remembered: subtitle progress and posting progre
 
     await page.reload();
     await progressOf(card()).getByText('Transcribing 0%').waitFor();
+
+    // Further on, as the job would save it (the held transcription writes nothing meanwhile): the bar moves.
+    await db().updateTable('subtitle_requests').set({ stage: 'rendering', percent: 37 }).where('clip_row_id', '=', clipRowId).where('status', '=', 'running').execute();
+    await progressOf(card()).getByText('Rendering 37%').waitFor();
+    await card().getByRole('button', { name: 'Generating subtitles… 37%' }).waitFor();
+    expect(await card().getByRole('progressbar').getAttribute('aria-valuenow')).toBe('37');
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     await screenshotsOfCard('clips-card-progress');
   });
@@ -114,10 +120,11 @@ describe('long work visible and remembered: subtitle progress and posting progre
   it('shows the same progress in the list view and the details', async () => {
     await page.getByRole('button', { name: 'List view' }).click();
     const row = clipRow(page, CLIP.title);
-    await progressOf(row).getByText('Transcribing 0%').waitFor();
+    await progressOf(row).getByText('Rendering 37%').waitFor();
+    await screenshot(page, 'clips-list-progress');
     await row.getByRole('button', { name: 'Open details' }).click();
-    await progressOf(detailsDialog(page)).getByText('Transcribing 0%').waitFor();
-    await detailsDialog(page).getByRole('button', { name: 'Generating subtitles… 0%' }).waitFor();
+    await progressOf(detailsDialog(page)).getByText('Rendering 37%').waitFor();
+    await detailsDialog(page).getByRole('button', { name: 'Generating subtitles… 37%' }).waitFor();
     await screenshot(page, 'clips-details-progress');
     await page.keyboard.press('Escape');
     await detailsDialog(page).waitFor({ state: 'detached' });
