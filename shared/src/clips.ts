@@ -15,6 +15,54 @@ const descriptionOption = z.object({
 });
 export type DescriptionOptionDto = z.infer<typeof descriptionOption>;
 
+/** A whole percentage of work done, 0 to 100. */
+export const wholePercent = z.number().int().min(0).max(100);
+
+/** Where a clip's subtitle (re-)render stands: idle when none runs, failed until the next attempt. */
+export const RENDER_STATUSES = ['idle', 'queued', 'rendering', 'failed'] as const;
+export type RenderStatus = (typeof RENDER_STATUSES)[number];
+/** The steps of a render, in order; the job's percent covers all of them. */
+export const RENDER_STAGES = ['transcribing', 'rendering', 'describing'] as const;
+export type RenderStage = (typeof RENDER_STAGES)[number];
+
+export const clipRender = z.object({
+  status: z.enum(RENDER_STATUSES),
+  /** The step running (or the one that failed); null when idle or still queued. */
+  stage: z.enum(RENDER_STAGES).nullable(),
+  /** Of the whole job; null when idle. */
+  percent: wholePercent.nullable(),
+  /** Why the last attempt failed (status failed only). */
+  error: z.string().nullable(),
+});
+export type ClipRender = z.infer<typeof clipRender>;
+export const IDLE_RENDER: ClipRender = { status: 'idle', stage: null, percent: null, error: null };
+
+export const RENDER_STAGE_LABELS: Record<RenderStage, string> = {
+  transcribing: 'Transcribing',
+  rendering: 'Rendering',
+  describing: 'Writing descriptions',
+};
+
+/** A job is waiting or running for the clip: asking again is refused, and screens poll faster. */
+export function isRenderActive(render: Pick<ClipRender, 'status'>): boolean {
+  return render.status === 'queued' || render.status === 'rendering';
+}
+
+/** "Queued", "Transcribing 12%", "Rendering 61%". */
+export function renderProgressLabel(render: Pick<ClipRender, 'status' | 'stage' | 'percent'>): string {
+  if (render.status === 'queued') return 'Queued';
+  const stage = render.stage ? RENDER_STAGE_LABELS[render.stage] : 'Working';
+  return `${stage} ${render.percent ?? 0}%`;
+}
+
+export const postedToEntry = z.object({
+  account: z.string(),
+  status: z.string(),
+  /** How much of the video TikTok has received; null before the upload starts. */
+  percent: wholePercent.nullable(),
+});
+export type PostedToEntry = z.infer<typeof postedToEntry>;
+
 export const clip = z.object({
   clip_id: z.string(),
   title: z.string(),
@@ -36,7 +84,9 @@ export const clip = z.object({
   selected_description: z.number(),
   metadata: z.object({ descriptions: z.array(descriptionOption) }),
   /** Where this clip has gone to TikTok: one entry per account, with the upload's status. */
-  posted_to: z.array(z.object({ account: z.string(), status: z.string() })),
+  posted_to: z.array(postedToEntry),
+  /** The clip's subtitle job as it runs, so every screen shows the same state after a reload. */
+  render: clipRender,
 });
 export type Clip = z.infer<typeof clip>;
 

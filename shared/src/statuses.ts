@@ -66,6 +66,12 @@ export function uploadStatusTone(status: string): StatusTone {
   return known.success ? UPLOAD_STATUS_TONES[known.data] : 'neutral';
 }
 
+/** "Uploading 42%" while the bytes go (when the server says how far), else the status's words. */
+export function uploadProgressLabel(entry: { status: string; percent: number | null }): string {
+  const label = uploadStatusLabel(entry.status);
+  return entry.status === 'uploading' && entry.percent !== null ? `${label} ${entry.percent}%` : label;
+}
+
 export function isDeliveredUpload(status: string): boolean {
   return (DELIVERED_UPLOAD_STATUSES as readonly string[]).includes(status);
 }

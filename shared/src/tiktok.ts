@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
-import { DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG } from './clips.ts';
+import { DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG, wholePercent } from './clips.ts';
 import { rowId } from './input.ts';
 
 export const TIKTOK_AUTH_MESSAGE_TYPE = 'tiktok-auth';
@@ -55,6 +55,8 @@ export const upload = z.object({
   tiktok_account_id: z.string().nullable(),
   account: z.string(),
   status: z.enum(UPLOAD_STATUSES),
+  /** How much of the video TikTok has received; null before the upload starts. */
+  percent: wholePercent.nullable(),
   publish_id: z.string().nullable(),
   error: z.string().nullable(),
   created_at: z.string(),

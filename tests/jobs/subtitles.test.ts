@@ -117,6 +117,38 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     await expect(first).resolves.toMatchObject({ ok: true });
   });
 
+  it('shows the running job on the clip (stage and percent) in the list and the details, and idle once done', async () => {
+    openai.setScenario('speech');
+    await seedRealClip('Watched');
+    const idle = { status: 'idle', stage: null, percent: null, error: null };
+    const render = async () => (await api().clips.list({ search: 'Watched' })).clips[0]?.render;
+    const details = async () => (await api().clips.details({ id: 'Watched' })).render;
+    expect(await render()).toEqual(idle);
+    expect(await details()).toEqual(idle);
+    openai.hold();
+    const generating = api().subtitles.generate({ id: 'Watched' });
+    await waitUntil(() => openai.pending() === 1, { message: 'the transcription to reach the server' });
+    const transcribing = { status: 'rendering', stage: 'transcribing', percent: 0, error: null };
+    expect(await render()).toEqual(transcribing);
+    expect(await details()).toEqual(transcribing);
+    openai.release();
+    // From here on the job moves through rendering and describing; what the clip shows only goes forward.
+    const seen: Awaited<ReturnType<typeof render>>[] = [];
+    const recorded = async () => {
+      const current = await render();
+      seen.push(current);
+      return current;
+    };
+    await waitUntil(recorded, { message: 'the clip to be idle again', until: (current) => current?.status === 'idle', intervalMs: 50 });
+    await expect(generating).resolves.toMatchObject({ ok: true });
+    const percents = seen.filter((state) => state?.status === 'rendering').map((state) => state!.percent!);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(seen.at(-1)).toEqual(idle);
+    expect(await details()).toEqual(idle);
+    const request = await app.deps.db.selectFrom('subtitle_requests').innerJoin('clips', 'clips.id', 'subtitle_requests.clip_row_id').select(['status', 'percent']).where('clips.clip_id', '=', 'Watched').executeTakeFirstOrThrow();
+    expect(request).toEqual({ status: 'done', percent: 100 });
+  });
+
   it('finishes a clip without speech as "no speech found" and leaves it unchanged', async () => {
     openai.setScenario('silence');
     await seedRealClip('Quiet');
@@ -132,6 +164,18 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     openai.failNext({ status: 500, times: 10 });
     await expect(api().subtitles.generate({ id: 'Failing' })).rejects.toMatchObject({ code: 'BAD_GATEWAY', message: expect.stringMatching(/^Subtitle generation failed: /) });
     expect((await api().clips.details({ id: 'Failing' })).subtitled).toBe(false);
+    // The clip says so until the next attempt (which the server answers this time).
+    openai.reset();
+    const failed = { status: 'failed', stage: 'transcribing', percent: null, error: expect.stringMatching(/^Subtitle generation failed: Transcription server .* answered 500/) };
+    expect((await api().clips.details({ id: 'Failing' })).render).toEqual(failed);
+    expect((await api().clips.list({ search: 'Failing' })).clips[0]?.render).toEqual(failed);
+    openai.hold();
+    const again = api().subtitles.generate({ id: 'Failing' });
+    await waitUntil(() => openai.pending() === 1, { message: 'the second attempt to reach the server' });
+    expect((await api().clips.details({ id: 'Failing' })).render).toMatchObject({ status: 'rendering', error: null });
+    openai.release();
+    await expect(again).resolves.toMatchObject({ ok: true });
+    expect((await api().clips.details({ id: 'Failing' })).render.status).toBe('idle');
   });
 
   it('transcribes before the single render when the streamer has auto_subtitle', async () => {

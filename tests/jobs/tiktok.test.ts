@@ -9,7 +9,7 @@ import { jobKey, removeJob } from '../../server/src/platform/queue/queue.ts';
 import { freshAccessToken } from '../../server/src/domains/publishing/accounts.ts';
 import { decryptSecret } from '../../server/src/platform/crypto.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
-import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
+import { MIB, startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
@@ -224,8 +224,42 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
 
     const final = await waitForStatus(result.uploads[0]!.id, ['published']);
     expect(final.status).toBe('published');
-    expect((await api.clips.details({ id: 'PostMe' })).posted_to).toEqual([{ account: '@aliceclips', status: 'published' }]);
+    expect((await api.clips.details({ id: 'PostMe' })).posted_to).toEqual([{ account: '@aliceclips', status: 'published', percent: 100 }]);
     await expect(api.tiktok.post({ id: 'PostMe', description: 'again', tiktok_account_ids: [accountId] })).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('saves how much of the video TikTok has received, chunk by chunk (upload status and the clip)', async () => {
+    const api = callerFor(app.deps, { user: alice }).api;
+    const accountId = await connect(alice, 'open-alice');
+    // Three 10 MiB chunks (the last one a byte longer).
+    const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'ThreeChunks', video: Buffer.alloc(30 * MIB + 1, 7) });
+    tiktok.holdChunks();
+    const posting = api.tiktok.post({ id: 'ThreeChunks', description: 'chunky #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' });
+    const upload = await waitUntil(() => app.deps.db.selectFrom('uploads').select('id').where('clip_row_id', '=', clipRowId).executeTakeFirst(), {
+      message: 'the upload row',
+      until: (row): row is { id: string } => row !== undefined,
+    });
+    const postedTo = async () => (await api.clips.list({ search: 'ThreeChunks' })).clips[0]?.posted_to;
+
+    await waitUntil(() => tiktok.heldChunks(), { message: 'the first chunk to arrive', until: (held) => held === 1 });
+    expect(await api.tiktok.uploadStatus({ id: upload.id })).toMatchObject({ status: 'uploading', percent: 0 });
+    const seen: number[] = [];
+    for (const chunk of [1, 2]) {
+      tiktok.releaseChunk();
+      const status = await waitUntil(() => api.tiktok.uploadStatus({ id: upload.id }), {
+        message: `the percent after chunk ${chunk}`,
+        until: (current) => (current.percent ?? 0) > (seen.at(-1) ?? 0),
+      });
+      expect(status.status).toBe('uploading');
+      seen.push(status.percent!);
+      expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'uploading', percent: status.percent }]);
+      await waitUntil(() => tiktok.heldChunks(), { message: `chunk ${chunk + 1} to arrive`, until: (held) => held === 1 });
+    }
+    expect(seen).toEqual([33, 66]);
+    tiktok.releaseChunk();
+    await expect(posting).resolves.toMatchObject({ message: 'Posted to TikTok successfully!' });
+    expect(await waitForStatus(upload.id, ['published'])).toMatchObject({ percent: 100 });
+    expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'published', percent: 100 }]);
   });
 
   it('lets only one of two simultaneous posts of a clip to one account through', async () => {
@@ -332,9 +366,9 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
 
     await api.tiktok.deleteAccount({ id: accountId });
     // The Posted badge and the upload status stay, under the name the account had.
-    expect((await api.clips.details({ id: 'Keepsake' })).posted_to).toEqual([{ account: '@historykeeper', status: 'published' }]);
+    expect((await api.clips.details({ id: 'Keepsake' })).posted_to).toEqual([{ account: '@historykeeper', status: 'published', percent: 100 }]);
     const listed = await api.clips.list({ page: 1, limit: 100 });
-    expect(listed.clips.find((clip) => clip.clip_id === 'Keepsake')?.posted_to).toEqual([{ account: '@historykeeper', status: 'published' }]);
+    expect(listed.clips.find((clip) => clip.clip_id === 'Keepsake')?.posted_to).toEqual([{ account: '@historykeeper', status: 'published', percent: 100 }]);
     expect(await api.tiktok.uploadStatus({ id: uploadId })).toMatchObject({ id: uploadId, clip_id: 'Keepsake', tiktok_account_id: null, account: '@historykeeper', status: 'published' });
     const rest = await fetch(`${server.baseUrl}/api/upload-status/${uploadId}`, { headers: { cookie: await sessionCookie(alice) } });
     expect(rest.status).toBe(200);
@@ -375,7 +409,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
         tiktok_account_id: null,
         account: '@guestacct',
       });
-      expect((await api.clips.details({ id: 'Orphaned' })).posted_to).toEqual([{ account: '@guestacct', status: 'failed' }]);
+      expect((await api.clips.details({ id: 'Orphaned' })).posted_to).toEqual([{ account: '@guestacct', status: 'failed', percent: null }]);
     } finally {
       await dropQueuedPost(row);
       worker = await startWorker(app.deps, app.database.pool, 3);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { CLIP_PAGE_DEFAULT, CLIPS_POLL_MS, isUploadInProgress, type ClipDetails, type ClipList, type ListClipsInput } from '@clipshift/shared';
+import { CLIP_PAGE_DEFAULT, CLIPS_POLL_MS, isRenderActive, isUploadInProgress, type Clip, type ClipDetails, type ClipList, type ListClipsInput } from '@clipshift/shared';
 import { toastFailure } from './errors';
 import { trpc } from './trpc';
 
@@ -16,8 +16,11 @@ export const clipMessages = {
 } as const;
 
 export const CLIP_PAGE_SIZE = CLIP_PAGE_DEFAULT;
-/** While a post is on its way to TikTok, the page reloads this often so its Posted state shows. */
-const POST_PROGRESS_POLL_MS = 5_000;
+/**
+ * While a clip's subtitle job or a post is under way, the page reloads this often so its progress
+ * moves (the server saves it at most once a second); otherwise the 60 s reload applies.
+ */
+export const ACTIVITY_POLL_MS = 2_000;
 
 /** What the server filters by; an empty streamer means every streamer. */
 export interface ClipQueryFilters {
@@ -25,8 +28,13 @@ export interface ClipQueryFilters {
   search: string;
 }
 
-function postProgressInterval(list: ClipList | undefined): number | false {
-  return list?.clips.some((clip) => clip.posted_to.some((entry) => isUploadInProgress(entry.status))) ? POST_PROGRESS_POLL_MS : false;
+/** A subtitle job or an upload of the clip is still going (as the server last said). */
+export function hasWorkUnderWay(clip: Pick<Clip, 'render' | 'posted_to'>): boolean {
+  return isRenderActive(clip.render) || clip.posted_to.some((entry) => isUploadInProgress(entry.status));
+}
+
+function activityInterval(active: boolean): number | false {
+  return active ? ACTIVITY_POLL_MS : false;
 }
 
 function listInput(filters: ClipQueryFilters, page: number): ListClipsInput {
@@ -51,14 +59,17 @@ function useReloadWhenOld(lastLoadAt: number, reload: () => void) {
   }, [lastLoadAt, reload]);
 }
 
-/** One page of the user's clips under the applied filters, newest first. */
-export function useClipList(filters: ClipQueryFilters, page: number) {
+/**
+ * One page of the user's clips under the applied filters, newest first. `working`: this page has
+ * started work the list may not show yet (a subtitle call), so it polls fast meanwhile too.
+ */
+export function useClipList(filters: ClipQueryFilters, page: number, working = false) {
   const utils = trpc.useUtils();
   const input = useMemo(() => listInput(filters, page), [filters, page]);
   // Filter changes keep showing the previous page until the new one arrives (no flashing skeleton).
   const query = trpc.clips.list.useQuery(input, {
     placeholderData: keepPreviousData,
-    refetchInterval: (current) => postProgressInterval(current.state.data),
+    refetchInterval: (current) => activityInterval(working || Boolean(current.state.data?.clips.some(hasWorkUnderWay))),
   });
   const { refetch } = query;
 
@@ -87,23 +98,29 @@ export function useClipList(filters: ClipQueryFilters, page: number) {
   return { query, refresh, removeClip };
 }
 
-/** A clip's details with its transcript, fetched fresh each time the caller mounts. */
-export function useFreshClipDetails(clipId: string) {
-  return trpc.clips.details.useQuery({ id: clipId }, { staleTime: 0 });
+/**
+ * A clip's details with its transcript, fetched fresh each time the caller mounts, and reloaded
+ * often while its work goes on (or `working`: the caller knows of work the server may not show yet).
+ */
+export function useFreshClipDetails(clipId: string, working = false) {
+  return trpc.clips.details.useQuery(
+    { id: clipId },
+    { staleTime: 0, refetchInterval: (current) => activityInterval(working || (current.state.data !== undefined && hasWorkUnderWay(current.state.data))) },
+  );
 }
 
 /**
  * The details modal's copy of a clip. A failed load says so and calls `onFailed` (the modal
  * closes); a failure cached from an earlier opening does not.
  */
-export function useClipDetails(clipId: string, onFailed: () => void) {
+export function useClipDetails(clipId: string, onFailed: () => void, working = false) {
   const [openedAt] = useState(Date.now);
   const onFailedRef = useRef(onFailed);
   useEffect(() => {
     onFailedRef.current = onFailed;
   }, [onFailed]);
 
-  const query = useFreshClipDetails(clipId);
+  const query = useFreshClipDetails(clipId, working);
   const failedAt = query.isError && query.errorUpdatedAt >= openedAt ? query.errorUpdatedAt : 0;
   const { error } = query;
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { ALREADY_GENERATING_SUBTITLES, SUBTITLE_INFO_TOAST_MS } from '@clipshift/shared';
+import { ALREADY_GENERATING_SUBTITLES, isRenderActive, SUBTITLE_INFO_TOAST_MS, type Clip } from '@clipshift/shared';
 import { toastTiming } from '@/lib/toast-timing';
 import { errorCode, serverMessage, toastFailure } from './errors';
 import { preferencesToSend } from './settings';
@@ -35,9 +35,13 @@ function reportError(error: unknown): void {
   else toastFailure(error, { fallback: subtitleMessages.failed, offline: subtitleMessages.unreachable, prefixed: true });
 }
 
+/** What the generating state is read from: the clip's id and the server's word on its job. */
+export type SubtitleTarget = Pick<Clip, 'clip_id' | 'render'>;
+
 /**
- * Subtitle generation for any number of clips at once (spec section 4). A clip stays in the
- * generating set until its call ends; asking again meanwhile only says so. `onGenerated` runs
+ * Subtitle generation for any number of clips at once (spec section 4). A clip is generating while
+ * this page's call for it runs or while the server says its job is queued or running (so the state
+ * survives leaving the screen and reloads); asking again meanwhile only says so. `onGenerated` runs
  * after a success with the clip's id (the latest callback, even minutes later).
  */
 export function useSubtitleGeneration(onGenerated: (clipId: string) => void) {
@@ -69,8 +73,9 @@ export function useSubtitleGeneration(onGenerated: (clipId: string) => void) {
   });
 
   const generate = useCallback(
-    (clipId: string) => {
-      if (running.current.has(clipId)) {
+    (clip: SubtitleTarget) => {
+      const clipId = clip.clip_id;
+      if (running.current.has(clipId) || isRenderActive(clip.render)) {
         toast.info(ALREADY_GENERATING_SUBTITLES);
         return;
       }
@@ -81,6 +86,8 @@ export function useSubtitleGeneration(onGenerated: (clipId: string) => void) {
     [mutate, setRunning],
   );
 
-  const isGenerating = useCallback((clipId: string) => generating.has(clipId), [generating]);
-  return { generate, isGenerating };
+  const isGenerating = useCallback((clip: SubtitleTarget) => generating.has(clip.clip_id) || isRenderActive(clip.render), [generating]);
+  /** A call of this page is under way (the server may not list its job yet). */
+  const callsRunning = generating.size > 0;
+  return { generate, isGenerating, callsRunning };
 }

@@ -107,6 +107,12 @@ export interface FakeTikTok {
   publishFromInbox(publishId: string): void;
   failNext(endpoint: Exclude<FakeTikTokEndpoint, 'unknown'>, failure: FakeFailure, times?: number): void;
   clearFailures(): void;
+  /** Holds the answer to every chunk TikTok accepts (a slow transfer), until releaseChunk(). */
+  holdChunks(): void;
+  /** Answers the oldest held chunk. */
+  releaseChunk(): void;
+  /** Chunks received and accepted, not answered yet. */
+  heldChunks(): number;
   /** Moves the fake's clock (token, code and upload_url expiry, caps, rate limits). */
   advanceTime(ms: number): void;
   now(): number;
@@ -118,7 +124,7 @@ export interface FakeTikTok {
   posts: ReadonlyMap<string, FakePost>;
   /**
    * Forgets what tests recorded and scripted (requests, failures, refusals, who authorizes, caps,
-   * lifetimes, audit status, polls, rate windows) back to the options it started with; the users,
+   * lifetimes, audit status, polls, rate windows, held chunks — answered) back to the options it started with; the users,
    * their tokens, uploads and posts, the registered redirect URIs and the clock stay, as suites set
    * them up once. Tests call it in beforeEach so none depends on what an earlier one scripted.
    */
@@ -147,7 +153,19 @@ interface Context {
   enforceRateLimits: boolean;
   keepUploadBytes: boolean;
   rateWindows: Map<string, number[]>;
+  chunkGate: ChunkGate;
   now: () => number;
+}
+
+/** Accepted chunks waiting for their answer while the test holds them. */
+interface ChunkGate {
+  holding: boolean;
+  held: (() => void)[];
+}
+
+function openChunkGate(gate: ChunkGate): void {
+  gate.holding = false;
+  for (const answer of gate.held.splice(0)) answer();
 }
 
 const AUTHORIZE_PATH = '/v2/auth/authorize/';
@@ -215,6 +233,7 @@ export async function startFakeTikTok(options: FakeTikTokOptions = {}): Promise<
     enforceRateLimits: options.enforceRateLimits ?? false,
     keepUploadBytes: options.keepUploadBytes ?? true,
     rateWindows: new Map(),
+    chunkGate: { holding: false, held: [] },
     now,
   };
   const requests: RecordedTikTokRequest[] = [];
@@ -276,6 +295,9 @@ export async function startFakeTikTok(options: FakeTikTokOptions = {}): Promise<
       context.failures.clear();
       state.publishFailures.length = 0;
     },
+    holdChunks: () => void (context.chunkGate.holding = true),
+    releaseChunk: () => context.chunkGate.held.shift()?.(),
+    heldChunks: () => context.chunkGate.held.length,
     advanceTime: (ms) => void (offsetMs += ms),
     now,
     requests,
@@ -288,10 +310,12 @@ export async function startFakeTikTok(options: FakeTikTokOptions = {}): Promise<
       state.publishFailures.length = 0;
       context.authorizing = nobodyAuthorizing();
       context.rateWindows.clear();
+      openChunkGate(context.chunkGate);
       Object.assign(state, scriptedDefaults(options));
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        openChunkGate(context.chunkGate);
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
@@ -734,6 +758,7 @@ async function handleUpload(context: Context, req: IncomingMessage, res: ServerR
   const body = await readBytes(req, declared + 1);
   if (body.length !== declared) return sendText(res, 400, 'Content-Length does not match the body', {});
   context.state.acceptChunk(upload, first, context.keepUploadBytes ? body : Buffer.alloc(0));
+  if (context.chunkGate.holding) await new Promise<void>((resolve) => context.chunkGate.held.push(resolve));
   if (failure === 'lost_response') return sendText(res, 500, '', {});
   if (upload.complete) return sendText(res, 201, '', { 'Content-Range': progressRange(upload) });
   return sendText(res, 206, '', { 'Content-Range': progressRange(upload) });

@@ -32,14 +32,14 @@ function useStayWithinPages(list: ClipList | undefined, page: number, setPage: (
 export function ClipsPage() {
   const [view, setView] = useClipView();
   const filters = useClipFilters();
-  const { query, refresh, removeClip } = useClipList(filters.applied, filters.page);
-  const streamers = useStreamerList();
   const details = useDetailsState();
+  const { generate, isGenerating, callsRunning } = useSubtitleGeneration(details.reopenIfShowing);
+  const { query, refresh, removeClip } = useClipList(filters.applied, filters.page, callsRunning);
+  const streamers = useStreamerList();
   const [deleteTarget, setDeleteTarget] = useState<Clip | null>(null);
   const [postTarget, setPostTarget] = useState<Clip | null>(null);
   const [refreshing, setRefreshing] = useState(false);
 
-  const { generate, isGenerating } = useSubtitleGeneration(details.reopenIfShowing);
   const onDeleted = useCallback(
     (clipId: string) => {
       setDeleteTarget(null);
@@ -53,7 +53,7 @@ export function ClipsPage() {
   const actions = useMemo<ClipActions>(
     () => ({
       open: details.open,
-      generateSubtitles: (clip) => generate(clip.clip_id),
+      generateSubtitles: generate,
       isGenerating,
       download: downloadClip,
       requestDelete: setDeleteTarget,

@@ -105,7 +105,7 @@ export function selectUploadsOfClips(db: DbOrTrx, clipRowIds: readonly string[])
   return db
     .selectFrom('uploads as u')
     .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
-    .select(['u.clip_row_id', 'u.status', 'u.account_name', 'a.username', 'a.display_name'])
+    .select(['u.clip_row_id', 'u.status', 'u.percent', 'u.account_name', 'a.username', 'a.display_name'])
     .where('u.clip_row_id', 'in', clipRowIds)
     .orderBy('u.created_at')
     .execute();
@@ -122,11 +122,16 @@ export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Pro
     .onConflict((onConflict) =>
       onConflict
         .columns(['clip_row_id', 'account_open_id'])
-        .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, error: null, updated_at: new Date() })
+        .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, percent: null, error: null, updated_at: new Date() })
         .where('uploads.status', '=', 'failed'),
     )
     .returningAll()
     .executeTakeFirst();
+}
+
+/** The share of the video TikTok has received, while the upload is still sending it. */
+export async function updateUploadPercent(db: DbOrTrx, uploadId: string, percent: number): Promise<void> {
+  await db.updateTable('uploads').set({ percent }).where('id', '=', uploadId).where('status', '=', 'uploading').execute();
 }
 
 export async function updateUpload(db: DbOrTrx, uploadId: string, values: Updateable<UploadsTable>): Promise<void> {

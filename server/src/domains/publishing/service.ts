@@ -18,7 +18,8 @@ export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Prom
   for (const row of await selectUploadsOfClips(db, clipRowIds)) {
     const list = map.get(row.clip_row_id) ?? [];
     // A removed account's posts stay, under the name the account had then.
-    list.push({ account: row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name }), status: row.status });
+    const account = row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name });
+    list.push({ account, status: row.status, percent: row.percent });
     map.set(row.clip_row_id, list);
   }
   return map;

@@ -32,6 +32,7 @@ export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
     tiktok_account_id: row.tiktok_account_id,
     account,
     status: row.status,
+    percent: row.percent,
     publish_id: row.publish_id,
     error: row.error,
     created_at: row.created_at.toISOString(),

@@ -40,6 +40,7 @@ interface CaptionRequest {
   language?: string;
   model?: string;
   signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
 }
 
 interface CaptionResult {
@@ -56,6 +57,7 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
     // The browser's model preference names whisper.cpp models; an OpenAI-compatible server uses its own.
     model: request.transcriber.engine === 'local' ? request.model : undefined,
     signal: request.signal,
+    onProgress: request.onProgress,
   });
   if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };
   await writeAssFile(request.assPath, transcript.words, assOptionsFor(request.target));

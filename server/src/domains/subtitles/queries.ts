@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { SubtitleRequestsTable, SubtitleRequestStatus } from '../../platform/db/schema.ts';
+import type { SubtitleRequestsTable, SubtitleRequestStatus, SubtitleStage } from '../../platform/db/schema.ts';
 import type { WorkerIdentity } from '../../platform/identity.ts';
 
 /** SQL of the subtitle_requests table, which the subtitles domain owns. */
@@ -40,11 +40,28 @@ export async function moveSubtitleRequest(
 export function claimQueuedRequest(db: DbOrTrx, requestId: string, identity: WorkerIdentity): Promise<SubtitleRequestRow | undefined> {
   return db
     .updateTable('subtitle_requests')
-    .set({ status: 'running', owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
+    .set({ status: 'running', stage: 'transcribing', percent: 0, owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
     .where('id', '=', requestId)
     .where('status', '=', 'queued')
     .returningAll()
     .executeTakeFirst();
+}
+
+/** A running request's stage and percent (a finished one keeps its final state). */
+export async function updateRunningProgress(db: DbOrTrx, requestId: string, value: { stage: SubtitleStage; percent: number }): Promise<void> {
+  await db.updateTable('subtitle_requests').set(value).where('id', '=', requestId).where('status', '=', 'running').execute();
+}
+
+/** Each clip's latest request (its render state), keyed by clip row id. */
+export function selectLatestRequests(db: DbOrTrx, clipRowIds: readonly string[]) {
+  return db
+    .selectFrom('subtitle_requests')
+    .distinctOn('clip_row_id')
+    .select(['clip_row_id', 'status', 'stage', 'percent', 'message'])
+    .where('clip_row_id', 'in', clipRowIds)
+    .orderBy('clip_row_id')
+    .orderBy('created_at', 'desc')
+    .execute();
 }
 
 export async function updateSubtitleRequest(db: DbOrTrx, requestId: string, values: Updateable<SubtitleRequestsTable>): Promise<void> {

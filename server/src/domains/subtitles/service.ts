@@ -8,6 +8,7 @@ import { enqueue, jobKey } from '../../platform/queue/queue.ts';
 import { insertSubtitleRequest, selectSubtitleRequest } from './queries.ts';
 
 export { captionsForRun, type RunCaptions } from './captions.ts';
+export { renderStates } from './progress.ts';
 
 const ALREADY_GENERATING = 'Already generating subtitles for clip';
 const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';

@@ -1,4 +1,4 @@
-import { clipDetails, clipIdInput, clipList, listClipsInput, sortByRank, updateDescriptionsInput, type Clip, type ClipDetails, type ClipList } from '@clipshift/shared';
+import { clipDetails, clipIdInput, clipList, IDLE_RENDER, listClipsInput, sortByRank, updateDescriptionsInput, type Clip, type ClipDetails, type ClipList, type ClipRender } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
@@ -6,9 +6,16 @@ import { withFileUrls } from '../files.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { deleteClip, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipPage, type ClipRow } from '../../domains/clips/service.ts';
 import { postedTo, type PostedTo } from '../../domains/publishing/service.ts';
+import { renderStates } from '../../domains/subtitles/service.ts';
+
+/** What other domains know of a clip: where it was posted, how its subtitle job stands. */
+interface ClipActivity {
+  posted?: PostedTo | undefined;
+  render?: ClipRender | undefined;
+}
 
 /** A clip as the API shows it, with the file URLs this server serves it under. */
-function toClip(row: ClipListRow, posted: PostedTo = []): Clip {
+function toClip(row: ClipListRow, activity: ClipActivity): Clip {
   return withFileUrls({
     clip_id: row.clip_id,
     title: row.title,
@@ -26,19 +33,28 @@ function toClip(row: ClipListRow, posted: PostedTo = []): Clip {
     custom_description: row.custom_description,
     selected_description: row.selected_description,
     metadata: { descriptions: sortByRank(row.descriptions) },
-    posted_to: posted,
+    posted_to: activity.posted ?? [],
+    render: activity.render ?? IDLE_RENDER,
   });
 }
 
-/** The clips of a page with where each was posted (publishing's data, composed here: clips sits below publishing). */
+/**
+ * Publishing's and subtitles' data of these clips, keyed by row id (composed here: clips sits
+ * below both domains).
+ */
+async function activityOf(db: DbOrTrx, rowIds: readonly string[]): Promise<(rowId: string) => ClipActivity> {
+  const [posted, renders] = await Promise.all([postedTo(db, rowIds), renderStates(db, rowIds)]);
+  return (rowId) => ({ posted: posted.get(rowId), render: renders.get(rowId) });
+}
+
 async function toClipList(db: DbOrTrx, page: ClipPage): Promise<ClipList> {
-  const posted = await postedTo(db, page.rows.map((row) => row.id));
-  return { clips: page.rows.map((row) => toClip(row, posted.get(row.id))), total: page.total, page: page.page, limit: page.limit };
+  const activity = await activityOf(db, page.rows.map((row) => row.id));
+  return { clips: page.rows.map((row) => toClip(row, activity(row.id))), total: page.total, page: page.page, limit: page.limit };
 }
 
 async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {
-  const posted = await postedTo(db, [row.id]);
-  return { ...toClip(row, posted.get(row.id)), transcript: row.transcript };
+  const activity = await activityOf(db, [row.id]);
+  return { ...toClip(row, activity(row.id)), transcript: row.transcript };
 }
 
 export const clipsRouter = router({

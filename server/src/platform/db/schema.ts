@@ -159,6 +159,9 @@ export interface ClipsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** The steps of a subtitle job, in order (shared RENDER_STAGES). */
+export type SubtitleStage = 'transcribing' | 'rendering' | 'describing';
+
 export interface SubtitleRequestsTable {
   id: Generated<string>;
   user_id: string;
@@ -170,6 +173,10 @@ export interface SubtitleRequestsTable {
   owner_pid: number | null;
   owner_instance: string | null;
   heartbeat_at: Timestamp | null;
+  /** The step the job is in (transcribing, rendering, describing); kept when it fails. */
+  stage: SubtitleStage | null;
+  /** Of the whole job, 0–100. */
+  percent: number | null;
   created_at: CreatedAt;
   finished_at: Timestamp | null;
 }
@@ -227,6 +234,8 @@ export interface UploadsTable {
   disable_stitch: ColumnType<boolean, boolean | undefined, boolean>;
   publish_id: string | null;
   upload_url_enc: string | null;
+  /** Share of the video's bytes TikTok has received, 0–100; null before the upload starts. */
+  percent: number | null;
   error: string | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;

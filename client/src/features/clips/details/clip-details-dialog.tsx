@@ -14,6 +14,7 @@ import { ClipVideo } from '../shared/clip-video';
 import { PostFromDetails } from './post-from-details';
 import { PostedTo } from './posted-to';
 import { SubtitleButton } from '../shared/subtitle-button';
+import { WorkProgress } from '../shared/work-progress';
 import { useClipDetails } from '@/api/clips';
 
 function DetailsActions({ clip, actions }: { clip: Clip; actions: ClipActions }) {
@@ -23,7 +24,7 @@ function DetailsActions({ clip, actions }: { clip: Clip; actions: ClipActions })
         <Download aria-hidden="true" />
         Download MP4
       </Button>
-      <SubtitleButton withLabel generating={actions.isGenerating(clip.clip_id)} onClick={() => actions.generateSubtitles(clip)} />
+      <SubtitleButton withLabel generating={actions.isGenerating(clip)} render={clip.render} onClick={() => actions.generateSubtitles(clip)} />
       <Button
         variant="outline"
         size="sm"
@@ -57,7 +58,8 @@ interface DetailsBodyProps {
 
 /** Mounted while the modal is open: the list's copy shows at once, the details fill in. */
 function DetailsBody({ listed, actions, onClose }: DetailsBodyProps) {
-  const details = useClipDetails(listed.clip_id, onClose);
+  // While this page's subtitle call runs, the details reload like the list, so its progress moves here too.
+  const details = useClipDetails(listed.clip_id, onClose, actions.isGenerating(listed));
   const loaded = details.data;
   const clip = loaded ?? listed;
   const vertical = isVertical(clip);
@@ -77,6 +79,7 @@ function DetailsBody({ listed, actions, onClose }: DetailsBodyProps) {
         </DialogHeader>
         <ClipFacts clip={clip} />
         <DetailsActions clip={clip} actions={actions} />
+        <WorkProgress clip={clip} detailed />
         <PostedTo entries={clip.posted_to} />
         {loaded ? (
           <ClipDescriptions

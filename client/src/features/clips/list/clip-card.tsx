@@ -10,6 +10,7 @@ import { formatDuration, formatViews, formatViewsFull } from '../shared/clip-for
 import { ClipOptionsMenu } from './clip-options-menu';
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { SubtitleButton } from '../shared/subtitle-button';
+import { WorkProgress } from '../shared/work-progress';
 
 function MetaItem({ icon, children, title }: { icon: ReactNode; children: ReactNode; title?: string }) {
   return (
@@ -53,12 +54,13 @@ function ClipCard({ clip, actions }: { clip: Clip; actions: ClipActions }) {
             </MetaItem>
           </div>
         </div>
+        <WorkProgress clip={clip} />
         <div className="mt-auto flex items-center gap-2 pt-1">
           <Button variant="brand" size="sm" className="flex-1" onClick={() => actions.requestPost(clip)}>
             <Send aria-hidden="true" />
             Post
           </Button>
-          <SubtitleButton generating={actions.isGenerating(clip.clip_id)} onClick={() => actions.generateSubtitles(clip)} className="size-8" />
+          <SubtitleButton generating={actions.isGenerating(clip)} render={clip.render} onClick={() => actions.generateSubtitles(clip)} className="size-8" />
           <ClipOptionsMenu clip={clip} actions={actions} />
         </div>
       </div>

@@ -10,6 +10,7 @@ import { cn } from '@/lib/utils';
 import { formatDuration, formatViews, formatViewsFull, isVertical } from '../shared/clip-format';
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { SubtitleButton } from '../shared/subtitle-button';
+import { WorkProgress } from '../shared/work-progress';
 
 interface RowActionProps {
   label: string;
@@ -34,7 +35,8 @@ function RowActions({ clip, actions }: { clip: Clip; actions: ClipActions }) {
       <SubtitleButton
         variant="ghost"
         className="size-8"
-        generating={actions.isGenerating(clip.clip_id)}
+        generating={actions.isGenerating(clip)}
+        render={clip.render}
         onClick={() => actions.generateSubtitles(clip)}
       />
       <RowAction label="Download MP4" icon={Download} onClick={() => actions.download(clip)} />
@@ -73,6 +75,7 @@ function ClipRow({ clip, actions }: { clip: Clip; actions: ClipActions }) {
           {clip.broadcaster_name} · {formatDate(clip.created_at)} · {formatViews(clip.view_count)}
         </div>
         <ClipBadges clip={clip} className="mt-1.5 lg:hidden" />
+        <WorkProgress clip={clip} className="mt-2 max-w-72" />
       </TableCell>
       <TableCell className="hidden max-md:hidden text-muted-foreground md:table-cell">{clip.broadcaster_name}</TableCell>
       <TableCell className="hidden max-md:hidden text-muted-foreground md:table-cell">{formatDate(clip.created_at)}</TableCell>

@@ -41,7 +41,7 @@ function WizardFooter({ wizard }: { wizard: PostWizard }) {
 
 interface PostWizardBodyProps {
   listed: Clip;
-  generating: boolean;
+  isGenerating: (clip: Clip) => boolean;
   onGenerateSubtitles: (clip: Clip) => void;
   onClose: () => void;
 }
@@ -51,7 +51,7 @@ interface PostWizardBodyProps {
  * The clip's details are fetched too: a subtitle run or a saved description since the list loaded
  * shows here.
  */
-function PostWizardBody({ listed, generating, onGenerateSubtitles, onClose }: PostWizardBodyProps) {
+function PostWizardBody({ listed, isGenerating, onGenerateSubtitles, onClose }: PostWizardBodyProps) {
   const details = useFreshClipDetails(listed.clip_id);
   const clip = details.data ?? listed;
   const accounts = useTikTokAccounts({ fresh: true });
@@ -69,7 +69,7 @@ function PostWizardBody({ listed, generating, onGenerateSubtitles, onClose }: Po
       <StepIndicator step={wizard.step} />
       {/* The step scrolls on its own, so the buttons stay in view when a step is taller than the screen. */}
       <div className="-mx-1 min-h-48 flex-1 overflow-y-auto px-1 pb-1" data-testid={`wizard-step-${wizard.step}`}>
-        {wizard.step === 1 && <ClipPreviewStep clip={clip} generating={generating} onGenerateSubtitles={() => onGenerateSubtitles(clip)} />}
+        {wizard.step === 1 && <ClipPreviewStep clip={clip} generating={isGenerating(clip)} onGenerateSubtitles={() => onGenerateSubtitles(clip)} />}
         {wizard.step === 2 && <DescriptionStep suggestions={wizard.suggestions} description={wizard.description} onChange={wizard.setDescription} />}
         {wizard.step === 3 && (
           <AccountsStep
@@ -107,7 +107,7 @@ function PostWizardBody({ listed, generating, onGenerateSubtitles, onClose }: Po
 interface PostWizardDialogProps {
   clip: Clip | null;
   onClose: () => void;
-  generating: (clipId: string) => boolean;
+  generating: (clip: Clip) => boolean;
   onGenerateSubtitles: (clip: Clip) => void;
 }
 
@@ -120,7 +120,7 @@ export function PostWizardDialog({ clip, onClose, generating, onGenerateSubtitle
           <PostWizardBody
             key={clip.clip_id}
             listed={clip}
-            generating={generating(clip.clip_id)}
+            isGenerating={generating}
             onGenerateSubtitles={onGenerateSubtitles}
             onClose={onClose}
           />

@@ -4,7 +4,8 @@ import type { Clip } from '@clipshift/shared';
 export interface ClipActions {
   open(clip: Clip): void;
   generateSubtitles(clip: Clip): void;
-  isGenerating(clipId: string): boolean;
+  /** This page asked for the clip's subtitles, or the server says its job is queued or running. */
+  isGenerating(clip: Clip): boolean;
   download(clip: Clip): void;
   requestDelete(clip: Clip): void;
   requestPost(clip: Clip): void;

@@ -1,8 +1,11 @@
 import { Captions, LoaderCircle } from 'lucide-react';
+import type { ClipRender } from '@clipshift/shared';
 import { Button, type ButtonProps } from '@/components/ui/button';
 
 interface SubtitleButtonProps {
   generating: boolean;
+  /** The server's word on the clip's job: its percent joins the label while it runs. */
+  render?: ClipRender;
   onClick: () => void;
   /** Icon only (cards, rows) or with its words (details modal). */
   withLabel?: boolean;
@@ -11,12 +14,18 @@ interface SubtitleButtonProps {
   className?: string;
 }
 
+/** "Generating subtitles… 37%" once the server reports how far the job is. */
+function generatingLabel(render: ClipRender | undefined): string {
+  return render?.status === 'rendering' && render.percent !== null ? `Generating subtitles… ${render.percent}%` : 'Generating subtitles…';
+}
+
 /**
  * Generate subtitles. While the clip is being subtitled a spinner takes the icon's place; the
- * button stays clickable so a second request is answered with the spec's info message.
+ * button stays clickable so a second request is answered with the spec's info message (and only
+ * that: the state comes from the server, so it holds after leaving the screen too).
  */
-export function SubtitleButton({ generating, onClick, withLabel = false, variant = 'outline', size, className }: SubtitleButtonProps) {
-  const label = generating ? 'Generating subtitles…' : 'Generate subtitles';
+export function SubtitleButton({ generating, render, onClick, withLabel = false, variant = 'outline', size, className }: SubtitleButtonProps) {
+  const label = generating ? generatingLabel(render) : 'Generate subtitles';
   const Icon = generating ? LoaderCircle : Captions;
   return (
     <Button

@@ -2,8 +2,7 @@ import { stat } from 'node:fs/promises';
 import { PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
-import { clipFilePath } from '../../clips/service.ts';
-import { findClipById } from '../../clips/service.ts';
+import { clipFilePath, findClipById } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import {
   assertDurationAllowed,
@@ -14,10 +13,11 @@ import {
   type TikTokClient,
 } from '../../../engines/providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
+import { throttledWriter } from '../../../platform/throttled-writer.ts';
 import { ACCOUNT_REMOVED, freshAccessToken, ReconnectRequired } from '../accounts.ts';
 import { POST_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
-import { selectUpload, updateUpload } from '../queries.ts';
+import { selectUpload, updateUpload, updateUploadPercent } from '../queries.ts';
 import { queuePostJob, type UploadRow } from '../uploads.ts';
 
 /** TikTok may have the video already; we can no longer ask. */
@@ -41,8 +41,31 @@ function choosePrivacy(requested: string | null, creator: CreatorInfo): PrivacyL
   return choice;
 }
 
-async function setStatus(deps: AppDeps, uploadId: string, status: UploadStatus, fields: { error?: string | null; publish_id?: string; upload_url_enc?: string | null } = {}) {
+interface StatusFields {
+  error?: string | null;
+  publish_id?: string;
+  upload_url_enc?: string | null;
+  percent?: number;
+}
+
+async function setStatus(deps: AppDeps, uploadId: string, status: UploadStatus, fields: StatusFields = {}) {
   await updateUpload(deps.db, uploadId, { status, ...fields, updated_at: new Date() });
+}
+
+type ChunkProgress = (uploadedBytes: number, totalBytes: number) => void;
+
+/**
+ * Runs a chunk transfer, saving the share of the video TikTok has received as chunks are
+ * accepted (at most once a second). Nothing is written once it returns, so the status that
+ * follows (processing, 100 %) is never overwritten by a late progress write.
+ */
+async function withUploadProgress(deps: AppDeps, uploadId: string, transfer: (onProgress: ChunkProgress) => Promise<unknown>): Promise<void> {
+  const writer = throttledWriter((percent: number) => updateUploadPercent(deps.db, uploadId, percent));
+  try {
+    await transfer((uploadedBytes, totalBytes) => writer.push(Math.floor((uploadedBytes / totalBytes) * 100)));
+  } finally {
+    await writer.stop();
+  }
 }
 
 /**
@@ -99,7 +122,7 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
 
   let publishId = upload.publish_id;
   if (!publishId) {
-    await setStatus(deps, upload.id, 'uploading');
+    await setStatus(deps, upload.id, 'uploading', { percent: 0 });
     const target = await withToken(async (accessToken) => {
       if (upload.mode === 'inbox') return tiktok.initInboxUpload(accessToken, plan, signal);
       const creator = await tiktok.queryCreatorInfo(accessToken, signal);
@@ -122,11 +145,11 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
     publishId = target.publishId;
     // Saved before the bytes go: whatever happens next, this post is never initialised twice.
     await setStatus(deps, upload.id, 'uploading', { publish_id: publishId, upload_url_enc: encryptSecret(target.uploadUrl, deps.appSecret) });
-    await tiktok.uploadChunks(target.uploadUrl, file, plan, { signal });
+    await withUploadProgress(deps, upload.id, (onProgress) => tiktok.uploadChunks(target.uploadUrl, file, plan, { signal, onProgress }));
   } else if (upload.status === 'uploading' && upload.upload_url_enc) {
     await resumeUpload(deps, tiktok, upload, token, file, plan, signal);
   }
-  await setStatus(deps, upload.id, 'processing', { upload_url_enc: null });
+  await setStatus(deps, upload.id, 'processing', { upload_url_enc: null, percent: 100 });
   const final = await withToken((accessToken) => tiktok.waitForPublish(accessToken, publishId, { signal }));
   const status: UploadStatus = final.status === 'SEND_TO_USER_INBOX' ? 'sent_to_inbox' : 'published';
   await setStatus(deps, upload.id, status, { error: null });
@@ -145,5 +168,6 @@ async function resumeUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadR
   const uploaded = status.uploadedBytes ?? 0;
   if (uploaded >= plan.videoSize) return;
   const startAt = plan.chunks.findIndex((chunk) => chunk.start >= uploaded);
-  await tiktok.uploadChunks(decryptSecret(upload.upload_url_enc!, deps.appSecret), file, plan, { startAt: Math.max(0, startAt), signal });
+  const uploadUrl = decryptSecret(upload.upload_url_enc!, deps.appSecret);
+  await withUploadProgress(deps, upload.id, (onProgress) => tiktok.uploadChunks(uploadUrl, file, plan, { startAt: Math.max(0, startAt), signal, onProgress }));
 }

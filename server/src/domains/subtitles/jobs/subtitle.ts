@@ -13,6 +13,7 @@ import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
 import { claimQueuedRequest, moveSubtitleRequest, updateSubtitleRequest } from '../queries.ts';
 import { NO_SPEECH, queueSubtitleJob } from '../service.ts';
+import { subtitleProgress } from '../progress.ts';
 
 const HEARTBEAT_MS = 5_000;
 
@@ -54,8 +55,11 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       });
   }, HEARTBEAT_MS);
   const workDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `subtitles-${requestId}`);
-  const finish = (status: 'done' | 'no_speech' | 'failed', message: string | null) =>
-    updateSubtitleRequest(deps.db, requestId, { status, message, finished_at: new Date() });
+  const progress = subtitleProgress(deps.db, requestId);
+  const finish = async (status: 'done' | 'no_speech' | 'failed', message: string | null) => {
+    await progress.stop();
+    await updateSubtitleRequest(deps.db, requestId, { status, message, finished_at: new Date(), ...(status === 'failed' ? {} : { percent: 100 }) });
+  };
   const clip = await findClipById(deps.db, request.clip_row_id);
   try {
     if (!clip) {
@@ -77,14 +81,17 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       language: streamer?.language || clip.language || undefined,
       model: request.model ?? undefined,
       signal,
+      onProgress: (fraction) => progress.report('transcribing', fraction),
     });
     if (!overlay) {
       await finish('no_speech', NO_SPEECH);
       await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `No speech found in "${clip.title}" (${clip.clip_id}): no subtitles added`, userId: clip.user_id });
       return;
     }
-    await renderClip({ ffmpeg: deps.media.ffmpeg, source, output, sourceInfo, layout, captions: overlay, signal });
+    progress.report('rendering', 0);
+    await renderClip({ ffmpeg: deps.media.ffmpeg, source, output, sourceInfo, layout, captions: overlay, signal, onProgress: (fraction) => progress.report('rendering', fraction) });
     const rendered = await probe(deps.media.ffprobe, output);
+    progress.report('describing', 0);
     const descriptions = await describeClip(deps, {
       clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: transcript.text, language: transcript.language ?? clip.language },
       userId: clip.user_id,
@@ -103,6 +110,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'subtitles', message: `Subtitles for "${clip?.title ?? 'a clip'}" failed: ${reason}`, userId: request.user_id, error });
   } finally {
     clearInterval(timer);
+    await progress.stop();
     await beating;
     await rm(workDir, { recursive: true, force: true });
   }

@@ -88,7 +88,7 @@ async function transcribeLocally(
   await forwardNativeLogs(await bindingOrError(), config.logger);
   const model = await acquireModel(file, signature, config.logger);
   throwIfAborted(input.signal);
-  const native = await runExclusive(model, input.signal, () => startNative(model, pcm, hint, tuning));
+  const native = await runExclusive(model, input.signal, () => startNative(model, pcm, hint, tuning, input.onProgress));
   const duration = pcm.length / SAMPLE_RATE;
   const words = clampToDuration(piecesToWords(repairBrokenCharacters(toPieces(native), native.result)), duration);
   return applyQualityGuards({ words, language: languageCode(native.language) ?? hint ?? null, levels: audioLevels(pcm) });
@@ -229,6 +229,7 @@ function startNative(
   pcm: Int16Array,
   language: string | undefined,
   tuning: { threads: number; stallTimeoutMs: number },
+  onProgress: TranscribeInput['onProgress'],
 ): NativeRun {
   let markDone!: () => void;
   const done = new Promise<void>((resolve) => {
@@ -262,7 +263,10 @@ function startNative(
         tokenTimestamps: true,
         maxLen: 1,
         maxThreads: tuning.threads,
-        onProgress: rearm,
+        onProgress: (percent: number) => {
+          rearm();
+          onProgress?.(percent / 100);
+        },
       });
       job.promise.then(
         (value: unknown) =>

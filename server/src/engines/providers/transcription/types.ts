@@ -25,6 +25,8 @@ export interface TranscribeInput {
   /** Model name overriding the configured default (local: ggml file name part, openai: server model id). */
   model?: string;
   signal?: AbortSignal;
+  /** Fractions 0–1 as the engine gets through the audio (the local engine; a remote server says nothing until it answers). */
+  onProgress?: (fraction: number) => void;
 }
 
 export interface Transcriber {
