@@ -9,6 +9,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { isThemeChoice, setThemeChoice, THEME_CHOICES, useTheme } from '@/lib/theme';
 import { ThemeButton, THEME_CHOICE_VIEWS } from './theme-button';
+import { WithTooltip } from '@/components/ui/tooltip';
 
 interface ThemeMenuProps {
   /** The plain button it replaces was pressed: open at once. */
@@ -26,9 +27,11 @@ export function ThemeMenu({ defaultOpen, focusOnMount }: ThemeMenuProps) {
   }, [focusOnMount, defaultOpen]);
   return (
     <DropdownMenu defaultOpen={defaultOpen}>
-      <DropdownMenuTrigger asChild>
-        <ThemeButton ref={trigger} title="Theme" />
-      </DropdownMenuTrigger>
+      <WithTooltip label="Theme">
+        <DropdownMenuTrigger asChild>
+          <ThemeButton ref={trigger} />
+        </DropdownMenuTrigger>
+      </WithTooltip>
       <DropdownMenuContent align="end" aria-label="Theme">
         <DropdownMenuLabel>Theme</DropdownMenuLabel>
         <DropdownMenuRadioGroup value={choice} onValueChange={(value) => isThemeChoice(value) && setThemeChoice(value)}>

@@ -10,6 +10,7 @@ import { cn } from '@/lib/utils';
 import { formatDuration, formatViews, formatViewsFull, isVertical } from '../shared/clip-format';
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { SubtitleButton } from '../shared/subtitle-button';
+import { WithTooltip } from '@/components/ui/tooltip';
 
 interface RowActionProps {
   label: string;
@@ -21,9 +22,11 @@ interface RowActionProps {
 /** An icon-only button of a row, named by its label. */
 function RowAction({ label, icon: Icon, onClick, className }: RowActionProps) {
   return (
-    <Button variant="ghost" size="icon" className={cn('size-8', className)} aria-label={label} title={label} onClick={onClick}>
-      <Icon aria-hidden="true" />
-    </Button>
+    <WithTooltip label={label}>
+      <Button variant="ghost" size="icon" className={cn('size-8', className)} aria-label={label} onClick={onClick}>
+        <Icon aria-hidden="true" />
+      </Button>
+    </WithTooltip>
   );
 }
 

@@ -1,5 +1,6 @@
 import { Captions, LoaderCircle } from 'lucide-react';
 import { Button, type ButtonProps } from '@/components/ui/button';
+import { WithTooltip } from '@/components/ui/tooltip';
 
 interface SubtitleButtonProps {
   generating: boolean;
@@ -18,7 +19,7 @@ interface SubtitleButtonProps {
 export function SubtitleButton({ generating, onClick, withLabel = false, variant = 'outline', size, className }: SubtitleButtonProps) {
   const label = generating ? 'Generating subtitles…' : 'Generate subtitles';
   const Icon = generating ? LoaderCircle : Captions;
-  return (
+  const button = (
     <Button
       type="button"
       variant={variant}
@@ -28,10 +29,11 @@ export function SubtitleButton({ generating, onClick, withLabel = false, variant
       aria-label={withLabel ? undefined : label}
       aria-busy={generating || undefined}
       data-generating={generating || undefined}
-      title={label}
     >
       <Icon className={generating ? 'animate-spin' : undefined} aria-hidden="true" />
       {withLabel && label}
     </Button>
   );
+  // Icon only, its words show on hover and focus.
+  return withLabel ? button : <WithTooltip label={label}>{button}</WithTooltip>;
 }
