@@ -481,6 +481,27 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     await card(TRIPLE.title).waitFor();
   });
 
+  it('names icon-only actions in a tooltip, on hover and on keyboard focus', async () => {
+    const subtitles = card(ACE.title).getByRole('button', { name: 'Generate subtitles' });
+    const tip = page.locator('[data-slot="tooltip-content"]').filter({ hasText: 'Generate subtitles' });
+    await subtitles.hover();
+    await tip.waitFor();
+    await page.getByRole('tooltip', { name: 'Generate subtitles' }).waitFor({ state: 'attached' });
+    await screenshotViewport(page, 'clips-tooltip');
+    // The pointer leaves in steps: Radix closes on a move outside the trigger and its tooltip.
+    await page.mouse.move(0, 0, { steps: 5 });
+    await tip.waitFor({ state: 'detached' });
+
+    await subtitles.focus();
+    await tip.waitFor();
+    await page.keyboard.press('Escape');
+    await tip.waitFor({ state: 'detached' });
+
+    await card(ACE.title).getByRole('button', { name: 'Clip options' }).hover();
+    await page.locator('[data-slot="tooltip-content"]').filter({ hasText: 'Clip options' }).waitFor();
+    await page.mouse.move(0, 0, { steps: 5 });
+  });
+
   it('switches to the list view and remembers it after a reload', async () => {
     await page.getByRole('button', { name: 'List view' }).click();
     await row(ACE.title).waitFor();

@@ -5,7 +5,8 @@ import { callerFor } from '../helpers/app.ts';
 import { launchBrowser, pathnameOf, screenshot, screenshotViewport, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
 import { heading, horizontalOverflow, navLink, toast as toastOn } from './pages/app.ts';
 import { register } from './pages/auth.ts';
-import { downloadsRegion, quickTile as quickTileOn, runEntry, waitForStatus } from './pages/dashboard.ts';
+import { clipGrid } from './pages/clips.ts';
+import { downloadsRegion, quickTile as quickTileOn, recentRunsToggle, runEntry, showRecentRuns, waitForStatus } from './pages/dashboard.ts';
 import { addStreamerDialog, editStreamerDialog, streamerCard, streamerList } from './pages/streamers.ts';
 
 const USER = { username: 'dana', password: 'a long enough password' };
@@ -179,8 +180,29 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     const saved = await server.app.deps.db.selectFrom('download_runs').select(['clip_limit', 'concurrency']).executeTakeFirstOrThrow();
     expect(saved).toEqual({ clip_limit: 2, concurrency: 1 });
 
-    await waitForStatus(run, 'Completed', RUN_TIMEOUT_MS);
+    // The "done" moment: a toast with the count of new clips and a link to them.
+    const done = toast(`2 new clips from ${STREAMER}`);
+    await done.waitFor({ timeout: RUN_TIMEOUT_MS });
+    await done.getByRole('link', { name: 'View clips' }).click();
+    await heading(page, 'Clips').waitFor();
+    expect(new URL(page.url()).search).toBe(`?streamer=${STREAMER}`);
+    expect(await page.getByRole('combobox', { name: 'Filter by streamer' }).textContent()).toBe(TITLE);
+    await expect.poll(() => clipGrid(page).getByRole('listitem').count()).toBe(2);
+    await nav('Dashboard').click();
+    await heading(page, 'Dashboard').waitFor();
+
+    // An ended run waits under Recent runs, closed, until asked for; it tells how long ago it ended.
+    const recent = recentRunsToggle(page);
+    await recent.filter({ hasText: 'Recent runs (1)' }).waitFor();
+    expect(await recent.getAttribute('aria-expanded')).toBe('false');
+    expect(await run.count()).toBe(0);
+    await downloads().getByText('Nothing is downloading right now.').waitFor();
+    await screenshot(page, 'dashboard-recent-closed');
+    await recent.click();
+    expect(await recent.getAttribute('aria-expanded')).toBe('true');
+    await waitForStatus(run, 'Completed');
     await run.getByText('2 of 2 clips downloaded').waitFor();
+    expect(await run.getByTestId('run-age').textContent()).toMatch(/^Ended (just now|\d+ min ago)$/);
     await downloads().getByRole('button', { name: 'Refresh Status' }).click();
     await waitForStatus(run, 'Completed');
     expect(await run.getByRole('progressbar').count()).toBe(0);
@@ -204,6 +226,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await page.locator('[data-sonner-toast][data-type="info"]').filter({ hasText: `Already downloading clips for ${OTHER}` }).waitFor();
     await page.unroute(isStatus);
     // Its one clip is remuxed (horizontal); the run must be over before the streamer can go.
+    await showRecentRuns(page);
     await waitForStatus(entry(OTHER), 'Completed', RUN_TIMEOUT_MS);
     await entry(OTHER).getByText('1 of 1 clip downloaded').waitFor();
   });
@@ -242,6 +265,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
 
     await run.getByRole('button', { name: `Stop download for ${STREAMER}` }).click();
     await toast(`Stopping download for ${STREAMER}`).waitFor();
+    await showRecentRuns(page);
     await waitForStatus(run, 'Stopped', 30_000);
     // The two clips left were both stalled: none was finished when the run stopped.
     await run.getByText('0 of 2 clips downloaded').waitFor();
@@ -316,6 +340,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await addDialog().getByRole('button', { name: 'Cancel' }).click();
 
     await page.goto('/app');
+    await showRecentRuns(page);
     await entry(TITLE).waitFor();
     await quickTile(TITLE).getByText('Every 4 hours').waitFor();
     expect(await overflow()).toBeLessThanOrEqual(0);

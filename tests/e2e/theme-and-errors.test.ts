@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { launchBrowser, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
 import { heading } from './pages/app.ts';
 import { register } from './pages/auth.ts';
@@ -57,6 +57,27 @@ describe('the theme toggle and how failures are worded', () => {
     await page.getByRole('menuitemradio', { name: 'System' }).click();
     expect(await page.evaluate(() => window.localStorage.getItem('clipshift-theme'))).toBeNull();
     expect(await isDark(page)).toBe(false);
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it('fetches the theme menu only when it is wanted, and opens it from the keyboard', async () => {
+    const scripts: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    };
+    page.on('request', onRequest);
+    await page.goto('/');
+    await heading(page, /Turn Twitch clips into/).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.filter((script) => script.includes('theme-menu'))).toEqual([]);
+
+    await page.getByRole('button', { name: 'Theme: System' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitemradio', { name: 'Light' }).waitFor();
+    expect(scripts.filter((script) => script.includes('theme-menu'))).toHaveLength(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Theme: System');
+    page.off('request', onRequest);
     expect(browser.pageErrors).toEqual([]);
   });
 

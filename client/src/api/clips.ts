@@ -99,6 +99,20 @@ export function useClipList(filters: ClipQueryFilters, page: number, working = f
 }
 
 /**
+ * The first page of all the user's clips with their total, as the Clips screen first asks for it,
+ * so the two share one cache entry.
+ */
+export function useClipOverview({ enabled }: { enabled: boolean }) {
+  return trpc.clips.list.useQuery(listInput({ streamer: '', search: '' }, 1), { enabled });
+}
+
+/** Marks every loaded clip list out of date (new clips have arrived): each reloads where it is shown. */
+export function useInvalidateClipLists(): () => void {
+  const utils = trpc.useUtils();
+  return useCallback(() => void utils.clips.list.invalidate(), [utils]);
+}
+
+/**
  * A clip's details with its transcript, fetched fresh each time the caller mounts, and reloaded
  * often while its work goes on (or `working`: the caller knows of work the server may not show yet).
  */

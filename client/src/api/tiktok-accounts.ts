@@ -27,11 +27,13 @@ interface AccountsOptions {
   fresh?: boolean;
   /** Says 'Failed to load TikTok accounts' when the load fails (the wizard words it its own way). */
   toastOnError?: boolean;
+  /** False holds the load back (the dashboard asks only while its checklist wants them). */
+  enabled?: boolean;
 }
 
 /** The user's connected TikTok accounts. */
-export function useTikTokAccounts({ fresh = false, toastOnError = false }: AccountsOptions = {}) {
-  const query = trpc.tiktok.accounts.useQuery(undefined, fresh ? { refetchOnMount: 'always' } : undefined);
+export function useTikTokAccounts({ fresh = false, toastOnError = false, enabled = true }: AccountsOptions = {}) {
+  const query = trpc.tiktok.accounts.useQuery(undefined, { enabled, ...(fresh ? { refetchOnMount: 'always' } : {}) });
   useLoadErrorToast(query, toastOnError ? accountMessages.loadFailed : null);
   return query;
 }

@@ -1,45 +1,51 @@
-import { Monitor, Moon, Sun, type LucideIcon } from 'lucide-react';
-import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
-import { isThemeChoice, setThemeChoice, THEME_CHOICES, useTheme, type ThemeChoice } from '@/lib/theme';
+import { lazy, Suspense, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { ThemeButton } from './theme-button';
 
-const CHOICES: Record<ThemeChoice, { label: string; icon: LucideIcon }> = {
-  light: { label: 'Light', icon: Sun },
-  dark: { label: 'Dark', icon: Moon },
-  system: { label: 'System', icon: Monitor },
-};
+/*
+ * The menu (Radix, with its positioning and focus code) is about a tenth of a first load and most
+ * visits never open it. Until the button is pointed at, focused or pressed, a plain button stands
+ * in; the menu's code is fetched then and takes the button's place, opening at once if it was pressed.
+ */
+const loadThemeMenu = () => import('./theme-menu');
+const ThemeMenu = lazy(() => loadThemeMenu().then((module) => ({ default: module.ThemeMenu })));
 
-/** Light, dark or the system's setting; the trigger names the current choice for screen readers. */
+/** Keys that open the menu from its button, as Radix's trigger reads them. */
+const OPENING_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
+
+interface Wanted {
+  open: boolean;
+  focus: boolean;
+}
+
 export function ThemeToggle() {
-  const { choice, theme } = useTheme();
-  const Icon = theme === 'dark' ? Moon : Sun;
+  const [wanted, setWanted] = useState<Wanted | null>(null);
+  const want = (next: Wanted) => setWanted((previous) => previous ?? next);
+  const standIn = (
+    <ThemeButton
+      title="Theme"
+      ref={(button) => {
+        if (wanted?.focus) button?.focus();
+      }}
+      onPointerEnter={() => void loadThemeMenu()}
+      onFocus={() => want({ open: false, focus: true })}
+      onPointerDown={(event: PointerEvent) => {
+        if (event.button !== 0) return;
+        // Like Radix's trigger: the menu, not the button, takes the focus.
+        event.preventDefault();
+        setWanted({ open: true, focus: false });
+      }}
+      onKeyDown={(event: KeyboardEvent) => {
+        if (!OPENING_KEYS.has(event.key)) return;
+        event.preventDefault();
+        setWanted({ open: true, focus: false });
+      }}
+      onClick={() => want({ open: true, focus: false })}
+    />
+  );
+  if (!wanted) return standIn;
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label={`Theme: ${CHOICES[choice].label}`} title="Theme">
-          <Icon className="size-5" aria-hidden="true" />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" aria-label="Theme">
-        <DropdownMenuLabel>Theme</DropdownMenuLabel>
-        <DropdownMenuRadioGroup value={choice} onValueChange={(value) => isThemeChoice(value) && setThemeChoice(value)}>
-          {THEME_CHOICES.map((option) => {
-            const { label, icon: OptionIcon } = CHOICES[option];
-            return (
-              <DropdownMenuRadioItem key={option} value={option}>
-                <OptionIcon aria-hidden="true" /> {label}
-              </DropdownMenuRadioItem>
-            );
-          })}
-        </DropdownMenuRadioGroup>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Suspense fallback={standIn}>
+      <ThemeMenu defaultOpen={wanted.open} focusOnMount={wanted.focus} />
+    </Suspense>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatLogTimestamp, formatTime, plural } from './format';
+import { formatDate, formatDateTime, formatLogTimestamp, formatTime, plural, timeAgo } from './format';
 
 describe('dates and times', () => {
   it('show a dash for a missing or unreadable value', () => {
@@ -33,5 +33,23 @@ describe('dates and times', () => {
 
   it('write a date in the visitor’s locale', () => {
     expect(formatDate(new Date(2026, 2, 1, 12))).toBe(new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(2026, 2, 1, 12)));
+  });
+});
+
+describe('time ago', () => {
+  const now = new Date(2026, 2, 4, 12, 0, 0).getTime();
+  const before = (ms: number) => new Date(now - ms).toISOString();
+
+  it('counts minutes, hours, then days', () => {
+    expect(timeAgo(before(20_000), now)).toBe('just now');
+    expect(timeAgo(before(3 * 60_000 + 59_000), now)).toBe('3 min ago');
+    expect(timeAgo(before(2 * 3_600_000 + 5 * 60_000), now)).toBe('2 h ago');
+    expect(timeAgo(before(24 * 3_600_000), now)).toBe('1 day ago');
+    expect(timeAgo(before(5 * 24 * 3_600_000), now)).toBe('5 days ago');
+  });
+
+  it('reads a time slightly ahead (another clock) as just now, and an unreadable one as a dash', () => {
+    expect(timeAgo(new Date(now + 5_000).toISOString(), now)).toBe('just now');
+    expect(timeAgo('garbage', now)).toBe('—');
   });
 });

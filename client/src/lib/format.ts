@@ -40,3 +40,19 @@ export function formatDate(value: string | number | Date | null | undefined): st
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** "just now", "3 min ago", "2 h ago", "5 days ago"; a dash for an unreadable value. */
+export function timeAgo(value: string | number | Date, now: number): string {
+  const date = parse(value);
+  if (!date) return '—';
+  // A clock slightly ahead of this browser's still reads as the past, not as "in 2 s".
+  const elapsed = Math.max(0, now - date.getTime());
+  if (elapsed < MINUTE_MS) return 'just now';
+  if (elapsed < HOUR_MS) return `${Math.floor(elapsed / MINUTE_MS)} min ago`;
+  if (elapsed < DAY_MS) return `${Math.floor(elapsed / HOUR_MS)} h ago`;
+  return `${plural(Math.floor(elapsed / DAY_MS), 'day')} ago`;
+}

@@ -46,3 +46,10 @@ export function rememberedPath(state: unknown): string | null {
 export interface RememberedState {
   from: string;
 }
+
+/** The query parameter that opens the Streamers screen with its Add Streamer dialog open. */
+export const ADD_STREAMER_PARAM = 'add';
+
+export function addStreamerPath(): string {
+  return `${paths.app.streamers}?${ADD_STREAMER_PARAM}`;
+}

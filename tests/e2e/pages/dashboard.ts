@@ -23,3 +23,16 @@ export function statusBadge(scope: Locator): Locator {
 export async function waitForStatus(scope: Locator, label: string, timeout = 20_000): Promise<void> {
   await statusBadge(scope).filter({ hasText: new RegExp(`^${label}$`) }).waitFor({ timeout });
 }
+
+/** The disclosure over the runs that have ended: "Recent runs (N)". */
+export function recentRunsToggle(page: Page): Locator {
+  return downloadsRegion(page).getByRole('button', { name: /^Recent runs \(\d+\)$/ });
+}
+
+/** Opens Recent runs (closed on every visit of the dashboard) when it is there and closed. */
+export async function showRecentRuns(page: Page): Promise<void> {
+  const toggle = recentRunsToggle(page);
+  await toggle.waitFor();
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  await downloadsRegion(page).getByRole('list', { name: 'Recent runs' }).waitFor();
+}

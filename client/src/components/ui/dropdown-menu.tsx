@@ -1,7 +1,8 @@
-import { useEffect, useState, type ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
 import * as DropdownMenuPrimitive from '@radix-ui/react-dropdown-menu';
 import { Check } from 'lucide-react';
 import { cn } from '@/lib/utils';
+import { usePortalContainer } from './portal-container';
 
 /**
  * Not modal: an open menu leaves the rest of the page readable to assistive technology (a modal
@@ -11,15 +12,6 @@ export function DropdownMenu({ modal = false, ...props }: ComponentProps<typeof 
   return <DropdownMenuPrimitive.Root modal={modal} {...props} />;
 }
 
-/**
- * Menus open inside the page's main landmark, so their content belongs to a region too. Looked up
- * after mount: a menu of the navigation bar renders before <main> is in the document.
- */
-function useMenuContainer(): HTMLElement | undefined {
-  const [container, setContainer] = useState<HTMLElement | undefined>(undefined);
-  useEffect(() => setContainer(document.querySelector('main') ?? undefined), []);
-  return container;
-}
 export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger;
 
 export function DropdownMenuContent({
@@ -27,7 +19,7 @@ export function DropdownMenuContent({
   sideOffset = 4,
   ...props
 }: ComponentProps<typeof DropdownMenuPrimitive.Content>) {
-  const container = useMenuContainer();
+  const container = usePortalContainer();
   return (
     <DropdownMenuPrimitive.Portal container={container}>
       <DropdownMenuPrimitive.Content

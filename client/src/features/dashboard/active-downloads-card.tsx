@@ -9,6 +9,8 @@ import { useStartDownload, useStopDownload } from '@/api/downloads';
 import { streamerTitle } from '@/api/streamers';
 import { cn } from '@/lib/utils';
 import { DownloadEntry } from './download-entry';
+import { RecentRuns } from './recent-runs';
+import { groupRuns, type NamedRun } from './run-groups';
 
 function streamerTitleOf(streamer: Streamer | undefined, name: string): string {
   return streamer ? streamerTitle(streamer) : name;
@@ -33,17 +35,34 @@ interface ActiveDownloadsCardProps {
   onRefresh: () => void;
 }
 
-/** One entry per streamer that has run, with Start or Stop, and a manual Refresh Status. */
+/**
+ * One entry per streamer that has run, with Start or Stop, and a manual Refresh Status. Runs at
+ * work come first; those that have ended wait under Recent runs, closed until asked for.
+ */
 export function ActiveDownloadsCard({ status, failure, streamers, refreshing, onRefresh }: ActiveDownloadsCardProps) {
   const { start, isStarting } = useStartDownload();
   const { stop, isStopping } = useStopDownload();
-  const entries = status ? Object.entries(status) : [];
+  const { running, recent } = groupRuns(status ?? {});
 
   const find = (name: string) => streamers.find((candidate) => candidate.name === name);
   const startAgain = (name: string) => {
     const streamer = find(name);
     start(streamer ? { name, limit: streamer.clip_limit, vertical: streamer.vertical } : { name });
   };
+
+  const renderRun = ([name, entry]: NamedRun, now?: number) => (
+    <DownloadEntry
+      key={name}
+      name={name}
+      title={streamerTitleOf(find(name), name)}
+      entry={entry}
+      now={now}
+      starting={isStarting(name)}
+      stopping={isStopping(name)}
+      onStart={() => startAgain(name)}
+      onStop={() => stop(name)}
+    />
+  );
 
   return (
     <Card role="region" aria-labelledby="dashboard-downloads-title">
@@ -69,27 +88,23 @@ export function ActiveDownloadsCard({ status, failure, streamers, refreshing, on
           />
         ) : status === undefined ? (
           <EntriesSkeleton />
-        ) : entries.length === 0 ? (
+        ) : running.length + recent.length === 0 ? (
           <EmptyState
             icon={Download}
             title="No active downloads"
             description="When you start downloading clips for a streamer, its progress shows up here."
           />
         ) : (
-          <ul className="grid gap-3 md:grid-cols-2" aria-label="Downloads">
-            {entries.map(([name, entry]) => (
-              <DownloadEntry
-                key={name}
-                name={name}
-                title={streamerTitleOf(find(name), name)}
-                entry={entry}
-                starting={isStarting(name)}
-                stopping={isStopping(name)}
-                onStart={() => startAgain(name)}
-                onStop={() => stop(name)}
-              />
-            ))}
-          </ul>
+          <div className="space-y-4">
+            {running.length > 0 ? (
+              <ul className="grid gap-3 md:grid-cols-2" aria-label="Running downloads">
+                {running.map((run) => renderRun(run))}
+              </ul>
+            ) : (
+              <p className="text-sm text-muted-foreground">Nothing is downloading right now.</p>
+            )}
+            {recent.length > 0 && <RecentRuns runs={recent} renderRun={renderRun} />}
+          </div>
         )}
       </CardContent>
     </Card>

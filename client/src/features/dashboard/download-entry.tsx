@@ -3,7 +3,8 @@ import { CircleAlert, Play, Square } from 'lucide-react';
 import { isBusyStatus, type StatusEntry } from '@clipshift/shared';
 import { DownloadStatusBadge } from '@/components/download-status-badge';
 import { Button } from '@/components/ui/button';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, timeAgo } from '@/lib/format';
+import { endedAt } from './run-groups';
 import { RunProgress } from './run-progress';
 import { clipsSummary } from './run-text';
 
@@ -33,11 +34,23 @@ function RunError({ message }: { message: string }) {
   );
 }
 
+/** How long ago a run ended, e.g. "Ended 3 min ago". */
+function RunAge({ entry, now }: { entry: StatusEntry; now: number }) {
+  const ended = endedAt(entry);
+  return (
+    <span className="text-sm text-muted-foreground" data-testid="run-age">
+      Ended <time dateTime={ended}>{timeAgo(ended, now)}</time>
+    </span>
+  );
+}
+
 interface DownloadEntryProps {
   name: string;
   /** How the streamer is titled (its display name when known). */
   title: string;
   entry: StatusEntry;
+  /** Given for a run that has ended: the clock its age is told by. */
+  now?: number;
   starting: boolean;
   stopping: boolean;
   onStart: () => void;
@@ -45,7 +58,7 @@ interface DownloadEntryProps {
 }
 
 /** One streamer's latest run: status, counts, times, error, live progress, and Start or Stop. */
-export function DownloadEntry({ name, title, entry, starting, stopping, onStart, onStop }: DownloadEntryProps) {
+export function DownloadEntry({ name, title, entry, now, starting, stopping, onStart, onStop }: DownloadEntryProps) {
   const headingId = useId();
   const busy = isBusyStatus(entry.status);
   return (
@@ -60,6 +73,7 @@ export function DownloadEntry({ name, title, entry, starting, stopping, onStart,
             <span className="text-sm text-muted-foreground" data-testid="clips-summary">
               {clipsSummary(entry)}
             </span>
+            {now !== undefined && !busy && <RunAge entry={entry} now={now} />}
           </div>
         </div>
         {busy ? (

@@ -10,6 +10,7 @@ import { useStartDownload } from '@/api/downloads';
 import { paths } from '@/lib/paths';
 import { streamerMessages } from '@/api/streamers';
 import { QuickDownloadTile } from './quick-download-tile';
+import { QUICK_DOWNLOAD_ID } from './first-run-checklist';
 
 const GRID = 'grid gap-3 sm:grid-cols-2 lg:grid-cols-3';
 
@@ -52,7 +53,7 @@ interface QuickDownloadCardProps {
 export function QuickDownloadCard({ streamers, failed, onRetry, status }: QuickDownloadCardProps) {
   const { start, isStarting } = useStartDownload();
   return (
-    <Card role="region" aria-labelledby="dashboard-quick-title">
+    <Card role="region" aria-labelledby="dashboard-quick-title" id={QUICK_DOWNLOAD_ID} className="scroll-mt-20">
       <CardHeader>
         <CardTitle id="dashboard-quick-title" className="flex items-center gap-2">
           <Download className="size-4 text-brand-text" aria-hidden="true" /> Quick Download

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import type { StatusMap } from '@clipshift/shared';
+import { useInvalidateClipLists } from '@/api/clips';
 import { plural } from '@/lib/format';
 import { clipsOfStreamer, finishedRuns } from './run-finished';
 
@@ -11,12 +12,16 @@ import { clipsOfStreamer, finishedRuns } from './run-finished';
  */
 export function useRunFinishedToast(status: StatusMap | undefined): void {
   const previous = useRef<StatusMap | null>(null);
+  const invalidateClipLists = useInvalidateClipLists();
   useEffect(() => {
     if (!status) return;
     const before = previous.current;
     previous.current = status;
     if (!before) return;
-    for (const name of finishedRuns(before, status)) {
+    const finished = finishedRuns(before, status);
+    // New clips: lists already loaded (the first-run checklist's among them) are out of date.
+    if (finished.length > 0) invalidateClipLists();
+    for (const name of finished) {
       const count = status[name]?.clips_downloaded ?? 0;
       toast.success(`${plural(count, 'new clip')} from ${name}`, {
         id: `run-finished-${name}`,
@@ -27,5 +32,5 @@ export function useRunFinishedToast(status: StatusMap | undefined): void {
         ),
       });
     }
-  }, [status]);
+  }, [status, invalidateClipLists]);
 }

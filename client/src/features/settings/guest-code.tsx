@@ -5,6 +5,7 @@ import { useCurrentPasskey } from '@/api/guests';
 import { Button } from '@/components/ui/button';
 import { connectPath } from '@/lib/paths';
 import { useCopyWithToast } from './use-copy';
+import { WithTooltip } from '@/components/ui/tooltip';
 
 const PASSKEY_COPIED = 'Passkey copied to clipboard!';
 const PASSKEY_COPY_FAILED = 'Failed to copy passkey';
@@ -34,15 +35,17 @@ export function GuestCode() {
           >
             {passkey ?? PASSKEY_PLACEHOLDER}
           </output>
-          <Button
-            variant="outline"
-            size="icon"
-            aria-label="Copy passkey"
-            disabled={!passkey}
-            onClick={() => passkey && void copy(passkey)}
-          >
-            <Copy />
-          </Button>
+          <WithTooltip label="Copy passkey">
+            <Button
+              variant="outline"
+              size="icon"
+              aria-label="Copy passkey"
+              disabled={!passkey}
+              onClick={() => passkey && void copy(passkey)}
+            >
+              <Copy />
+            </Button>
+          </WithTooltip>
         </div>
       </div>
       <Link

@@ -9,6 +9,7 @@ import { formatDateTime } from '@/lib/format';
 import { streamerTitle } from '@/api/streamers';
 import { cn } from '@/lib/utils';
 import { LinkedAccounts } from './linked-accounts';
+import { WithTooltip } from '@/components/ui/tooltip';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -87,19 +88,22 @@ export function StreamerCard({ streamer, status, starting, onEdit, onDelete, onD
             {busy && status && <DownloadStatusBadge status={status} />}
           </div>
           <div className="-mt-1 -mr-2 flex shrink-0">
-            <Button variant="ghost" size="icon" aria-label={`Edit ${streamer.name}`} title="Edit" onClick={onEdit}>
-              <Pencil />
-            </Button>
-            <Button
-              variant="ghost"
-              size="icon"
-              aria-label={`Delete ${streamer.name}`}
-              title="Delete"
-              className="text-muted-foreground hover:bg-danger-soft hover:text-destructive"
-              onClick={onDelete}
-            >
-              <Trash2 />
-            </Button>
+            <WithTooltip label="Edit">
+              <Button variant="ghost" size="icon" aria-label={`Edit ${streamer.name}`} onClick={onEdit}>
+                <Pencil />
+              </Button>
+            </WithTooltip>
+            <WithTooltip label="Delete">
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={`Delete ${streamer.name}`}
+                className="text-muted-foreground hover:bg-danger-soft hover:text-destructive"
+                onClick={onDelete}
+              >
+                <Trash2 />
+              </Button>
+            </WithTooltip>
           </div>
         </CardHeader>
         <CardContent className="flex-1 space-y-4">

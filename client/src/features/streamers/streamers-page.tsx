@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { CloudOff, Plus, Users } from 'lucide-react';
 import { toast } from 'sonner';
 import { cannotDeleteWhileDownloading, cannotEditWhileDownloading, isBusyStatus, STREAMERS_POLL_MS, type StatusMap, type Streamer } from '@clipshift/shared';
@@ -7,6 +8,7 @@ import { LoadFailed } from '@/components/load-failed';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { ADD_STREAMER_PARAM } from '@/lib/paths';
 import { useDownloadStatus, useStartDownload } from '@/api/downloads';
 import { streamerMessages, useStreamerList } from '@/api/streamers';
 import { DeleteStreamerDialog } from './delete-streamer-dialog';
@@ -75,10 +77,31 @@ function StreamerGrid({ streamers, status, onEdit, onDelete, onManageAccounts }:
   );
 }
 
+/**
+ * Whether the screen was opened to add a streamer (the dashboard's first-run checklist links so).
+ * The parameter is taken off the address at once: a reload or Back does not open the dialog again.
+ */
+function useAddRequested(): boolean {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [requested] = useState(() => searchParams.has(ADD_STREAMER_PARAM));
+  useEffect(() => {
+    if (!requested) return;
+    setSearchParams(
+      (current) => {
+        current.delete(ADD_STREAMER_PARAM);
+        return current;
+      },
+      { replace: true },
+    );
+  }, [requested, setSearchParams]);
+  return requested;
+}
+
 export function StreamersPage() {
   const streamers = useStreamerList();
   const status = useDownloadStatus(STREAMERS_POLL_MS);
-  const [dialog, setDialog] = useState<StreamerDialogTarget | null>(null);
+  const addRequested = useAddRequested();
+  const [dialog, setDialog] = useState<StreamerDialogTarget | null>(() => (addRequested ? { mode: 'add' } : null));
   const [deleting, setDeleting] = useState<Streamer | null>(null);
   // By name: the dialog follows the cached streamer as links change it.
   const [managing, setManaging] = useState<string | null>(null);

@@ -11,6 +11,7 @@ import { formatDuration, formatViews, formatViewsFull, isVertical } from '../sha
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { SubtitleButton } from '../shared/subtitle-button';
 import { WorkProgress } from '../shared/work-progress';
+import { WithTooltip } from '@/components/ui/tooltip';
 
 interface RowActionProps {
   label: string;
@@ -22,9 +23,11 @@ interface RowActionProps {
 /** An icon-only button of a row, named by its label. */
 function RowAction({ label, icon: Icon, onClick, className }: RowActionProps) {
   return (
-    <Button variant="ghost" size="icon" className={cn('size-8', className)} aria-label={label} title={label} onClick={onClick}>
-      <Icon aria-hidden="true" />
-    </Button>
+    <WithTooltip label={label}>
+      <Button variant="ghost" size="icon" className={cn('size-8', className)} aria-label={label} onClick={onClick}>
+        <Icon aria-hidden="true" />
+      </Button>
+    </WithTooltip>
   );
 }
 

@@ -3,6 +3,7 @@ import type { Clip } from '@clipshift/shared';
 import { Button } from '@/components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import type { ClipActions } from '../shared/clip-actions';
+import { WithTooltip } from '@/components/ui/tooltip';
 
 interface ClipOptionsMenuProps {
   clip: Clip;
@@ -16,11 +17,13 @@ interface ClipOptionsMenuProps {
 export function ClipOptionsMenu({ clip, actions }: ClipOptionsMenuProps) {
   return (
     <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label="Clip options" title="Clip options">
-          <EllipsisVertical aria-hidden="true" />
-        </Button>
-      </DropdownMenuTrigger>
+      <WithTooltip label="Clip options">
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="icon" aria-label="Clip options">
+            <EllipsisVertical aria-hidden="true" />
+          </Button>
+        </DropdownMenuTrigger>
+      </WithTooltip>
       <DropdownMenuContent align="end">
         <DropdownMenuItem onSelect={() => actions.download(clip)}>
           <Download aria-hidden="true" />

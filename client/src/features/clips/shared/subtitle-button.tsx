@@ -1,6 +1,7 @@
 import { Captions, LoaderCircle } from 'lucide-react';
 import type { ClipRender } from '@clipshift/shared';
 import { Button, type ButtonProps } from '@/components/ui/button';
+import { WithTooltip } from '@/components/ui/tooltip';
 
 interface SubtitleButtonProps {
   generating: boolean;
@@ -27,7 +28,7 @@ function generatingLabel(render: ClipRender | undefined): string {
 export function SubtitleButton({ generating, render, onClick, withLabel = false, variant = 'outline', size, className }: SubtitleButtonProps) {
   const label = generating ? generatingLabel(render) : 'Generate subtitles';
   const Icon = generating ? LoaderCircle : Captions;
-  return (
+  const button = (
     <Button
       type="button"
       variant={variant}
@@ -37,10 +38,11 @@ export function SubtitleButton({ generating, render, onClick, withLabel = false,
       aria-label={withLabel ? undefined : label}
       aria-busy={generating || undefined}
       data-generating={generating || undefined}
-      title={label}
     >
       <Icon className={generating ? 'animate-spin' : undefined} aria-hidden="true" />
       {withLabel && label}
     </Button>
   );
+  // Icon only, its words show on hover and focus.
+  return withLabel ? button : <WithTooltip label={label}>{button}</WithTooltip>;
 }

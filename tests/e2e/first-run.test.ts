@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { createInvite } from '../../server/src/domains/invites/service.ts';
+import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
+import { launchBrowser, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
+import { heading, toast, waitForToastsGone, type Credentials } from './pages/app.ts';
+import { fillRegistration, register } from './pages/auth.ts';
+import { addStreamerDialog } from './pages/streamers.ts';
+
+/*
+ * A new user's dashboard: the checklist add a streamer → download clips → connect TikTok → post,
+ * ticked by what the server holds, with Add Streamer above the fold on a phone, and put away for good.
+ */
+
+const PASSWORD = 'a long enough password';
+const STREAMER = 'pixelqueen';
+const SIZES = [
+  { width: 1366, height: 900, user: { username: 'casey', password: PASSWORD } },
+  { width: 390, height: 844, user: { username: 'jules', password: PASSWORD } },
+] as const;
+
+function checklist(page: Page): Locator {
+  return page.getByRole('region', { name: 'Get started' });
+}
+
+function step(page: Page, name: string): Locator {
+  return checklist(page).locator(`[data-step="${name}"]`);
+}
+
+/** The control is on screen without scrolling: its whole box lies inside the first window height. */
+async function expectAboveFold(page: Page, control: Locator, label: string): Promise<void> {
+  await control.waitFor();
+  const box = await control.boundingBox();
+  expect(box, label).not.toBeNull();
+  expect(box!.y + box!.height, label).toBeLessThanOrEqual(page.viewportSize()!.height);
+}
+
+describe('the first-run checklist on the dashboard', () => {
+  let fake: FakeTwitch;
+  let server: E2eApp;
+  let browser: E2eBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    fake = await startFakeTwitch();
+    fake.addBroadcaster({ login: STREAMER, display_name: 'PixelQueen' });
+    server = await startE2eApp(fake.env);
+    browser = await launchBrowser(server.baseUrl, SIZES[0]);
+    page = browser.page;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await fake?.close();
+  });
+
+  /** The first account registers freely; the next one with an invite from it. */
+  async function registerNewUser(user: Credentials, first: boolean): Promise<void> {
+    if (first) return register(page, user);
+    const { db } = server.app.deps;
+    const admin = await db.selectFrom('users').select('id').where('username', '=', SIZES[0].user.username).executeTakeFirstOrThrow();
+    const invite = await createInvite(db, admin.id, 1);
+    await page.context().clearCookies();
+    await page.goto('/login');
+    const form = await fillRegistration(page, user);
+    await form.getByLabel('Invite code').fill(invite.code);
+    await form.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL((url) => url.pathname === '/app');
+  }
+
+  for (const [index, size] of SIZES.entries()) {
+    it(`guides a new user at ${size.width} px: 0/4, a streamer ticks step 1, Dismiss puts it away`, async () => {
+      const label = `${size.width} px`;
+      await page.setViewportSize(size);
+      await page.emulateMedia({ colorScheme: 'light' });
+      await registerNewUser(size.user, index === 0);
+      await heading(page, 'Dashboard').waitFor();
+      await checklist(page).getByTestId('first-run-count').filter({ hasText: /^0\/4$/ }).waitFor();
+      for (const name of ['streamer', 'clips', 'tiktok', 'post']) expect(await step(page, name).getAttribute('data-done'), name).toBe('false');
+      const addStreamer = checklist(page).getByRole('link', { name: 'Add Streamer' });
+      await expectAboveFold(page, addStreamer, `dashboard at ${label}`);
+      await waitForToastsGone(page);
+      await screenshot(page, `first-run-${size.width}-light`);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, `first-run-${size.width}-dark`);
+      await page.emulateMedia({ colorScheme: 'light' });
+
+      // The Streamers screen of a user with none offers Add Streamer above the fold too.
+      await page.goto('/app/streamers');
+      await heading(page, 'Streamers').waitFor();
+      await expectAboveFold(page, page.getByRole('button', { name: 'Add Streamer' }), `streamers at ${label}`);
+
+      // The checklist's action opens the Add Streamer dialog there; the dashboard then ticks step 1.
+      await page.goto('/app');
+      await addStreamer.click();
+      const dialog = addStreamerDialog(page);
+      await dialog.waitFor();
+      expect(new URL(page.url()).search).toBe('');
+      await dialog.getByLabel('Streamer name').fill(STREAMER);
+      await dialog.getByRole('button', { name: 'Add Streamer' }).click();
+      await toast(page, 'Streamer added successfully').waitFor();
+      await dialog.waitFor({ state: 'detached' });
+      await expectAboveFold(page, page.getByRole('button', { name: 'Add Streamer' }), `streamers with one at ${label}`);
+
+      await page.goto('/app');
+      await checklist(page).getByTestId('first-run-count').filter({ hasText: /^1\/4$/ }).waitFor();
+      expect(await step(page, 'streamer').getAttribute('data-done')).toBe('true');
+      expect(await step(page, 'streamer').getByRole('link').count()).toBe(0);
+      expect(await step(page, 'clips').getByRole('link', { name: 'Quick Download' }).count()).toBe(1);
+
+      // Put away, and still away on the next visit of this user.
+      await checklist(page).getByRole('button', { name: 'Dismiss' }).click();
+      await checklist(page).waitFor({ state: 'detached' });
+      await page.goto('/app');
+      await heading(page, 'Dashboard').waitFor();
+      await page.getByRole('region', { name: 'Quick Download' }).getByRole('listitem', { name: 'PixelQueen' }).waitFor();
+      expect(await checklist(page).count()).toBe(0);
+      expect(browser.pageErrors).toEqual([]);
+    });
+  }
+});
