@@ -193,6 +193,9 @@ async function setTheme(page: Page, theme: ThemeName): Promise<void> {
   await page.emulateMedia({ colorScheme: theme });
 }
 
+/** Each test visits every screen of its kind with axe and a screenshot: minutes on a loaded 2-core machine, not seconds. */
+const SCREENS_TEST_LIMIT_MS = 180_000;
+
 describe('every screen at 390 and 1366 px, light and dark', () => {
   let server: E2eApp;
   let browser: E2eBrowser;
@@ -280,7 +283,7 @@ describe('every screen at 390 and 1366 px, light and dark', () => {
         if (await isSignedIn(page)) await signOut(page, size.width);
         for (const screen of SCREENS.filter((candidate) => !candidate.signedIn)) await checkScreen(screen, size, theme);
         expect(browser.pageErrors).toEqual([]);
-      });
+      }, SCREENS_TEST_LIMIT_MS);
 
       it(`shows the signed-in screens at ${size.width} px in ${theme}`, async () => {
         await page.setViewportSize(size);
@@ -291,7 +294,7 @@ describe('every screen at 390 and 1366 px, light and dark', () => {
         }
         for (const screen of SCREENS.filter((candidate) => candidate.signedIn)) await checkScreen(screen, size, theme);
         expect(browser.pageErrors).toEqual([]);
-      });
+      }, SCREENS_TEST_LIMIT_MS);
     }
   }
 });
