@@ -3,10 +3,14 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 
 /** SQL of the invite_codes table, which the invites domain owns. */
 
-export function insertInvite(db: DbOrTrx, values: { code: string; createdBy: string; createdAt: Date; expiresAt: Date }) {
+/**
+ * Both times come from the database clock (microseconds): codes made back to back in one millisecond
+ * still list in the order they were made.
+ */
+export function insertInvite(db: DbOrTrx, values: { code: string; createdBy: string; daysValid: number }) {
   return db
     .insertInto('invite_codes')
-    .values({ code: values.code, created_by: values.createdBy, created_at: values.createdAt, expires_at: values.expiresAt })
+    .values({ code: values.code, created_by: values.createdBy, expires_at: sql<Date>`now() + make_interval(days => ${values.daysValid})` })
     .returning(['id', 'code', 'created_at', 'expires_at'])
     .executeTakeFirstOrThrow();
 }

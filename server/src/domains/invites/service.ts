@@ -3,13 +3,10 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import { generateInviteCode } from './codes.ts';
 import { deleteUsedOrExpired, insertInvite, lockUsable, markUsed, newestInvites } from './queries.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 export { generateInviteCode };
 
-export async function createInvite(db: DbOrTrx, createdBy: string, daysValid: number, now = new Date()): Promise<GeneratedInvite> {
-  const expiresAt = new Date(now.getTime() + daysValid * DAY_MS);
-  const row = await insertInvite(db, { code: generateInviteCode(), createdBy, createdAt: now, expiresAt });
+export async function createInvite(db: DbOrTrx, createdBy: string, daysValid: number): Promise<GeneratedInvite> {
+  const row = await insertInvite(db, { code: generateInviteCode(), createdBy, daysValid });
   return {
     id: row.id,
     code: formatInviteCode(row.code),
