@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AppDeps } from '../deps.ts';
 import type { Transcriber, Transcript } from '../../engines/providers/transcription/index.ts';
 import { writeAssFile, type AssOptions } from '../../engines/media/captions/ass.ts';
-import { fontsDir } from '../../engines/media/captions/fonts.ts';
+import { captionFontsDir } from '../../engines/media/captions/fonts.ts';
 import { outputFrame, type ClipLayout, type ProbeResult, type SubtitleOverlay } from '../../engines/media/index.ts';
 import { recordLog } from '../logs/service.ts';
 import { whisperModelFor } from '../settings/service.ts';
@@ -61,7 +61,7 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
   });
   if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };
   await writeAssFile(request.assPath, transcript.words, assOptionsFor(request.target));
-  return { transcript, overlay: { assPath: request.assPath, fontsDir } };
+  return { transcript, overlay: { assPath: request.assPath, fontsDir: await captionFontsDir() } };
 }
 
 /** The transcriber, or the reason subtitles cannot be made on this server. */
