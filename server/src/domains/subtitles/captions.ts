@@ -39,6 +39,8 @@ interface CaptionRequest {
   target: CaptionTarget;
   language?: string;
   model?: string;
+  /** The streamer's glossary, given to speech recognition as vocabulary. */
+  vocabulary?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -56,6 +58,7 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
     language: request.language || undefined,
     // The browser's model preference names whisper.cpp models; an OpenAI-compatible server uses its own.
     model: request.transcriber.engine === 'local' ? request.model : undefined,
+    vocabulary: request.vocabulary,
     signal: request.signal,
     onProgress: request.onProgress,
   });
