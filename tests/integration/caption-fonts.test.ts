@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TranscriptWord } from '../../server/src/engines/providers/transcription/index.ts';
 import { buildAss, captionFontsDir } from '../../server/src/engines/media/captions/ass.ts';
-import { cmapRecords, preferFullUnicodeCmap } from '../../server/src/engines/media/captions/cmap.ts';
-import { CAPTION_FONTS, emojiRuns, fontFilePath, FONT_FAMILIES, selectableFonts } from '../../server/src/engines/media/captions/fonts.ts';
+import { cmapRecords, fullUnicodeRanges, preferFullUnicodeCmap } from '../../server/src/engines/media/captions/cmap.ts';
+import { CAPTION_FONTS, dominantScript, emojiFontHas, emojiRuns, fontFilePath, FONT_FAMILIES, selectableFonts, wordScript } from '../../server/src/engines/media/captions/fonts.ts';
 import { renderCaptionFrame } from '../fakes/whisper/index.ts';
 
 let workDir: string;
@@ -99,6 +99,8 @@ describe('caption fonts folder', () => {
     expect(cmapRecords(original)).toEqual(records);
     const linked = await readFile(path.join(await captionFontsDir(), path.basename(fontFilePath(CAPTION_FONTS.emoji))));
     expect(cmapRecords(linked)).toEqual(patched);
+    const ranges = fullUnicodeRanges(original);
+    expect(ranges.some(([first, last]) => first <= 0x1f525 && 0x1f525 <= last)).toBe(true);
   });
 });
 
@@ -139,6 +141,25 @@ describe('emoji in captions', () => {
     expect(firstDialogue(buildAss(timed('今日 は 最高🔥 です')))).toContain('最高{\\fnNoto Emoji}🔥{\\fnNoto Sans SC}');
     expect(firstDialogue(buildAss(timed('gg 🔥 시작합니다 좋아🔥')))).toContain('좋아{\\fnNoto Emoji}🔥{\\fnNoto Sans KR}');
     expect(firstDialogue(buildAss(timed('gg 🔥'), { fontName: 'Noto Sans SC' }))).toContain('{\\fnNoto Emoji}🔥{\\fnNoto Sans SC}');
+  });
+
+  it('leaves out an emoji the font lacks instead of drawing a box', () => {
+    expect(emojiFontHas(0x1f525)).toBe(true);
+    expect(emojiFontHas(0x1f602)).toBe(true);
+    expect(emojiFontHas(0x1fc00)).toBe(false);
+    expect(/\p{Extended_Pictographic}/u.test('\u{1FC00}')).toBe(true);
+    const event = firstDialogue(buildAss(timed('gg🔥\u{1FC00}')));
+    expect(event).toContain('gg{\\fnNoto Emoji}🔥{\\fnNoto Sans}');
+    expect(event).not.toContain('\u{1FC00}');
+    expect(firstDialogue(buildAss(timed('gg \u{1FC00}')))).not.toContain('Noto Emoji');
+  });
+
+  it('do not count as letters when the script of a caption or a word is chosen', () => {
+    expect(wordScript('❤️')).toBeNull();
+    expect(wordScript('🔥🔥')).toBeNull();
+    expect(dominantScript('좋아 ❤️❤️❤️❤️')).toBe('korean');
+    // No switch to the Latin font around an emoji-only word in a Korean caption.
+    expect(firstDialogue(buildAss(timed('좋아요 ❤️ 최고')))).not.toContain('\\fnNoto Sans\\');
   });
 
   it('draws each emoji as its picture, not as an empty box', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { needsSpaceBetween } from '../../providers/transcription/text.ts';
 import type { TranscriptWord } from '../../providers/transcription/types.ts';
-import { dominantScript, EMOJI_FONT_FAMILY, emojiRuns, FONT_FAMILIES, isRightToLeft, wordScript, type CaptionScript } from './fonts.ts';
+import { dominantScript, EMOJI_FONT_FAMILY, emojiFontHas, emojiRuns, FONT_FAMILIES, isRightToLeft, wordScript, type CaptionScript } from './fonts.ts';
 
 export { captionFontsDir, fontsDir, fontForText, FONT_FAMILIES, dominantScript } from './fonts.ts';
 
@@ -267,11 +267,17 @@ function renderWord(word: TranscriptWord, highlighted: boolean, context: RenderC
 /**
  * Escaped text with its emoji in the emoji font, then back to `font`. No text font has emoji, and
  * libass does not fall back to another font inside a line, so without the switch they would be
- * empty boxes.
+ * empty boxes; for the same reason an emoji the font lacks (newer than it) is left out.
  */
 function withEmojiFont(text: string, font: string): string {
   return emojiRuns(text)
-    .map((run) => (run.emoji ? `{\\fn${EMOJI_FONT_FAMILY}}${escapeAssText(run.text)}{\\fn${font}}` : escapeAssText(run.text)))
+    .map((run) => {
+      if (!run.emoji) return escapeAssText(run.text);
+      const drawable = Array.from(run.text)
+        .filter((char) => emojiFontHas(char.codePointAt(0)!))
+        .join('');
+      return drawable ? `{\\fn${EMOJI_FONT_FAMILY}}${drawable}{\\fn${font}}` : '';
+    })
     .join('');
 }
 

@@ -53,3 +53,22 @@ export function preferFullUnicodeCmap(font: Buffer): Buffer {
   patched.writeUInt32BE(full.subtable, bmp.at);
   return patched;
 }
+
+const SEGMENTED_COVERAGE = 12;
+
+/**
+ * The code points the font maps through its full-Unicode (3, 10) subtable, as sorted [first, last]
+ * ranges; empty when it has none in format 12.
+ */
+export function fullUnicodeRanges(font: Buffer): Array<[number, number]> {
+  const cmap = cmapOffset(font);
+  const full = cmapRecords(font).find((record) => record.platform === MICROSOFT && record.encoding === FULL_UNICODE);
+  if (cmap === null || !full) return [];
+  const subtable = cmap + full.subtable;
+  if (font.readUInt16BE(subtable) !== SEGMENTED_COVERAGE) return [];
+  const groups = font.readUInt32BE(subtable + 12);
+  return Array.from({ length: groups }, (_, index) => {
+    const group = subtable + 16 + index * 12;
+    return [font.readUInt32BE(group), font.readUInt32BE(group + 4)];
+  });
+}

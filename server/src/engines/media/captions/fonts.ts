@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { preferFullUnicodeCmap } from './cmap.ts';
+import { fullUnicodeRanges, preferFullUnicodeCmap } from './cmap.ts';
 
 /*
  * The fonts captions are drawn with (SIL OFL), handed to ffmpeg's subtitles filter as fontsdir so
@@ -182,7 +183,8 @@ const SCRIPT_PATTERNS: ReadonlyArray<[CaptionScript, RegExp]> = [
 /** The script most of the text's letters belong to; text without letters counts as Latin. */
 export function dominantScript(text: string): CaptionScript {
   const counts = new Map<CaptionScript, number>();
-  for (const char of text) {
+  // Emoji variation selectors are marks: they would count as Latin letters.
+  for (const char of withoutEmoji(text)) {
     if (!/[\p{L}\p{M}\p{N}]/u.test(char) && !SCRIPT_PATTERNS[0]![1].test(char)) continue;
     const script = SCRIPT_PATTERNS.find(([, pattern]) => pattern.test(char))?.[0] ?? 'latin';
     counts.set(script, (counts.get(script) ?? 0) + 1);
@@ -200,7 +202,15 @@ export function dominantScript(text: string): CaptionScript {
 
 /** The script of a single word, or null when it has no letters (digits, punctuation). */
 export function wordScript(text: string): CaptionScript | null {
-  return /[\p{L}\p{M}]/u.test(text) || SCRIPT_PATTERNS[0]![1].test(text) ? dominantScript(text) : null;
+  const letters = withoutEmoji(text);
+  return /[\p{L}\p{M}]/u.test(letters) || SCRIPT_PATTERNS[0]![1].test(letters) ? dominantScript(letters) : null;
+}
+
+function withoutEmoji(text: string): string {
+  return emojiRuns(text)
+    .filter((run) => !run.emoji)
+    .map((run) => run.text)
+    .join('');
 }
 
 export function fontForText(text: string): string {
@@ -231,4 +241,25 @@ export function emojiRuns(text: string): Array<{ text: string; emoji: boolean }>
   }
   if (last < text.length) runs.push({ text: text.slice(last), emoji: false });
   return runs;
+}
+
+let emojiCoverage: Array<[number, number]> | undefined;
+
+/**
+ * Whether the emoji font draws this code point. Read once, synchronously, on the first caption with
+ * an emoji (under 1 MB): the ASS writer is synchronous, and emoji newer than the font must be left
+ * out rather than drawn as boxes.
+ */
+export function emojiFontHas(codePoint: number): boolean {
+  emojiCoverage ??= fullUnicodeRanges(readFileSync(fontFilePath(CAPTION_FONTS.emoji)));
+  let low = 0;
+  let high = emojiCoverage.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const [first, last] = emojiCoverage[middle]!;
+    if (codePoint < first) high = middle - 1;
+    else if (codePoint > last) low = middle + 1;
+    else return true;
+  }
+  return false;
 }
