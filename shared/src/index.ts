@@ -12,3 +12,4 @@ export * from './input.ts';
 export * from './settings.ts';
 export * from './statuses.ts';
 export * from './messages.ts';
+export * from './fonts.ts';

@@ -1,6 +1,7 @@
 import { authRouter } from './routers/auth.ts';
 import { clipsRouter } from './routers/clips.ts';
 import { downloadsRouter } from './routers/downloads.ts';
+import { fontsRouter } from './routers/fonts.ts';
 import { streamersRouter } from './routers/streamers.ts';
 import { subtitlesRouter } from './routers/subtitles.ts';
 import { tiktokRouter } from './routers/publishing.ts';
@@ -20,6 +21,7 @@ export const appRouter = router({
   streamers: streamersRouter,
   downloads: downloadsRouter,
   clips: clipsRouter,
+  fonts: fontsRouter,
   subtitles: subtitlesRouter,
   tiktok: tiktokRouter,
   health: healthRouter,

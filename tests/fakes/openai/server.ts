@@ -25,6 +25,8 @@ export interface RecordedUpload {
   responseFormat: string | null;
   granularities: string[];
   language: string | null;
+  /** The prompt field (a glossary as comma-separated terms), null when none was sent. */
+  prompt: string | null;
   authorization: string | null;
   fileName: string | null;
   fileType: string | null;
@@ -196,6 +198,7 @@ async function recordUpload(form: FormData, authorization: string | null): Promi
     responseFormat: text('response_format'),
     granularities: form.getAll('timestamp_granularities[]').filter((value): value is string => typeof value === 'string'),
     language: text('language'),
+    prompt: text('prompt'),
     authorization,
     fileName: file instanceof File ? file.name : null,
     fileType: file instanceof Blob ? file.type : null,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AppDeps } from '../deps.ts';
 import type { Transcriber, Transcript } from '../../engines/providers/transcription/index.ts';
 import { writeAssFile, type AssOptions } from '../../engines/media/captions/ass.ts';
-import { fontsDir } from '../../engines/media/captions/fonts.ts';
+import { captionFontsDir } from '../../engines/media/captions/fonts.ts';
 import { outputFrame, type ClipLayout, type ProbeResult, type SubtitleOverlay } from '../../engines/media/index.ts';
 import { recordLog } from '../logs/service.ts';
 import { whisperModelFor } from '../settings/service.ts';
@@ -39,6 +39,8 @@ interface CaptionRequest {
   target: CaptionTarget;
   language?: string;
   model?: string;
+  /** The streamer's glossary, given to speech recognition as vocabulary. */
+  vocabulary?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -56,12 +58,13 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
     language: request.language || undefined,
     // The browser's model preference names whisper.cpp models; an OpenAI-compatible server uses its own.
     model: request.transcriber.engine === 'local' ? request.model : undefined,
+    vocabulary: request.vocabulary,
     signal: request.signal,
     onProgress: request.onProgress,
   });
   if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };
   await writeAssFile(request.assPath, transcript.words, assOptionsFor(request.target));
-  return { transcript, overlay: { assPath: request.assPath, fontsDir } };
+  return { transcript, overlay: { assPath: request.assPath, fontsDir: await captionFontsDir() } };
 }
 
 /** The transcriber, or the reason subtitles cannot be made on this server. */

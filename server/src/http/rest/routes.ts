@@ -165,6 +165,7 @@ export const REST_ROUTES: RestRoute[] = [
   },
 
   { method: 'GET', path: '/clips', procedure: 'clips.list', auth: true, tag: 'Clips', summary: 'A page of your clip library, newest first' },
+  { method: 'GET', path: '/fonts', procedure: 'fonts.list', auth: true, tag: 'Studio', summary: 'The fonts captions can use, with the scripts each covers' },
   { method: 'GET', path: '/clips/{id}', procedure: 'clips.details', auth: true, errors: { 404: 'No such clip' }, tag: 'Clips', summary: 'One clip with its transcript' },
   {
     method: 'PUT',

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { needsSpaceBetween } from '../../providers/transcription/text.ts';
 import type { TranscriptWord } from '../../providers/transcription/types.ts';
-import { dominantScript, FONT_FAMILIES, isRightToLeft, wordScript, type CaptionScript } from './fonts.ts';
+import { dominantScript, EMOJI_FONT_FAMILY, emojiFontHas, emojiRuns, FONT_FAMILIES, isRightToLeft, wordScript, type CaptionScript } from './fonts.ts';
 
-export { fontsDir, fontForText, FONT_FAMILIES, dominantScript } from './fonts.ts';
+export { captionFontsDir, fontsDir, fontForText, FONT_FAMILIES, dominantScript } from './fonts.ts';
 
 /*
  * Word-timed captions as ASS for a 1080x1920 render: short captions of at most two lines, split on
@@ -66,7 +66,7 @@ export const DEFAULT_ASS_OPTIONS: AssOptions = {
  * Noto Sans Arabic and Devanagari have tall ascenders and descenders for their marks, and libass
  * sizes by those metrics: at the same nominal size their letters look a quarter smaller.
  */
-const SCRIPT_SIZE_SCALE: Readonly<Record<CaptionScript, number>> = { latin: 1, cjk: 1, arabic: 1.3, devanagari: 1.2 };
+const SCRIPT_SIZE_SCALE: Readonly<Record<CaptionScript, number>> = { latin: 1, cjk: 1, korean: 1, arabic: 1.3, devanagari: 1.2 };
 
 function fontSizeFor(script: CaptionScript | null, settings: AssOptions): number {
   return Math.round(settings.fontSize * SCRIPT_SIZE_SCALE[script ?? 'latin']);
@@ -105,7 +105,7 @@ export function escapeAssText(text: string): string {
   });
 }
 
-/** Width in display units: CJK and fullwidth count 1.8, capitals 1.15, narrow glyphs 0.55, marks 0. */
+/** Width in display units: CJK, fullwidth and emoji count 1.8, capitals 1.15, narrow glyphs 0.55, marks 0. */
 export function displayWidth(text: string): number {
   let width = 0;
   for (const char of text) width += charWidth(char);
@@ -114,6 +114,7 @@ export function displayWidth(text: string): number {
 
 function charWidth(char: string): number {
   if (/[\p{M}\u200b-\u200f\u2060\ufeff]/u.test(char)) return 0;
+  if (/\p{Extended_Pictographic}/u.test(char)) return 1.8;
   if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff60\uffe0-\uffe6]/u.test(char)) return 1.8;
   if (/[ilIjt.,;:'!|fr()[\]\s]/u.test(char)) return 0.55;
   if (/\p{Lu}/u.test(char) || /[mwMW@%]/u.test(char)) return 1.15;
@@ -251,15 +252,33 @@ function captionText(caption: Caption, active: TranscriptWord | null, context: R
 
 /** A word in the caption font, or switched to its script's bundled font when that differs. */
 function renderWord(word: TranscriptWord, highlighted: boolean, context: RenderContext): string {
-  let text = escapeAssText(word.text);
   const script = context.settings.fontName ? null : wordScript(word.text);
-  if (script && script !== context.baseScript) {
+  const switched = script !== null && script !== context.baseScript;
+  let text = withEmojiFont(word.text, switched ? FONT_FAMILIES[script] : context.baseFont);
+  if (switched) {
     const size = fontSizeFor(script, context.settings);
     const baseSize = fontSizeFor(context.baseScript, context.settings);
     text = `{\\fn${FONT_FAMILIES[script]}\\fs${size}}${text}{\\fn${context.baseFont}\\fs${baseSize}}`;
   }
   if (highlighted) text = `{\\1c${tagColour(context.settings.highlightColor)}}${text}{\\1c${tagColour(context.settings.textColor)}}`;
   return text;
+}
+
+/**
+ * Escaped text with its emoji in the emoji font, then back to `font`. No text font has emoji, and
+ * libass does not fall back to another font inside a line, so without the switch they would be
+ * empty boxes; for the same reason an emoji the font lacks (newer than it) is left out.
+ */
+function withEmojiFont(text: string, font: string): string {
+  return emojiRuns(text)
+    .map((run) => {
+      if (!run.emoji) return escapeAssText(run.text);
+      const drawable = Array.from(run.text)
+        .filter((char) => emojiFontHas(char.codePointAt(0)!))
+        .join('');
+      return drawable ? `{\\fn${EMOJI_FONT_FAMILY}}${drawable}{\\fn${font}}` : '';
+    })
+    .join('');
 }
 
 /** Dialogue events: per caption, one per word from its start to the next word's start. */

@@ -4,13 +4,15 @@
  * variable specifier (not type-checked as part of this project) and checked at run time instead.
  */
 
-interface NativeTranscribeOptions {
+export interface NativeTranscribeOptions {
   /** ISO code or "auto" (whisper.cpp's default would be "en"). */
   language: string;
   tokenTimestamps: boolean;
   /** 1 = one segment per token: the only way the binding exposes token timings. */
   maxLen: number;
   maxThreads: number;
+  /** whisper.cpp's initial_prompt: text taken as said before the audio. */
+  prompt?: string;
   onProgress?: (percent: number) => void;
 }
 

@@ -5,6 +5,7 @@ import { decodePcm, pcmArrayBuffer, SAMPLE_RATE } from './audio.ts';
 import {
   assertTranscribeResult,
   loadWhisperBinding,
+  type NativeTranscribeOptions,
   type NativeTranscribeResult,
   type NativeWhisperContext,
   type WhisperBinding,
@@ -13,6 +14,7 @@ import { applyQualityGuards, audioLevels } from './guards.ts';
 import { languageCode, normalizeLanguageHint } from './languages.ts';
 import { modelNotInstalledMessage, modelPath } from './models.ts';
 import { piecesToWords, repairBrokenCharacters, type TimedPiece } from './tokens.ts';
+import { vocabularyPrompt } from './vocabulary.ts';
 import {
   abortedError,
   throwIfAborted,
@@ -88,7 +90,8 @@ async function transcribeLocally(
   await forwardNativeLogs(await bindingOrError(), config.logger);
   const model = await acquireModel(file, signature, config.logger);
   throwIfAborted(input.signal);
-  const native = await runExclusive(model, input.signal, () => startNative(model, pcm, hint, tuning, input.onProgress));
+  const request = { language: hint, vocabulary: input.vocabulary, threads: tuning.threads };
+  const native = await runExclusive(model, input.signal, () => startNative(model, pcm, request, tuning.stallTimeoutMs, input.onProgress));
   const duration = pcm.length / SAMPLE_RATE;
   const words = clampToDuration(piecesToWords(repairBrokenCharacters(toPieces(native), native.result)), duration);
   return applyQualityGuards({ words, language: languageCode(native.language) ?? hint ?? null, levels: audioLevels(pcm) });
@@ -219,6 +222,27 @@ async function runExclusive(model: LoadedModel, signal: AbortSignal | undefined,
   return abortable(run.result, signal);
 }
 
+export interface NativeRequest {
+  /** Normalised language hint; none lets whisper.cpp detect it. */
+  language: string | undefined;
+  vocabulary: readonly string[] | undefined;
+  threads: number;
+}
+
+/** What the binding is asked for one run: word timings, the language, the glossary as initial prompt. */
+export function nativeTranscribeOptions(request: NativeRequest, onProgress: (percent: number) => void): NativeTranscribeOptions {
+  const prompt = vocabularyPrompt(request.vocabulary);
+  return {
+    // Without a hint whisper.cpp would assume English; "auto" runs its language detection.
+    language: request.language ?? 'auto',
+    tokenTimestamps: true,
+    maxLen: 1,
+    maxThreads: request.threads,
+    ...(prompt ? { prompt } : {}),
+    onProgress,
+  };
+}
+
 /**
  * Starts whisper.cpp on the samples with a watchdog. The binding never settles its promise when
  * the native side fails (its error callback passes one argument where it expects two), so a run
@@ -227,8 +251,8 @@ async function runExclusive(model: LoadedModel, signal: AbortSignal | undefined,
 function startNative(
   model: LoadedModel,
   pcm: Int16Array,
-  language: string | undefined,
-  tuning: { threads: number; stallTimeoutMs: number },
+  request: NativeRequest,
+  stallTimeoutMs: number,
   onProgress: TranscribeInput['onProgress'],
 ): NativeRun {
   let markDone!: () => void;
@@ -248,26 +272,22 @@ function startNative(
     const declareDead = () =>
       settle(() => {
         dropModel(model);
-        reject(new TranscriptionError('engine', `whisper.cpp stopped responding (no progress for ${Math.round(tuning.stallTimeoutMs / 1000)} s)`));
+        reject(new TranscriptionError('engine', `whisper.cpp stopped responding (no progress for ${Math.round(stallTimeoutMs / 1000)} s)`));
       });
     const rearm = () => {
       if (settled) return;
       clearTimeout(timer);
-      timer = setTimeout(declareDead, tuning.stallTimeoutMs);
+      timer = setTimeout(declareDead, stallTimeoutMs);
     };
     rearm();
     try {
-      const job = model.context.transcribeData(pcmArrayBuffer(pcm), {
-        // Without a hint whisper.cpp would assume English; "auto" runs its language detection.
-        language: language ?? 'auto',
-        tokenTimestamps: true,
-        maxLen: 1,
-        maxThreads: tuning.threads,
-        onProgress: (percent: number) => {
+      const job = model.context.transcribeData(
+        pcmArrayBuffer(pcm),
+        nativeTranscribeOptions(request, (percent: number) => {
           rearm();
           onProgress?.(percent / 100);
-        },
-      });
+        }),
+      );
       job.promise.then(
         (value: unknown) =>
           settle(() => {

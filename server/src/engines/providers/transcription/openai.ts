@@ -5,6 +5,7 @@ import { defaultSleep, messageWithCause, type ProviderRuntime, type Sleep } from
 import { decodePcm, SAMPLE_RATE, wavFile } from './audio.ts';
 import { applyQualityGuards, audioLevels, type SpeechSegment } from './guards.ts';
 import { languageCode, normalizeLanguageHint } from './languages.ts';
+import { vocabularyPrompt } from './vocabulary.ts';
 import {
   abortedError,
   throwIfAborted,
@@ -86,7 +87,8 @@ async function transcribeRemotely(config: OpenAiEngineConfig, input: TranscribeI
   const pcm = await decodePcm(config.ffmpegPath, input.audioPath, input.signal);
   const hint = normalizeLanguageHint(input.language);
   if (pcm.length < SAMPLE_RATE / 10) return { language: hint ?? null, words: [], text: '', noSpeech: true };
-  const body = await postWithRetries(config, { wav: wavFile(pcm), model: input.model ?? config.defaultModel, language: hint }, input.signal);
+  const upload = { wav: wavFile(pcm), model: input.model ?? config.defaultModel, language: hint, prompt: vocabularyPrompt(input.vocabulary) };
+  const body = await postWithRetries(config, upload, input.signal);
   const segments = (body.segments ?? []).map(toSpeechSegment);
   return applyQualityGuards({
     words: wordsOf(body),
@@ -100,6 +102,7 @@ interface UploadRequest {
   wav: Uint8Array<ArrayBuffer>;
   model: string;
   language: string | undefined;
+  prompt: string | undefined;
 }
 
 async function postWithRetries(config: OpenAiEngineConfig, request: UploadRequest, signal: AbortSignal | undefined): Promise<VerboseJson> {
@@ -139,6 +142,7 @@ function formData(request: UploadRequest): FormData {
   form.append('timestamp_granularities[]', 'word');
   form.append('timestamp_granularities[]', 'segment');
   if (request.language) form.append('language', request.language);
+  if (request.prompt) form.append('prompt', request.prompt);
   return form;
 }
 

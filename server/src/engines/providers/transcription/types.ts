@@ -24,6 +24,8 @@ export interface TranscribeInput {
   language?: string;
   /** Model name overriding the configured default (local: ggml file name part, openai: server model id). */
   model?: string;
+  /** Terms the speech is likely to contain (a streamer's glossary), given to whisper as its prompt; see vocabulary.ts. */
+  vocabulary?: readonly string[];
   signal?: AbortSignal;
   /** Fractions 0–1 as the engine gets through the audio (the local engine; a remote server says nothing until it answers). */
   onProgress?: (fraction: number) => void;
