@@ -174,13 +174,21 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
       await waitUntil(() => statusOf('crashy'), { until: (entry) => (entry?.clips_downloaded ?? 0) >= 1 && entry?.status === 'downloading', message: 'a first crashy clip', timeoutMs: RUN_WAIT_MS });
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
+    } catch (error) {
+      worker = await startWorker(app.deps, app.database.pool, 3);
+      throw error;
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
-      worker = await startWorker(app.deps, app.database.pool, 3);
     }
 
-    // The restarted app (a new instance on the same host) recovers the run at start-up.
-    const report = await recoverDeadWork(app.deps, { host: (await import('node:os')).hostname(), pid: child.pid!, instance: 'restarted' });
+    // The restarted app (a new instance on the same host) recovers the run at start-up, before its
+    // worker runs: a worker started first could find the dead run in its own recovery cron.
+    let report: Awaited<ReturnType<typeof recoverDeadWork>>;
+    try {
+      report = await recoverDeadWork(app.deps, { host: (await import('node:os')).hostname(), pid: child.pid!, instance: 'restarted' });
+    } finally {
+      worker = await startWorker(app.deps, app.database.pool, 3);
+    }
     expect(report).toMatchObject({ instances: 1, runs: 1 });
     const entry = await statusOf('crashy');
     expect(entry).toMatchObject({ status: 'error', error: INTERRUPTED_MESSAGE, progress: [] });

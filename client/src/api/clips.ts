@@ -69,6 +69,9 @@ export function useClipList(filters: ClipQueryFilters, page: number, working = f
   // Filter changes keep showing the previous page until the new one arrives (no flashing skeleton).
   const query = trpc.clips.list.useQuery(input, {
     placeholderData: keepPreviousData,
+    // Opening the screen always asks again: the dashboard's checklist may have cached this very page
+    // a moment before new clips arrived. The cached page shows meanwhile.
+    refetchOnMount: 'always',
     refetchInterval: (current) => activityInterval(working || Boolean(current.state.data?.clips.some(hasWorkUnderWay))),
   });
   const { refetch } = query;
