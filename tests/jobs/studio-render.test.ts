@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,9 @@ import {
   coverCrop,
   LOUDNESS_TARGET,
   loudnormFilter,
+  isMediaError,
+  MediaAbortError,
+  measureLoudness,
   parseLoudnormReport,
   previewFrame,
   probe,
@@ -302,6 +306,30 @@ describe('studio renders with real ffmpeg', { timeout: 90_000 }, () => {
       expect(measured.truePeak).toBeLessThanOrEqual(LOUDNESS_TARGET.truePeak + 0.3);
     });
   }
+
+  it('measures loudness in a pass that can be stopped and has a time limit', async () => {
+    const cancelled = await measureLoudness({ ffmpeg, source: quiet, signal: AbortSignal.abort() }).catch((caught: unknown) => caught);
+    expect(cancelled).toBeInstanceOf(MediaAbortError);
+    const late = await measureLoudness({ ffmpeg, source: quiet, timeoutMs: 1 }).catch((caught: unknown) => caught);
+    expect(isMediaError(late, 'timeout')).toBe(true);
+    const measured = await measureLoudness({ ffmpeg, source: quiet, trim: { start: 1, end: 3 } });
+    expect(Math.abs(measured!.integrated - -30)).toBeLessThan(1.5);
+  });
+
+  it('a stopped normalising render leaves no output', async () => {
+    const output = path.join(dir, 'normalised-stopped.mp4');
+    const error = await renderClip({ ffmpeg, source: quiet, output, sourceInfo: await probe(ffprobe, quiet), layout: 'blur', audio: { normalize: true }, signal: AbortSignal.abort() }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MediaAbortError);
+    expect(existsSync(output)).toBe(false);
+  });
+
+  it('encodes a horizontal clip at its own size when it is trimmed or normalised', async () => {
+    const output = path.join(dir, 'horizontal-trimmed.mp4');
+    const result = await renderClip({ ffmpeg, source: quiet, output, sourceInfo: await probe(ffprobe, quiet), layout: 'horizontal', trim: { start: 0.5, end: 2 }, audio: { normalize: true } });
+    expect(result.args).toContain('libx264');
+    expect(await probe(ffprobe, output)).toMatchObject({ width: WIDTH, height: HEIGHT });
+    expect(Math.abs((await durationOf(output)) - 1.5)).toBeLessThanOrEqual(0.1);
+  });
 
   it('leaves a source without audio as it is when asked to normalise', async () => {
     const output = path.join(dir, 'normalised-silent.mp4');
