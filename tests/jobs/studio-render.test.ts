@@ -45,7 +45,13 @@ const CAMERA: Rect = { x: 0, y: 0, w: 0.25, h: 1 / 3 };
 /** The right part of the picture, green strip included (its cover crops keep the strip). */
 const GAMEPLAY: Rect = { x: 0.6, y: 0, w: 0.4, h: 1 };
 
-async function makeStream(file: string, loudnessDb: number | null): Promise<void> {
+/** A 1 kHz tone at about `loudness` LUFS: sine's default amplitude 1/8 is about -21 LUFS. */
+const tone = (loudness: number) => `sine=frequency=1000:sample_rate=48000:duration=${SECONDS},volume=${loudness + 21}dB`;
+/** A quiet tone (about -26 LUFS) with full-scale clicks: a linear gain to -14 would clip them. */
+const clicks = `aevalsrc=0.0354*sin(2*PI*1000*t)+if(lt(mod(t\\,0.5)\\,0.002)\\,0.9\\,0):s=48000:d=${SECONDS}`;
+
+/** The picture, with `audio` (a lavfi source) as its sound or none. */
+async function makeStream(file: string, audio: string | null): Promise<void> {
   const picture = [
     `testsrc2=size=${WIDTH}x${HEIGHT}:rate=${FPS}:duration=${SECONDS}`,
     'hue=s=0',
@@ -53,10 +59,9 @@ async function makeStream(file: string, loudnessDb: number | null): Promise<void
     `drawbox=x=${WIDTH - 80}:y=0:w=80:h=${HEIGHT}:color=lime:t=fill`,
   ].join(',');
   const args = ['-y', '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', picture];
-  // sine's default amplitude is 1/8 (about -21 LUFS for 1 kHz): `volume` moves it to the wanted level.
-  if (loudnessDb !== null) args.push('-f', 'lavfi', '-i', `sine=frequency=1000:sample_rate=48000:duration=${SECONDS},volume=${loudnessDb + 21}dB`);
+  if (audio !== null) args.push('-f', 'lavfi', '-i', audio);
   args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', String(FPS));
-  if (loudnessDb !== null) args.push('-c:a', 'aac', '-b:a', '192k', '-shortest');
+  if (audio !== null) args.push('-c:a', 'aac', '-b:a', '192k', '-shortest');
   await execFileAsync(ffmpeg, [...args, file]);
 }
 
@@ -200,11 +205,12 @@ describe('studio renders with real ffmpeg', { timeout: 90_000 }, () => {
   let quiet: string;
   let loud: string;
   let silent: string;
+  let peaky: string;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'clipshift-studio-'));
-    [stream, quiet, loud, silent] = ['stream', 'quiet', 'loud', 'silent'].map((name) => path.join(dir, `${name}.mp4`)) as [string, string, string, string];
-    await Promise.all([makeStream(stream, -20), makeStream(quiet, -30), makeStream(loud, -6), makeStream(silent, null)]);
+    [stream, quiet, loud, silent, peaky] = ['stream', 'quiet', 'loud', 'silent', 'peaky'].map((name) => path.join(dir, `${name}.mp4`)) as [string, string, string, string, string];
+    await Promise.all([makeStream(stream, tone(-20)), makeStream(quiet, tone(-30)), makeStream(loud, tone(-6)), makeStream(silent, null), makeStream(peaky, clicks)]);
     streamInfo = await probe(ffprobe, stream);
   });
 
@@ -306,6 +312,16 @@ describe('studio renders with real ffmpeg', { timeout: 90_000 }, () => {
       expect(measured.truePeak).toBeLessThanOrEqual(LOUDNESS_TARGET.truePeak + 0.3);
     });
   }
+
+  it('reaches the target where one linear gain cannot (loud clicks in a quiet source) through loudnorm\'s dynamic mode', async () => {
+    const before = await ebur128(peaky);
+    expect(before.truePeak + (LOUDNESS_TARGET.integrated - before.integrated)).toBeGreaterThan(LOUDNESS_TARGET.truePeak);
+    const output = path.join(dir, 'normalised-peaky.mp4');
+    await renderClip({ ffmpeg, source: peaky, output, sourceInfo: await probe(ffprobe, peaky), layout: 'crop', audio: { normalize: true } });
+    const measured = await ebur128(output);
+    expect(Math.abs(measured.integrated - LOUDNESS_TARGET.integrated)).toBeLessThanOrEqual(1);
+    expect(measured.truePeak).toBeLessThanOrEqual(LOUDNESS_TARGET.truePeak + 0.3);
+  });
 
   it('measures loudness in a pass that can be stopped and has a time limit', async () => {
     const cancelled = await measureLoudness({ ffmpeg, source: quiet, signal: AbortSignal.abort() }).catch((caught: unknown) => caught);
