@@ -1,5 +1,6 @@
 // `npm run bench:render`: the app's vertical render against a bare ffmpeg command with the same
-// filtergraph, the naive two-encode path, the unoptimised full-size blur, and the horizontal remux.
+// filtergraph, the naive two-encode path, the unoptimised full-size blur, the horizontal remux, the
+// split (facecam + gameplay) layout against bare ffmpeg, and the cost of loudness normalisation.
 // Prints a table and writes docs/benchmarks.md ("Render"). BENCH_RUNS sets repetitions (default 3).
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,12 +10,15 @@ import { promisify } from 'node:util';
 import {
   buildNaiveBlurFilter,
   buildVerticalFilter,
+  clipArgs,
   ENCODE_ARGS,
   probe,
   remuxHorizontal,
+  renderClip,
   renderVertical,
   resolveMediaBinaries,
   type ProbeResult,
+  type VerticalLayoutSpec,
 } from '../server/src/engines/media/index.ts';
 import { machineDescription, median, writeSection } from './lib/report.ts';
 
@@ -23,6 +27,9 @@ const OUT = path.resolve(import.meta.dirname, 'out');
 const SOURCE = path.join(OUT, 'source-30s-1920x1080-60fps.mp4');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const { ffmpeg, ffprobe } = resolveMediaBinaries(process.env);
+
+/** A camera in the bottom-right corner over the whole frame as gameplay: the usual stream overlay. */
+const SPLIT_LAYOUT: VerticalLayoutSpec = { kind: 'split', facecam: { x: 0.72, y: 0.66, w: 0.26, h: 0.32 }, gameplay: { x: 0, y: 0, w: 1, h: 1 }, splitRatio: 0.35 };
 
 /** The source is made once and kept in bench/out/ (git-ignored): generating it costs a minute. */
 async function makeSource(): Promise<void> {
@@ -141,6 +148,24 @@ function benchPaths(info: ProbeResult): BenchPath[] {
       output: out('d-remux'),
       work: async () => void (await remuxHorizontal({ ffmpeg, source: SOURCE, output: out('d-remux'), durationSec: info.durationSec })),
     },
+    ...splitPaths(info),
+  ];
+}
+
+/** The split layout through the app, the same command bare, and the app with normalisation. */
+function splitPaths(info: ProbeResult): BenchPath[] {
+  const out = (name: string) => path.join(OUT, `${name}.mp4`);
+  const render = (output: string, normalize: boolean) => async () =>
+    void (await renderClip({ ffmpeg, source: SOURCE, output, sourceInfo: info, layout: SPLIT_LAYOUT, audio: { normalize }, onProgress: () => {} }));
+  return [
+    { key: 'f', name: '(f) app renderClip (split)', output: out('f-split-app'), work: render(out('f-split-app'), false) },
+    {
+      key: 'g',
+      name: '(g) bare ffmpeg, same split graph and settings',
+      output: out('g-split-bare'),
+      work: () => bareFfmpeg(clipArgs({ source: SOURCE, output: out('g-split-bare'), layout: SPLIT_LAYOUT, info })),
+    },
+    { key: 'h', name: '(h) app renderClip (split) + loudness normalisation', output: out('h-split-loudnorm'), work: render(out('h-split-loudnorm'), true) },
   ];
 }
 
@@ -151,8 +176,8 @@ function report(info: ProbeResult, results: Result[], ffmpegVersion: string, mac
     const wall = median(result.wall);
     return `| ${result.name} | ${wall.toFixed(2)} s | ${(info.durationSec / wall).toFixed(2)}x | ${median(result.cpu).toFixed(1)} s | ${(result.sizeBytes / 1e6).toFixed(1)} MB | ${result.wall.map((s) => s.toFixed(2)).join(', ')} |`;
   });
-  const [a, b, c, e] = ['a', 'b', 'c', 'e'].map(wallOf) as [number, number, number, number];
-  const [cpuA, cpuB, cpuC, cpuE] = ['a', 'b', 'c', 'e'].map(cpuOf) as [number, number, number, number];
+  const [a, b, c, e, f, g, h] = ['a', 'b', 'c', 'e', 'f', 'g', 'h'].map(wallOf) as [number, number, number, number, number, number, number];
+  const [cpuA, cpuB, cpuC, cpuE, cpuF, cpuG, cpuH] = ['a', 'b', 'c', 'e', 'f', 'g', 'h'].map(cpuOf) as [number, number, number, number, number, number, number];
   return [
     `Source: ${info.width}x${info.height} ${info.fps.toFixed(0)} fps H.264 + AAC, ${info.durationSec.toFixed(1)} s, ${((info.bitRate ?? 0) / 1e6).toFixed(1)} Mbit/s (ffmpeg testsrc2 + sine, made once in bench/out/). ` +
       `Output 1080x1920, encoder settings of every encode: \`${ENCODE_ARGS.join(' ')}\`. Median of ${RUNS} interleaved runs; realtime = clip seconds / wall seconds; CPU = user + system seconds of ffmpeg and the bench process.`,
@@ -162,6 +187,11 @@ function report(info: ProbeResult, results: Result[], ffmpegVersion: string, mac
     buildVerticalFilter('blur', info),
     '```',
     '',
+    'Split graph (f, g and h; facecam in the bottom-right corner, split ratio 0.35):',
+    '```',
+    buildVerticalFilter(SPLIT_LAYOUT, info),
+    '```',
+    '',
     '| path | wall (median) | realtime | CPU (median) | output | wall per run |',
     '| --- | --- | --- | --- | --- | --- |',
     ...rows,
@@ -169,6 +199,8 @@ function report(info: ProbeResult, results: Result[], ffmpegVersion: string, mac
     `- a/b (app vs bare ffmpeg, same graph): **${(a / b).toFixed(3)}** wall, ${(cpuA / cpuB).toFixed(3)} CPU (goal ≤ 1.05)`,
     `- a/c (one encode vs two): **${(a / c).toFixed(3)}** wall, ${(cpuA / cpuC).toFixed(3)} CPU — the app takes ${(100 * (1 - a / c)).toFixed(0)}% less time, and its output is one generation from the source instead of two`,
     `- e/a (full-size blur vs blur on a 1/8 copy): **${(e / a).toFixed(2)}x** wall, ${(cpuE / cpuA).toFixed(2)}x CPU without the tuning`,
+    `- f/g (app split render vs bare ffmpeg, same graph): **${(f / g).toFixed(3)}** wall, ${(cpuF / cpuG).toFixed(3)} CPU (goal ≤ 1.05)`,
+    `- h/f (loudness normalisation, measure pass + linear loudnorm in the encode): **${(h / f).toFixed(3)}** wall, ${(cpuH / cpuF).toFixed(3)} CPU (goal ≤ 1.15)`,
     '',
     'Machine:',
     machine,

@@ -12,6 +12,30 @@ const BACKGROUND_BLUR_RADIUS = 6;
 
 export type VerticalLayout = 'blur' | 'crop';
 
+/** A region of the source picture as fractions (0..1) of its displayed width and height. */
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * How the vertical picture is made. `crop.focus` is the horizontal centre of the 9:16 window
+ * (0 = left edge, 1 = right edge). `split`: facecam on top (`splitRatio` of the height), gameplay
+ * below; a null facecam ("facecam off") gives the whole frame to the gameplay region.
+ */
+export type VerticalLayoutSpec =
+  | { kind: 'blur' }
+  | { kind: 'crop'; focus: number }
+  | { kind: 'split'; facecam: Rect | null; gameplay: Rect; splitRatio: number };
+
+export const DEFAULT_CROP_FOCUS = 0.5;
+export const DEFAULT_SPLIT_RATIO = 0.35;
+export const MIN_SPLIT_RATIO = 0.2;
+export const MAX_SPLIT_RATIO = 0.6;
+export const FULL_FRAME: Rect = { x: 0, y: 0, w: 1, h: 1 };
+
 export interface SubtitleOverlay {
   assPath: string;
   fontsDir: string;
@@ -48,6 +72,19 @@ export function cropWindow(width: number, height: number): { width: number; heig
   return { width: width - (width % 2), height: Math.min(height, even(width / targetRatio)) };
 }
 
+const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+
+/** The layout names of the existing callers as specs ('crop' is today's centred crop). */
+export function toLayoutSpec(layout: VerticalLayout | VerticalLayoutSpec): VerticalLayoutSpec {
+  if (typeof layout !== 'string') return layout;
+  return layout === 'crop' ? { kind: 'crop', focus: DEFAULT_CROP_FOCUS } : { kind: 'blur' };
+}
+
+/** Height of the facecam band in `split`: the ratio (clamped to 0.2..0.6) of 1920, even. */
+export function splitBandHeight(splitRatio: number): number {
+  return even(VERTICAL_HEIGHT * clamp(splitRatio, MIN_SPLIT_RATIO, MAX_SPLIT_RATIO));
+}
+
 /**
  * Frame-rate cap as the graph's very first step: frames above 60 fps are dropped before any
  * scaling or blurring is spent on them (a 120 fps source costs what a 60 fps one does).
@@ -73,12 +110,18 @@ function finishing(subtitles: SubtitleOverlay | undefined): string {
   return [...(subtitles ? [assFilter(subtitles)] : []), 'setsar=1', 'format=yuv420p'].join(',');
 }
 
-function cropGraph(info: LayoutSource, subtitles: SubtitleOverlay | undefined): string {
+/** The crop's x offset: the centred expression for 0.5 (today's graph, unchanged), else a share of the slack. */
+function cropX(windowWidth: number, focus: number): string {
+  const share = clamp(focus, 0, 1);
+  return share === DEFAULT_CROP_FOCUS ? `(iw-${windowWidth})/2` : `(iw-${windowWidth})*${Number(share.toFixed(4))}`;
+}
+
+function cropGraph(info: LayoutSource, subtitles: SubtitleOverlay | undefined, focus: number): string {
   const crop = sourceCropWindow(info);
   const steps = [
     ...fpsCap(info),
     // crop only moves plane pointers; the one real resample is the scale to 1080x1920.
-    `crop=${crop.width}:${crop.height}:(iw-${crop.width})/2:(ih-${crop.height})/2`,
+    `crop=${crop.width}:${crop.height}:${cropX(crop.width, focus)}:(ih-${crop.height})/2`,
     `scale=${VERTICAL_WIDTH}:${VERTICAL_HEIGHT}:flags=bicubic`,
     finishing(subtitles),
   ];
@@ -109,11 +152,56 @@ function blurGraph(info: LayoutSource, subtitles: SubtitleOverlay | undefined): 
 }
 
 /**
+ * The part of `region` (fractions of the displayed frame) with the aspect of a `bandWidth` x
+ * `bandHeight` band, centred in it: scaling it to the band then fills the band without
+ * distortion (cover, then centre crop). Returned in the source's own pixels, ready for `crop`.
+ */
+export function coverCrop(info: LayoutSource, region: Rect, bandWidth: number, bandHeight: number): { width: number; height: number; x: number; y: number } {
+  const sar = info.sampleAspectRatio ?? 1;
+  const regionWidth = region.w * displayWidth(info);
+  const regionHeight = region.h * info.height;
+  const bandRatio = bandWidth / bandHeight;
+  const width = Math.min(regionWidth, regionHeight * bandRatio);
+  const height = Math.min(regionHeight, regionWidth / bandRatio);
+  const storedWidth = Math.min(info.width, Math.max(2, Math.round(width / sar)));
+  const storedHeight = Math.min(info.height, Math.max(2, Math.round(height)));
+  const x = Math.round((region.x * displayWidth(info) + (regionWidth - width) / 2) / sar);
+  const y = Math.round(region.y * info.height + (regionHeight - height) / 2);
+  return { width: storedWidth, height: storedHeight, x: clamp(x, 0, info.width - storedWidth), y: clamp(y, 0, info.height - storedHeight) };
+}
+
+/** One region cropped to the band's aspect and scaled to exactly fill it. */
+function regionToBand(info: LayoutSource, region: Rect, bandHeight: number): string {
+  const crop = coverCrop(info, region, VERTICAL_WIDTH, bandHeight);
+  return `crop=${crop.width}:${crop.height}:${crop.x}:${crop.y},scale=${VERTICAL_WIDTH}:${bandHeight}:flags=bicubic`;
+}
+
+/**
+ * Split layout: the frame is split once; the facecam region fills the top band and the gameplay
+ * region the rest, stacked. Both bands keep the source's pixel format, so vstack needs no
+ * conversion. Facecam off: the gameplay region alone fills the whole 9:16 frame.
+ */
+function splitGraph(info: LayoutSource, subtitles: SubtitleOverlay | undefined, facecam: Rect | null, gameplay: Rect, splitRatio: number): string {
+  const head = fpsCap(info);
+  if (!facecam) return `[0:v]${[...head, regionToBand(info, gameplay, VERTICAL_HEIGHT), finishing(subtitles)].join(',')}[v]`;
+  const top = splitBandHeight(splitRatio);
+  return [
+    `[0:v]${[...head, 'split=2'].join(',')}[camsrc][gamesrc]`,
+    `[camsrc]${regionToBand(info, facecam, top)}[cam]`,
+    `[gamesrc]${regionToBand(info, gameplay, VERTICAL_HEIGHT - top)}[game]`,
+    `[cam][game]vstack=inputs=2,${finishing(subtitles)}[v]`,
+  ].join(';');
+}
+
+/**
  * The whole vertical picture in one filtergraph (frame-rate cap, layout, optional captions, pixel
  * format), so the render is a single encode from the source. Input [0:v], output label [v].
  */
-export function buildVerticalFilter(layout: VerticalLayout, info: LayoutSource, subtitles?: SubtitleOverlay): string {
-  return layout === 'crop' ? cropGraph(info, subtitles) : blurGraph(info, subtitles);
+export function buildVerticalFilter(layout: VerticalLayout | VerticalLayoutSpec, info: LayoutSource, subtitles?: SubtitleOverlay): string {
+  const spec = toLayoutSpec(layout);
+  if (spec.kind === 'crop') return cropGraph(info, subtitles, spec.focus);
+  if (spec.kind === 'split') return splitGraph(info, subtitles, spec.facecam, spec.gameplay, spec.splitRatio);
+  return blurGraph(info, subtitles);
 }
 
 /**

@@ -3,9 +3,21 @@ import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../platform/logger.ts';
 import { MediaError } from './errors.ts';
-import { assFilter, buildVerticalFilter, ENCODE_ARGS, VERTICAL_HEIGHT, VERTICAL_WIDTH, type LayoutSource, type SubtitleOverlay, type VerticalLayout } from './filters.ts';
+import {
+  assFilter,
+  buildVerticalFilter,
+  ENCODE_ARGS,
+  VERTICAL_HEIGHT,
+  VERTICAL_WIDTH,
+  type LayoutSource,
+  type SubtitleOverlay,
+  type VerticalLayout,
+  type VerticalLayoutSpec,
+} from './filters.ts';
+import { loudnormFilter, measureLoudness, type LoudnessMeasurement } from './loudness.ts';
 import type { ProbeResult } from './probe.ts';
 import { runFfmpeg, type ProgressCallback, type RunResult } from './run.ts';
+import { outputDuration, trimInputArgs, type Trim } from './trim.ts';
 
 /** Marks temporary outputs, so a clean-up after a hard crash can recognise (and delete) them. */
 export const TEMPORARY_MARKER = '.tmp-';
@@ -54,9 +66,48 @@ export interface VerticalRender extends CommonRender {
 }
 
 /** The ffmpeg arguments of a vertical render (exported so the benchmark runs the very same command). */
-export function verticalArgs(source: string, output: string, layout: VerticalLayout, info: LayoutSource, subtitles?: SubtitleOverlay): string[] {
-  // 0:a:0? — the first audio stream when there is one; a silent source gives a video-only file.
-  return ['-i', source, '-filter_complex', buildVerticalFilter(layout, info, subtitles), '-map', '[v]', '-map', '0:a:0?', ...ENCODE_ARGS, '-f', 'mp4', output];
+export function verticalArgs(source: string, output: string, layout: VerticalLayout | VerticalLayoutSpec, info: LayoutSource, subtitles?: SubtitleOverlay): string[] {
+  return clipArgs({ source, output, layout, info, subtitles });
+}
+
+/** How a clip is framed: vertical 1080x1920 with a layout, or the source's own picture. */
+export type ClipLayout = VerticalLayout | 'horizontal';
+
+/** Everything that decides the ffmpeg command of a render. */
+export interface ClipArgsInput {
+  source: string;
+  output: string;
+  layout: ClipLayout | VerticalLayoutSpec;
+  info: LayoutSource;
+  subtitles?: SubtitleOverlay | undefined;
+  trim?: Trim | null | undefined;
+  /** The first pass's figures when the audio is to be normalised; null/absent: audio as it is. */
+  loudness?: LoudnessMeasurement | null | undefined;
+}
+
+/** Horizontal output: the source's own picture, captions burned when there are any. */
+function horizontalGraph(subtitles: SubtitleOverlay | undefined): string {
+  return `[0:v]${[...(subtitles ? [assFilter(subtitles)] : []), 'format=yuv420p'].join(',')}[v]`;
+}
+
+/**
+ * The picture's filtergraph, input [0:v], output [v]: the one builder behind renders and previews,
+ * so a preview shows exactly what the render will.
+ */
+export function clipVideoGraph(layout: ClipLayout | VerticalLayoutSpec, info: LayoutSource, subtitles?: SubtitleOverlay): string {
+  return layout === 'horizontal' ? horizontalGraph(subtitles) : buildVerticalFilter(layout, info, subtitles);
+}
+
+/**
+ * One encode from the source: input seeking for the trim, the picture graph, and the audio either
+ * copied through the encoder (0:a:0? — the first audio stream when there is one; a silent source
+ * gives a video-only file) or normalised inside the same graph.
+ */
+export function clipArgs(input: ClipArgsInput): string[] {
+  const video = clipVideoGraph(input.layout, input.info, input.subtitles);
+  const graph = input.loudness ? `${video};[0:a:0]${loudnormFilter(input.loudness)}[a]` : video;
+  const audioMap = input.loudness ? '[a]' : '0:a:0?';
+  return [...trimInputArgs(input.trim), '-i', input.source, '-filter_complex', graph, '-map', '[v]', '-map', audioMap, ...ENCODE_ARGS, '-f', 'mp4', input.output];
 }
 
 /** 1080x1920 H.264 + AAC in one encode from the source: layout, captions and format in one graph. */
@@ -108,29 +159,99 @@ export async function renderHorizontal(options: HorizontalRender): Promise<Rende
   });
 }
 
-/** How a clip is framed: vertical 1080x1920 with a layout, or the source's own picture. */
-export type ClipLayout = VerticalLayout | 'horizontal';
+export interface AudioOptions {
+  /** Loudness-normalise to -14 LUFS integrated, true peak ≤ -1 dBTP. */
+  normalize: boolean;
+}
 
 export interface ClipRender extends CommonRender {
   sourceInfo: ProbeResult;
-  layout: ClipLayout;
-  /** Burned-in captions; none (or null) renders without. */
+  layout: ClipLayout | VerticalLayoutSpec;
+  /** Burned-in captions; none (or null) renders without. Timed on the output (see shiftWords for a trim). */
   captions?: SubtitleOverlay | null | undefined;
+  /** Seconds of the source to keep; none renders it whole. */
+  trim?: Trim | null | undefined;
+  audio?: AudioOptions | null | undefined;
+}
+
+/** Only a horizontal clip with nothing to change is copied rather than encoded. */
+function isPlainRemux(options: ClipRender): boolean {
+  return options.layout === 'horizontal' && !options.captions && !options.trim && !options.audio?.normalize;
+}
+
+/** loudnorm's first pass when normalisation is asked for and there is audio to measure. */
+function measureIfNormalising(options: ClipRender): Promise<LoudnessMeasurement | null> {
+  if (!options.audio?.normalize || !options.sourceInfo.audioCodec) return Promise.resolve(null);
+  return measureLoudness({ ffmpeg: options.ffmpeg, source: options.source, trim: options.trim, signal: options.signal, logger: options.logger });
 }
 
 /**
- * The one way a clip is rendered (download runs, subtitle jobs): always from the kept source in a
- * single encode, written atomically over `output`.
+ * The one way a clip is rendered (download runs, subtitle jobs, re-renders): always from the kept
+ * source in a single encode (layout, trim, captions, loudness), written atomically over `output`.
+ * Normalisation measures first, on the audio alone, then applies the gain inside that encode.
  */
-export function renderClip(options: ClipRender): Promise<RenderResult> {
-  const { layout, captions, ...common } = options;
-  const subtitles = captions ?? undefined;
-  if (layout === 'horizontal') return renderHorizontal({ ...common, subtitles });
-  return renderVertical({ ...common, layout, subtitles });
+export async function renderClip(options: ClipRender): Promise<RenderResult> {
+  if (isPlainRemux(options)) return remuxHorizontal({ ...options, durationSec: options.sourceInfo.durationSec });
+  const loudness = await measureIfNormalising(options);
+  return writeAtomically(options.output, async (temporary) => {
+    const args = clipArgs({
+      source: options.source,
+      output: temporary,
+      layout: options.layout,
+      info: options.sourceInfo,
+      subtitles: options.captions ?? undefined,
+      trim: options.trim,
+      loudness,
+    });
+    return { args, ...(await runFfmpeg(options.ffmpeg, args, runOptions(options, outputDuration(options.sourceInfo.durationSec, options.trim)))) };
+  });
+}
+
+export interface PreviewOptions {
+  ffmpeg: string;
+  source: string;
+  sourceInfo: ProbeResult;
+  layout: ClipLayout | VerticalLayoutSpec;
+  captions?: SubtitleOverlay | null | undefined;
+  /** The render's trim: captions are timed from its start. */
+  trim?: Trim | null | undefined;
+  /** Seconds from the source's start. */
+  t: number;
+  output: string;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+  logger?: Logger | undefined;
+}
+
+const PREVIEW_TIMEOUT_MS = 60_000;
+
+/**
+ * Input seeking resets timestamps to 0 at `t`; captions are timed on the render's timeline, so the
+ * frame is moved to where the render shows it (t - trim start) before the graph sees it. Only the
+ * timestamps change: the pixels go through the very same graph.
+ */
+function atRenderTime(graph: string, offsetSec: number): string {
+  if (offsetSec === 0) return graph;
+  return graph.replace(/^\[0:v\]/, `[0:v]setpts=PTS+${offsetSec.toFixed(3)}/TB,`);
+}
+
+/**
+ * One frame at `t` exactly as renderClip would show it (same graph builder, captions included), as
+ * a JPEG: 1080x1920, or the source's size for horizontal.
+ */
+export async function previewFrame(options: PreviewOptions): Promise<RenderResult> {
+  const at = thumbnailTime(options.t, options.sourceInfo.durationSec);
+  const graph = atRenderTime(clipVideoGraph(options.layout, options.sourceInfo, options.captions ?? undefined), at - (options.trim?.start ?? 0));
+  return writeAtomically(options.output, async (temporary) => {
+    const args = ['-ss', at.toFixed(3), '-i', options.source, '-filter_complex', graph, '-map', '[v]', '-frames:v', '1', '-q:v', '2', '-f', 'image2', '-update', '1', temporary];
+    const run = await runFfmpeg(options.ffmpeg, args, { signal: options.signal, timeoutMs: options.timeoutMs ?? PREVIEW_TIMEOUT_MS, logger: options.logger });
+    await assertNotEmpty(temporary, `No frame at ${at.toFixed(2)} s to preview`);
+    return { args, ...run };
+  });
 }
 
 /** The picture captions are drawn for: the vertical frame, or the source's own size. */
-export function outputFrame(layout: ClipLayout, sourceInfo: Pick<ProbeResult, 'width' | 'height'>): { width: number; height: number; vertical: boolean } {
+export function outputFrame(layout: ClipLayout | VerticalLayoutSpec, sourceInfo: Pick<ProbeResult, 'width' | 'height'>): { width: number; height: number; vertical: boolean } {
   if (layout === 'horizontal') return { width: sourceInfo.width, height: sourceInfo.height, vertical: false };
   return { width: VERTICAL_WIDTH, height: VERTICAL_HEIGHT, vertical: true };
 }

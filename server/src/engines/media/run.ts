@@ -15,6 +15,8 @@ export interface RunOptions {
   /** Non-decreasing fractions in [0, 1), then exactly 1 once ffmpeg has exited successfully. */
   onProgress?: ProgressCallback | undefined;
   logger?: Logger | undefined;
+  /** 'info' for filters that report at that level (loudnorm's measurement); warnings otherwise. */
+  logLevel?: 'warning' | 'info' | undefined;
 }
 
 export interface RunResult {
@@ -33,7 +35,9 @@ const STDERR_TAIL_CHARS = 8_000;
  * and stderr limited to warnings and errors, so its tail is the reason of a failure rather than
  * the banner and stream listing.
  */
-const FFMPEG_GLOBAL_ARGS = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'warning', '-progress', 'pipe:1', '-nostats'];
+function globalArgs(logLevel: 'warning' | 'info'): string[] {
+  return ['-hide_banner', '-nostdin', '-y', '-loglevel', logLevel, '-progress', 'pipe:1', '-nostats'];
+}
 
 /**
  * Runs ffmpeg with an argument array (never a shell, so paths need no quoting), reporting progress
@@ -42,7 +46,7 @@ const FFMPEG_GLOBAL_ARGS = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'warn
  */
 export async function runFfmpeg(ffmpegPath: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   const started = performance.now();
-  const fullArgs = [...FFMPEG_GLOBAL_ARGS, ...args];
+  const fullArgs = [...globalArgs(options.logLevel ?? 'warning'), ...args];
   options.logger?.debug({ args: fullArgs }, 'ffmpeg started');
   const onStdout = createProgressParser(options.durationSec, options.onProgress);
   try {

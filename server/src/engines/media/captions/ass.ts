@@ -359,3 +359,15 @@ export async function writeAssFile(file: string, words: readonly TranscriptWord[
     throw error;
   }
 }
+
+/**
+ * Words timed from the source's start, moved onto a trimmed render's timeline (which starts at
+ * `startSec`, input seeking resetting timestamps to 0): words wholly before the cut are dropped and
+ * one cut through keeps its remaining part, so the burned captions stay in sync.
+ */
+export function shiftWords(words: readonly TranscriptWord[], startSec: number): TranscriptWord[] {
+  if (startSec === 0) return [...words];
+  return words
+    .filter((word) => word.end > startSec)
+    .map((word) => ({ ...word, start: Math.max(0, word.start - startSec), end: word.end - startSec }));
+}
