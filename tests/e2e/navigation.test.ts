@@ -104,10 +104,13 @@ describe('closed registration, redirects and the mobile menu', () => {
     // The dashboard's own first calls (the first-run checklist asks for clips and accounts once it
     // knows the streamers) must be answered before the session goes, or one of them is the first refusal.
     await page.waitForLoadState('networkidle');
-    // The session ends on the server (expiry, sign-out elsewhere); this tab still believes it is signed in.
-    await server.app.deps.db.deleteFrom('sessions').execute();
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Logs' }).click();
+    const logsLink = page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Logs' });
+    await logsLink.waitFor();
+    // The session ends on the server (expiry, sign-out elsewhere); this tab still believes it is signed
+    // in. The click follows at once, so no dashboard poll comes first even on a loaded machine.
+    await server.app.deps.db.deleteFrom('sessions').execute();
+    await logsLink.click();
     await page.waitForURL('**/login');
     await heading(page, 'Login').waitFor();
     expect(await page.evaluate(() => window.localStorage.getItem('auth-state'))).toBeNull();
