@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CLIP_PAGE_DEFAULT, CLIPS_POLL_MS, isRenderActive, isUploadInProgress, type Clip, type ClipDetails, type ClipList, type ListClipsInput } from '@clipshift/shared';
 import { toastFailure } from './errors';
 import { trpc } from './trpc';
+import { useLatestRef } from '@/lib/use-latest-ref';
 
 /** Clip toasts of spec section 8 that the browser words itself. */
 export const clipMessages = {
@@ -20,7 +21,7 @@ export const CLIP_PAGE_SIZE = CLIP_PAGE_DEFAULT;
  * While a clip's subtitle job or a post is under way, the page reloads this often so its progress
  * moves (the server saves it at most once a second); otherwise the 60 s reload applies.
  */
-export const ACTIVITY_POLL_MS = 2_000;
+const ACTIVITY_POLL_MS = 2_000;
 
 /** What the server filters by; an empty streamer means every streamer. */
 export interface ClipQueryFilters {
@@ -29,7 +30,7 @@ export interface ClipQueryFilters {
 }
 
 /** A subtitle job or an upload of the clip is still going (as the server last said). */
-export function hasWorkUnderWay(clip: Pick<Clip, 'render' | 'posted_to'>): boolean {
+function hasWorkUnderWay(clip: Pick<Clip, 'render' | 'posted_to'>): boolean {
   return isRenderActive(clip.render) || clip.posted_to.some((entry) => isUploadInProgress(entry.status));
 }
 
@@ -132,10 +133,7 @@ export function useFreshClipDetails(clipId: string, working = false) {
  */
 export function useClipDetails(clipId: string, onFailed: () => void, working = false) {
   const [openedAt] = useState(Date.now);
-  const onFailedRef = useRef(onFailed);
-  useEffect(() => {
-    onFailedRef.current = onFailed;
-  }, [onFailed]);
+  const onFailedRef = useLatestRef(onFailed);
 
   const query = useFreshClipDetails(clipId, working);
   const failedAt = query.isError && query.errorUpdatedAt >= openedAt ? query.errorUpdatedAt : 0;
@@ -152,10 +150,7 @@ export function useClipDetails(clipId: string, onFailed: () => void, working = f
 
 /** Deletes a clip; on success the caller takes it off the list and closes its details. */
 export function useDeleteClip(onDeleted: (clipId: string) => void) {
-  const onDeletedRef = useRef(onDeleted);
-  useEffect(() => {
-    onDeletedRef.current = onDeleted;
-  }, [onDeleted]);
+  const onDeletedRef = useLatestRef(onDeleted);
 
   const mutation = trpc.clips.delete.useMutation({
     onSuccess: (result, { id }) => {

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
 import { alreadyDownloading, isBusyStatus, type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
-import { errorCode, serverMessage, toastFailure } from './errors';
+import { conflictMessage, toastFailure } from './errors';
 import { preferencesToSend } from './settings';
 import { trpc } from './trpc';
 
@@ -68,7 +68,7 @@ export function useStartDownload() {
       void utils.downloads.status.invalidate();
     },
     onError: (error, input) => {
-      const conflict = errorCode(error) === 'CONFLICT' ? serverMessage(error) : null;
+      const conflict = conflictMessage(error);
       if (conflict) {
         toast.info(conflict);
         void utils.downloads.status.invalidate();

@@ -111,7 +111,12 @@ export function formErrorMessage(error: unknown, fallback: string): string {
 
 /** For "{what}: {reason}" toasts: the server's message, else what the browser knows. */
 export function describeError(error: unknown): string {
-  return failureText(error, { fallback: UNKNOWN_ERROR, offline: NETWORK_ERROR });
+  return formErrorMessage(error, UNKNOWN_ERROR);
+}
+
+/** The server's words when it refused because the work is already under way (409), else null. */
+export function conflictMessage(error: unknown): string | null {
+  return errorCode(error) === 'CONFLICT' ? serverMessage(error) : null;
 }
 
 /**

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { ALREADY_GENERATING_SUBTITLES, isRenderActive, SUBTITLE_INFO_TOAST_MS, type Clip } from '@clipshift/shared';
 import { toastTiming } from '@/lib/toast-timing';
-import { errorCode, serverMessage, toastFailure } from './errors';
+import { conflictMessage, toastFailure } from './errors';
 import { preferencesToSend } from './settings';
 import { trpc } from './trpc';
+import { useLatestRef } from '@/lib/use-latest-ref';
 
 /** Subtitle toasts of spec section 8 that the browser words itself. */
 const subtitleMessages = {
@@ -30,13 +31,13 @@ function reportResult(result: GenerateSubtitlesResult): boolean {
 
 function reportError(error: unknown): void {
   // Another tab (or a scheduled run) is already on it: the same info as a second click here.
-  const conflict = errorCode(error) === 'CONFLICT' ? serverMessage(error) : null;
+  const conflict = conflictMessage(error);
   if (conflict) toast.info(conflict);
   else toastFailure(error, { fallback: subtitleMessages.failed, offline: subtitleMessages.unreachable, prefixed: true });
 }
 
 /** What the generating state is read from: the clip's id and the server's word on its job. */
-export type SubtitleTarget = Pick<Clip, 'clip_id' | 'render'>;
+type SubtitleTarget = Pick<Clip, 'clip_id' | 'render'>;
 
 /**
  * Subtitle generation for any number of clips at once (spec section 4). A clip is generating while
@@ -49,10 +50,7 @@ export function useSubtitleGeneration(onGenerated: (clipId: string) => void) {
   const [generating, setGenerating] = useState<ReadonlySet<string>>(new Set());
   // Read synchronously, so two quick clicks cannot both start.
   const running = useRef(new Set<string>());
-  const onGeneratedRef = useRef(onGenerated);
-  useEffect(() => {
-    onGeneratedRef.current = onGenerated;
-  }, [onGenerated]);
+  const onGeneratedRef = useLatestRef(onGenerated);
 
   const setRunning = useCallback((clipId: string, on: boolean) => {
     if (on) running.current.add(clipId);

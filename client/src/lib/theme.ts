@@ -9,14 +9,14 @@ export const THEME_CHOICES = ['light', 'dark', 'system'] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
 export type Theme = 'light' | 'dark';
 
-export const THEME_STORAGE_KEY = 'clipshift-theme';
+const THEME_STORAGE_KEY = 'clipshift-theme';
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
 export function isThemeChoice(value: unknown): value is ThemeChoice {
   return THEME_CHOICES.includes(value as ThemeChoice);
 }
 
-export function readThemeChoice(): ThemeChoice {
+function readThemeChoice(): ThemeChoice {
   try {
     const stored = window.localStorage.getItem(THEME_STORAGE_KEY);
     return isThemeChoice(stored) ? stored : 'system';
@@ -34,7 +34,7 @@ function writeThemeChoice(choice: ThemeChoice): void {
   }
 }
 
-export function resolveTheme(choice: ThemeChoice, systemDark: boolean): Theme {
+function resolveTheme(choice: ThemeChoice, systemDark: boolean): Theme {
   if (choice === 'system') return systemDark ? 'dark' : 'light';
   return choice;
 }

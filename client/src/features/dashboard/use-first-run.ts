@@ -32,12 +32,15 @@ export function useFirstRun(streamers: readonly Streamer[] | undefined): FirstRu
     tiktokAccounts: accounts.data.length,
     posted: hasPosted(clips.data.clips),
   });
-  if (done.size === FIRST_RUN_STEPS.length) return null;
-  return {
-    done,
-    dismiss: () => {
-      writePreference(dismissedKey(userId), true);
-      setDismissedNow(true);
-    },
+  const dismiss = () => {
+    writePreference(dismissedKey(userId), true);
+    setDismissedNow(true);
   };
+  // Finished counts as put away: later visits ask for nothing, and a post that leaves the first
+  // page of clips cannot bring the checklist back.
+  if (done.size === FIRST_RUN_STEPS.length) {
+    writePreference(dismissedKey(userId), true);
+    return null;
+  }
+  return { done, dismiss };
 }
