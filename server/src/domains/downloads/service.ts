@@ -1,4 +1,4 @@
-import { type StartDownloadInput, type StatusEntry, type StatusMap } from '@clipshift/shared';
+import { type StartDownloadInput, type StatusEntry, type StatusMap, alreadyDownloading } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { concurrencyFor } from '../settings/service.ts';
@@ -65,7 +65,7 @@ export async function startRun(
 ): Promise<StartedRun> {
   const work = async (tx: DbOrTrx): Promise<StartedRun> => {
     const streamer = options.streamer ?? (await findStreamer(tx, userId, input.name, { lock: true }));
-    if (await hasActiveRun(tx, streamer.id)) throw conflict(`Already downloading clips for ${streamer.name}`);
+    if (await hasActiveRun(tx, streamer.id)) throw conflict(alreadyDownloading(streamer.name));
     const run = await insertRun(tx, {
       user_id: userId,
       streamer_id: streamer.id,
@@ -81,7 +81,7 @@ export async function startRun(
   try {
     return trx ? await work(trx) : await db.transaction().execute(work);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`Already downloading clips for ${input.name}`);
+    if (isUniqueViolation(error)) throw conflict(alreadyDownloading(input.name));
     throw error;
   }
 }

@@ -1,11 +1,4 @@
-import {
-  scheduleIntervalMs,
-  type CreateStreamerInput,
-  type Schedule,
-  type Streamer,
-  type TikTokAccount,
-  type UpdateStreamerInput,
-} from '@clipshift/shared';
+import { scheduleIntervalMs, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
@@ -169,7 +162,7 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
 export async function updateStreamer(db: Db, userId: string, input: UpdateStreamerInput, isDownloading: IsDownloading): Promise<StreamerRow> {
   return db.transaction().execute(async (trx) => {
     const row = await findStreamer(trx, userId, input.name, { lock: true });
-    if (await isDownloading(trx, row.id)) throw conflict(`Cannot edit ${row.name} while clips are being downloaded`);
+    if (await isDownloading(trx, row.id)) throw conflict(cannotEditWhileDownloading(row.name));
     const schedule = input.schedule === undefined ? scheduleOf(row) : input.schedule;
     const nextRunAt = scheduleChanged(row, schedule) ? await syncSchedule(trx, row.id, schedule) : row.next_run_at;
     return updateStreamerRow(trx, row.id, {
@@ -191,7 +184,7 @@ export async function updateStreamer(db: Db, userId: string, input: UpdateStream
 export async function deleteStreamer(db: Db, userId: string, name: string, isDownloading: IsDownloading): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const row = await findStreamer(trx, userId, name, { lock: true });
-    if (await isDownloading(trx, row.id)) throw conflict(`Cannot delete ${row.name} while clips are being downloaded`);
+    if (await isDownloading(trx, row.id)) throw conflict(cannotDeleteWhileDownloading(row.name));
     await removeJob(trx, scheduleJobKey(row.id));
     await deleteStreamerRow(trx, row.id);
     return row.name;

@@ -1,3 +1,4 @@
+import { ALREADY_GENERATING_SUBTITLES } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { findClipRow } from '../clips/service.ts';
@@ -10,7 +11,6 @@ import { insertSubtitleRequest, selectSubtitleRequest } from './queries.ts';
 export { captionsForRun, type RunCaptions } from './captions.ts';
 export { renderStates } from './progress.ts';
 
-const ALREADY_GENERATING = 'Already generating subtitles for clip';
 const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
 export const NO_SPEECH = 'No speech found in this clip: there is nothing to subtitle';
 /** How long the HTTP call waits for the job before giving up on it. */
@@ -40,7 +40,7 @@ export async function requestSubtitles(db: Db, userId: string, clipId: string, m
       return requestId;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(ALREADY_GENERATING);
+    if (isUniqueViolation(error)) throw conflict(ALREADY_GENERATING_SUBTITLES);
     throw error;
   }
 }

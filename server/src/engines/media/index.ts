@@ -41,7 +41,6 @@ export {
   renderVertical,
   TEMPORARY_MARKER,
   thumbnailTime,
-  verticalArgs,
   writeAtomically,
   type AudioOptions,
   type ClipArgsInput,

@@ -65,8 +65,8 @@ export interface VerticalRender extends CommonRender {
   subtitles?: SubtitleOverlay | undefined;
 }
 
-/** The ffmpeg arguments of a vertical render (exported so the benchmark runs the very same command). */
-export function verticalArgs(source: string, output: string, layout: VerticalLayout | VerticalLayoutSpec, info: LayoutSource, subtitles?: SubtitleOverlay): string[] {
+/** The ffmpeg arguments of a vertical render. */
+function verticalArgs(source: string, output: string, layout: VerticalLayout | VerticalLayoutSpec, info: LayoutSource, subtitles?: SubtitleOverlay): string[] {
   return clipArgs({ source, output, layout, info, subtitles });
 }
 
