@@ -12,7 +12,7 @@ import { seedStreamer } from '../helpers/streamers.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, makeClipMedia, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
 import { heading, horizontalOverflow, waitForToastsGone } from './pages/app.ts';
-import { logIn, logOut } from './pages/auth.ts';
+import { logIn, logOut, register } from './pages/auth.ts';
 
 /*
  * Every screen at a phone and a laptop width, in light and in dark: a picture of each
@@ -209,13 +209,7 @@ describe('every screen at 390 and 1366 px, light and dark', () => {
     browser = await launchBrowser(server.baseUrl, WIDTHS[0]);
     page = browser.page;
     // The first account registers without a code and is the administrator: Settings shows everything.
-    await page.goto('/login');
-    await page.getByRole('tab', { name: 'Register' }).click();
-    const form = page.getByRole('form', { name: 'Register' });
-    await form.getByLabel('Username').fill(USER.username);
-    await form.getByLabel('Password').fill(USER.password);
-    await form.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL((url) => url.pathname === '/app');
+    await register(page, USER);
     const user = await db.selectFrom('users').select('id').where('username', '=', USER.username).executeTakeFirstOrThrow();
 
     // Two streamers: two cards, each with its Linked accounts section.

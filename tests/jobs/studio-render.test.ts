@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -334,9 +334,23 @@ describe('studio renders with real ffmpeg', { timeout: 90_000 }, () => {
 
   it('a stopped normalising render leaves no output', async () => {
     const output = path.join(dir, 'normalised-stopped.mp4');
-    const error = await renderClip({ ffmpeg, source: quiet, output, sourceInfo: await probe(ffprobe, quiet), layout: 'blur', audio: { normalize: true }, signal: AbortSignal.abort() }).catch((caught: unknown) => caught);
+    // Stopped once the encode reports progress (the measuring pass is over, the output is being
+    // written), so the clean-up of a half-written file is what is tested.
+    const stop = new AbortController();
+    const error = await renderClip({
+      ffmpeg,
+      source: quiet,
+      output,
+      sourceInfo: await probe(ffprobe, quiet),
+      layout: 'blur',
+      audio: { normalize: true },
+      signal: stop.signal,
+      onProgress: () => stop.abort(),
+    }).catch((caught: unknown) => caught);
+    expect(stop.signal.aborted).toBe(true);
     expect(error).toBeInstanceOf(MediaAbortError);
     expect(existsSync(output)).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.startsWith('normalised-stopped'))).toEqual([]);
   });
 
   it('encodes a horizontal clip at its own size when it is trimmed or normalised', async () => {
