@@ -22,9 +22,10 @@ const fileGlob = (...parts) => abs(...parts).replace(/\.ts$/, '.@(ts)');
 /**
  * The domains, lowest first: a domain may use the services of those before it, never of those
  * after it. Reactions upward (a saved clip auto-publishes) are jobs, not imports.
- * streamers lists linked accounts (so it sits above publishing); downloads calls streamers.
+ * streamers lists linked accounts (so it sits above publishing); studio combines a clip's and its
+ * streamer's settings for subtitles and downloads, which render; downloads calls streamers.
  */
-export const DOMAIN_ORDER = ['logs', 'settings', 'invites', 'auth', 'guests', 'clips', 'descriptions', 'publishing', 'streamers', 'subtitles', 'downloads'];
+export const DOMAIN_ORDER = ['logs', 'settings', 'invites', 'auth', 'guests', 'clips', 'descriptions', 'publishing', 'streamers', 'studio', 'subtitles', 'downloads'];
 
 const RINGS = ['app', 'http', 'jobs', 'domains', 'engines', 'platform'];
 /** What each ring may not import: every ring above it (http and jobs are siblings that never meet). */

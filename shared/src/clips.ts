@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { queryInt } from './input.ts';
+import { clipEdit } from './studio.ts';
 
 export const DESCRIPTION_TOO_LONG = `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`;
 export const DESCRIPTION_REQUIRED = 'Description is required';
@@ -85,8 +86,15 @@ export const clip = z.object({
   metadata: z.object({ descriptions: z.array(descriptionOption) }),
   /** Where this clip has gone to TikTok: one entry per account, with the upload's status. */
   posted_to: z.array(postedToEntry),
-  /** The clip's subtitle job as it runs, so every screen shows the same state after a reload. */
+  /** The clip's subtitle or re-render job as it runs, so every screen shows the same state after a reload. */
   render: clipRender,
+  /** The clip's own studio settings; each null where the streamer's applies. */
+  edit: clipEdit,
+  /** The part of the source the video shows (seconds from the source's start); the whole clip untrimmed. */
+  trim_start: z.number(),
+  trim_end: z.number(),
+  /** Length of the rendered video (`duration` is the source's). */
+  output_duration: z.number(),
 });
 export type Clip = z.infer<typeof clip>;
 

@@ -13,3 +13,4 @@ export * from './settings.ts';
 export * from './statuses.ts';
 export * from './messages.ts';
 export * from './fonts.ts';
+export * from './studio.ts';

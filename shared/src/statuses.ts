@@ -96,4 +96,4 @@ export const CLIP_STAGE_LABELS: Record<ClipStage, string> = {
 export const MEASURED_CLIP_STAGES: readonly ClipStage[] = ['downloading', 'rendering'];
 
 /** A subtitle request's status (the subtitles.generate call answers when it is done, no_speech or failed). */
-export type SubtitleRequestStatus = 'queued' | 'running' | 'done' | 'no_speech' | 'failed';
+export type SubtitleRequestStatus = 'queued' | 'running' | 'done' | 'no_speech' | 'failed' | 'stopped';

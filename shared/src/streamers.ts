@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLIP_LIMIT_DEFAULT, CLIP_LIMIT_MAX, CLIP_LIMIT_MIN } from './constants.ts';
+import { DEFAULT_CAPTION_STYLE, STREAMER_STUDIO_DEFAULTS, streamerStudio, streamerStudioFields } from './studio.ts';
 
 const STREAMER_NAME_REQUIRED = 'Streamer name is required';
 const STREAMER_NAME_RULE = 'Streamer name must be a Twitch login: letters, digits and _ (at most 25 characters)';
@@ -35,11 +36,6 @@ export function languageLabel(code: string): string {
 export const SCHEDULE_UNITS = ['minutes', 'hours', 'days'] as const;
 export type ScheduleUnit = (typeof SCHEDULE_UNITS)[number];
 export const DEFAULT_SCHEDULE = { interval: 4, unit: 'hours' } as const satisfies { interval: number; unit: ScheduleUnit };
-
-/** Vertical layouts: a blurred copy of the frame behind it, or a centre crop. */
-export const LAYOUTS = ['blur', 'crop'] as const;
-export type Layout = (typeof LAYOUTS)[number];
-export const LAYOUT_LABELS: Record<Layout, string> = { blur: 'Blurred background', crop: 'Centre crop' };
 
 const scheduleSchema = z.object({
   interval: z
@@ -85,7 +81,7 @@ const settingFields = {
   schedule: scheduleSchema.nullable(),
   auto_subtitle: z.boolean({ error: 'auto_subtitle must be true or false' }),
   auto_publish: z.boolean({ error: 'auto_publish must be true or false' }),
-  layout: z.enum(LAYOUTS, { error: 'Layout must be blur or crop' }),
+  ...streamerStudioFields,
 };
 
 /** A new streamer: every setting optional, with the spec's defaults (section 5). */
@@ -97,7 +93,14 @@ export const createStreamerInput = z.object({
   schedule: settingFields.schedule.default(null),
   auto_subtitle: settingFields.auto_subtitle.default(false),
   auto_publish: settingFields.auto_publish.default(false),
-  layout: settingFields.layout.default('blur'),
+  layout: settingFields.layout.default(STREAMER_STUDIO_DEFAULTS.layout),
+  crop_focus: settingFields.crop_focus.default(STREAMER_STUDIO_DEFAULTS.crop_focus),
+  facecam: settingFields.facecam.default(STREAMER_STUDIO_DEFAULTS.facecam),
+  gameplay: settingFields.gameplay.default(STREAMER_STUDIO_DEFAULTS.gameplay),
+  split_ratio: settingFields.split_ratio.default(STREAMER_STUDIO_DEFAULTS.split_ratio),
+  caption_style: settingFields.caption_style.default(DEFAULT_CAPTION_STYLE),
+  glossary: settingFields.glossary.default([]),
+  normalize_audio: settingFields.normalize_audio.default(STREAMER_STUDIO_DEFAULTS.normalize_audio),
 });
 export type CreateStreamerInput = z.infer<typeof createStreamerInput>;
 
@@ -127,7 +130,7 @@ export const streamer = z.object({
   clip_limit: z.number(),
   vertical: z.boolean(),
   language: z.string(),
-  layout: z.enum(LAYOUTS),
+  ...streamerStudio.shape,
   schedule: scheduleSchema.nullable(),
   auto_subtitle: z.boolean(),
   auto_publish: z.boolean(),
@@ -147,5 +150,5 @@ export const NEW_STREAMER_DEFAULTS = {
   schedule: null,
   auto_subtitle: false,
   auto_publish: false,
-  layout: 'blur',
+  ...STREAMER_STUDIO_DEFAULTS,
 } as const;

@@ -35,6 +35,7 @@ export async function seedClip(deps: AppDeps, userId: string, clip: SeedClip): P
       broadcaster_name: clip.streamer_name ?? 'streamer',
       view_count: clip.view_count ?? 100,
       duration: 12.5,
+      output_duration: 12.5,
       twitch_created_at: clip.twitch_created_at ?? new Date('2026-01-01T00:00:00Z'),
       format_type: 'vertical',
       files_dir: filesDir,

@@ -53,8 +53,22 @@ describe('REST streamers, downloads and clips', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Shroud', clip_limit: 5, vertical: true, language: 'en', schedule: null, tiktok_accounts: [], next_run_at: null });
     expect(Object.keys(bodyOf(created, z.record(z.string(), z.unknown()))).sort()).toEqual(
-      ['auto_publish', 'auto_subtitle', 'clip_limit', 'created_at', 'display_name', 'language', 'layout', 'name', 'next_run_at', 'schedule', 'tiktok_accounts', 'updated_at', 'vertical'].sort(),
+      [
+        ...['auto_publish', 'auto_subtitle', 'clip_limit', 'created_at', 'display_name', 'language', 'layout', 'name', 'next_run_at', 'schedule', 'tiktok_accounts', 'updated_at', 'vertical'],
+        // The studio's fields (rest-api.md "Studio"), with their defaults.
+        ...['crop_focus', 'facecam', 'gameplay', 'split_ratio', 'caption_style', 'glossary', 'normalize_audio'],
+      ].sort(),
     );
+    expect(created.body).toMatchObject({
+      layout: 'blur',
+      crop_focus: 0.5,
+      facecam: null,
+      gameplay: { x: 0, y: 0, w: 1, h: 1 },
+      split_ratio: 0.35,
+      caption_style: { preset: 'classic', font: 'Noto Sans', size: 80, primary_color: '#FFFFFF', uppercase: false },
+      glossary: [],
+      normalize_audio: true,
+    });
 
     expect((await alice.post('/api/streamers', { name: 'shroud' })).body).toEqual(errorBody('CONFLICT', 'Streamer shroud already exists'));
     const missing = await alice.post('/api/streamers', { name: '' });

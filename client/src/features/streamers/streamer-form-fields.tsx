@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Crop, Monitor, Smartphone, SquareStack } from 'lucide-react';
+import { Crop, Monitor, Smartphone, SquareStack, PanelTop } from 'lucide-react';
 import {
   CLIP_LIMIT_MAX,
   CLIP_LIMIT_MIN,
@@ -104,10 +104,11 @@ const FORMAT_OPTIONS: readonly SegmentedOption<FormatValue>[] = [
   { value: 'horizontal', label: 'Horizontal', description: 'As streamed, 16:9', icon: <Monitor /> },
 ];
 
-const LAYOUT_ICONS: Record<Layout, ReactNode> = { blur: <SquareStack />, crop: <Crop /> };
+const LAYOUT_ICONS: Record<Layout, ReactNode> = { blur: <SquareStack />, crop: <Crop />, split: <PanelTop /> };
 const LAYOUT_DESCRIPTIONS: Record<Layout, string> = {
   blur: 'Whole frame over a blurred copy',
   crop: 'Fills the screen, cuts the sides',
+  split: 'Facecam on top, gameplay below',
 };
 const LAYOUT_OPTIONS: readonly SegmentedOption<Layout>[] = LAYOUTS.map((layout) => ({
   value: layout,

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import type { ListClipsInput } from '@clipshift/shared';
+import type { ClipEdit, ListClipsInput, TranscriptWordDto } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { containsPattern } from '../../platform/db/like.ts';
 import type { ClipsTable, DescriptionOption } from '../../platform/db/schema.ts';
@@ -27,6 +27,8 @@ const LIST_COLUMNS = [
   'custom_description',
   'selected_description',
   'descriptions',
+  'edit',
+  'output_duration',
 ] as const satisfies readonly (keyof ClipRow)[];
 
 export type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;
@@ -81,26 +83,70 @@ export async function insertClipRow(db: DbOrTrx, values: Insertable<ClipsTable>)
   return inserted !== undefined;
 }
 
-export interface SubtitledClip {
-  transcript: string;
+/** What a finished render changed in the clip's video. */
+export interface RenderedVideo {
   sizeBytes: number;
+  durationSec: number;
+  width: number;
+  height: number;
+}
+
+export interface SubtitledClip {
+  transcript: TranscriptUpdate | null;
+  video: RenderedVideo;
   descriptions: DescriptionOption[];
 }
 
-/** A re-render with captions: new transcript, size and suggestions (none chosen any more). */
+/** New timed words: from speech recognition (edited false) or the user (edited true). */
+export interface TranscriptUpdate {
+  text: string;
+  words: TranscriptWordDto[];
+  language: string | null;
+  edited: boolean;
+}
+
+function transcriptColumns(transcript: TranscriptUpdate) {
+  return {
+    transcript: transcript.text,
+    transcript_words: JSON.stringify(transcript.words),
+    transcript_language: transcript.language,
+    transcript_edited: transcript.edited,
+  };
+}
+
+function videoColumns(video: RenderedVideo) {
+  return { size_bytes: video.sizeBytes, output_duration: video.durationSec, width: video.width, height: video.height, updated_at: new Date() };
+}
+
+/**
+ * A re-render with captions: the new video, the transcript it burned (null: the saved one was used
+ * as it was) and fresh suggestions (none chosen any more).
+ */
 export async function updateSubtitled(db: DbOrTrx, id: string, clip: SubtitledClip): Promise<void> {
   await db
     .updateTable('clips')
     .set({
       subtitled: true,
-      transcript: clip.transcript,
-      size_bytes: clip.sizeBytes,
+      ...(clip.transcript ? transcriptColumns(clip.transcript) : {}),
+      ...videoColumns(clip.video),
       descriptions: JSON.stringify(clip.descriptions),
       selected_description: -1,
-      updated_at: new Date(),
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** A re-render of the clip's settings is in place. */
+export async function updateRenderedVideo(db: DbOrTrx, id: string, video: RenderedVideo): Promise<void> {
+  await db.updateTable('clips').set(videoColumns(video)).where('id', '=', id).execute();
+}
+
+export function updateClipEditColumn(db: DbOrTrx, id: string, edit: Partial<ClipEdit>): Promise<ClipRow> {
+  return db.updateTable('clips').set({ edit: JSON.stringify(edit) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateTranscript(db: DbOrTrx, id: string, transcript: TranscriptUpdate): Promise<ClipRow> {
+  return db.updateTable('clips').set(transcriptColumns(transcript)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Twitch clip ids of one broadcaster already in the user's library (at most `limit`). */

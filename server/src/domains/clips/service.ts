@@ -1,10 +1,10 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { sortByRank, type ListClipsInput, type UpdateDescriptionsInput } from '@clipshift/shared';
+import { EMPTY_CLIP_EDIT, sortByRank, type ClipEdit, type ListClipsInput, type TranscriptWordDto, type UpdateDescriptionsInput } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { DescriptionOption } from '../../platform/db/schema.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import type { ClipLayout } from '../../engines/media/index.ts';
+import type { ClipLayout, VerticalLayoutSpec } from '../../engines/media/index.ts';
 import type { TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { AUTO_PUBLISH_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
@@ -19,16 +19,21 @@ import {
   selectKnownFilesDirs,
   selectLibraryClipIds,
   updateClipDescriptions,
+  updateClipEditColumn,
+  updateRenderedVideo,
   updateSubtitled,
+  updateTranscript,
   type ClipListRow,
   type ClipRow,
+  type RenderedVideo,
   type SubtitledClip,
+  type TranscriptUpdate,
 } from './queries.ts';
 
 /** Where a clip's files and a process's scratch folders live, for the domains that read or build them. */
 export { CLIP_FILES, clipFilePath, instanceWorkDir } from './files.ts';
 
-export type { ClipListRow, ClipRow, SubtitledClip } from './queries.ts';
+export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
 
 const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);
 
@@ -61,10 +66,40 @@ export function clipIdsOf(db: DbOrTrx, ids: readonly string[]): Promise<Map<stri
   return selectClipIds(db, ids);
 }
 
-/** How the clip was framed when it was rendered (a re-render keeps it). */
-export function clipLayout(row: Pick<ClipRow, 'format_type' | 'layout'>): ClipLayout {
-  if (row.format_type !== 'vertical') return 'horizontal';
-  return row.layout === 'crop' ? 'crop' : 'blur';
+/** The clip's overrides as the API shows them: every field, null where the streamer's applies. */
+export function clipEditOf(row: Pick<ClipRow, 'edit'>): ClipEdit {
+  const edit: ClipEdit = { ...EMPTY_CLIP_EDIT };
+  for (const key of Object.keys(EMPTY_CLIP_EDIT) as (keyof ClipEdit)[]) {
+    const value = row.edit[key];
+    if (value !== undefined) Object.assign(edit, { [key]: value });
+  }
+  return edit;
+}
+
+/** The section of the source the video shows: the trim, or the whole source. */
+export function clipTrimRange(row: Pick<ClipRow, 'edit' | 'duration'>): { start: number; end: number } {
+  return { start: row.edit.trim_start ?? 0, end: row.edit.trim_end ?? row.duration };
+}
+
+/** Saves the clip's overrides (keys with null values are dropped: the streamer's applies). */
+export function saveClipEdit(db: DbOrTrx, id: string, edit: Partial<ClipEdit>): Promise<ClipRow> {
+  const kept = Object.fromEntries(Object.entries(edit).filter(([, value]) => value !== null && value !== undefined));
+  return updateClipEditColumn(db, id, kept);
+}
+
+/** Replaces the clip's timed words (the user's edit, or a fresh transcription). */
+export function saveTranscript(db: DbOrTrx, id: string, transcript: TranscriptUpdate): Promise<ClipRow> {
+  return updateTranscript(db, id, transcript);
+}
+
+/** The clip's timed words, or null when it has never been transcribed. */
+export function transcriptWordsOf(row: Pick<ClipRow, 'transcript_words'>): TranscriptWordDto[] | null {
+  return row.transcript_words;
+}
+
+/** A re-render of the clip's settings replaced its video. */
+export function markRendered(db: DbOrTrx, id: string, video: RenderedVideo): Promise<void> {
+  return updateRenderedVideo(db, id, video);
 }
 
 /**
@@ -106,6 +141,12 @@ export function knownClipFolders(db: DbOrTrx, filesDirs: readonly string[]): Pro
   return selectKnownFilesDirs(db, filesDirs);
 }
 
+/** The vertical layout's name the row records (null for horizontal). */
+function layoutName(layout: ClipLayout | VerticalLayoutSpec): string | null {
+  if (layout === 'horizontal') return null;
+  return typeof layout === 'string' ? layout : layout.kind;
+}
+
 /** A finished clip: its Twitch facts, how it was rendered and what it was given. */
 interface NewClip {
   userId: string;
@@ -113,10 +154,12 @@ interface NewClip {
   streamer: { id: string; name: string };
   twitch: TwitchClip;
   gameName: string | null;
-  layout: ClipLayout;
+  /** Vertical (with the layout's name) or horizontal. */
+  layout: ClipLayout | VerticalLayoutSpec;
+  sourceDurationSec: number;
   rendered: { durationSec: number; width: number; height: number; sizeBytes: number };
   descriptions: DescriptionOption[];
-  transcript: string | null;
+  transcript: TranscriptUpdate | null;
   /** Queue the clip's auto-publish job with its row (the streamer has auto_publish on). */
   autoPublish: boolean;
 }
@@ -155,19 +198,22 @@ export async function saveClip(db: Db, dataDir: string, workDir: string, clip: N
       game_name: clip.gameName,
       language: twitch.language,
       view_count: twitch.view_count,
-      duration: clip.rendered.durationSec,
+      duration: clip.sourceDurationSec,
+      output_duration: clip.rendered.durationSec,
       twitch_created_at: twitch.created_at,
       thumbnail_url: twitch.thumbnail_url,
       url: twitch.url,
       format_type: vertical ? 'vertical' : 'horizontal',
-      layout: vertical ? clip.layout : null,
+      layout: layoutName(clip.layout),
       subtitled: clip.transcript !== null,
       width: clip.rendered.width,
       height: clip.rendered.height,
       size_bytes: clip.rendered.sizeBytes,
       files_dir: filesDir,
       descriptions: JSON.stringify(clip.descriptions),
-      transcript: clip.transcript,
+      ...(clip.transcript
+        ? { transcript: clip.transcript.text, transcript_words: JSON.stringify(clip.transcript.words), transcript_language: clip.transcript.language }
+        : {}),
       run_id: clip.runId,
     });
     if (saved && clip.autoPublish) await enqueue(trx, AUTO_PUBLISH_JOB, { clipRowId: id });

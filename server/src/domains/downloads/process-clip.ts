@@ -2,12 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClipStage } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
-import { makeThumbnail, probe, renderClip, type ClipLayout } from '../../engines/media/index.ts';
+import { makeThumbnail, probe, renderClip } from '../../engines/media/index.ts';
 import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { CLIP_FILES, instanceWorkDir } from '../clips/service.ts';
 import { saveClip, type SavedClip } from '../clips/service.ts';
 import { describeClip } from '../descriptions/service.ts';
-import type { StreamerRow } from '../streamers/service.ts';
+import { studioOf, type StreamerRow } from '../streamers/service.ts';
+import { renderPlan } from '../studio/service.ts';
 import { captionsForRun, type RunCaptions } from '../subtitles/service.ts';
 
 export interface ClipJob {
@@ -39,7 +40,6 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
   await mkdir(job.workDir, { recursive: true });
   const sourcePath = path.join(job.workDir, CLIP_FILES.source);
   const videoPath = path.join(job.workDir, CLIP_FILES.video);
-  const layout: ClipLayout = job.vertical ? streamer.layout : 'horizontal';
 
   job.onStage('downloading', 0);
   const source = await twitch.resolveClipSource(job.clip.id, signal);
@@ -50,6 +50,9 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
 
   job.onStage('probing', 0);
   const sourceInfo = await probe(media.ffprobe, sourcePath, signal);
+  // A new clip has no overrides yet: the streamer's settings, the whole source.
+  const plan = renderPlan({ vertical: job.vertical, streamer: studioOf(streamer), sourceDurationSec: sourceInfo.durationSec });
+  const { layout } = plan;
 
   let captions: RunCaptions | null = null;
   if (streamer.auto_subtitle) {
@@ -62,6 +65,8 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
       layout,
       workDir: job.workDir,
       language: streamer.language || null,
+      captionStyle: plan.captionStyle,
+      glossary: plan.glossary,
       signal,
     });
   }
@@ -74,6 +79,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     sourceInfo,
     layout,
     captions: captions?.overlay,
+    audio: { normalize: plan.normalizeAudio },
     signal,
     onProgress: (fraction) => job.onStage('rendering', Math.round(fraction * 100)),
     timeoutMs: RENDER_TIMEOUT_MS,
@@ -87,7 +93,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
       title: job.clip.title,
       streamer: streamer.display_name ?? streamer.name,
       gameName: job.gameName,
-      transcript: captions?.transcript ?? null,
+      transcript: captions?.transcript.text ?? null,
       language: job.clip.language && job.clip.language !== 'other' ? job.clip.language : streamer.language || null,
     },
     userId: job.userId,
@@ -103,6 +109,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     twitch: job.clip,
     gameName: job.gameName,
     layout,
+    sourceDurationSec: sourceInfo.durationSec,
     rendered,
     descriptions,
     transcript: captions?.transcript ?? null,

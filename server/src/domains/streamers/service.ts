@@ -1,7 +1,8 @@
-import { scheduleIntervalMs, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
+import { DEFAULT_CAPTION_STYLE, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { isCaptionFont } from '../../engines/media/captions/fonts.ts';
 import { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from '../publishing/service.ts';
 import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
@@ -32,6 +33,61 @@ function scheduleOf(row: Pick<StreamerRow, 'schedule_interval' | 'schedule_unit'
   return row.schedule_interval && row.schedule_unit ? { interval: row.schedule_interval, unit: row.schedule_unit } : null;
 }
 
+/** The streamer's studio defaults: layout, regions, caption style, glossary, loudness. */
+export function studioOf(row: StreamerRow): StreamerStudio {
+  return {
+    layout: row.layout,
+    crop_focus: row.crop_focus,
+    facecam: row.facecam,
+    gameplay: row.gameplay,
+    split_ratio: row.split_ratio,
+    caption_style: row.caption_style ?? DEFAULT_CAPTION_STYLE,
+    glossary: row.glossary,
+    normalize_audio: row.normalize_audio,
+  };
+}
+
+/** A caption style whose font the server has (the style's other fields are checked by the schema). */
+export function assertCaptionStyle(style: CaptionStyle | null | undefined): void {
+  if (style && !isCaptionFont(style.font)) throw badRequest(`Font "${style.font}" is not available: choose one of GET /api/fonts`);
+}
+
+/** Settings that cannot render together are refused before they are saved. */
+function assertStudio(studio: StreamerStudio): void {
+  const problem = splitProblem(studio);
+  if (problem) throw badRequest(problem);
+  assertCaptionStyle(studio.caption_style);
+}
+
+/** The studio columns of a row to write. */
+function studioColumns(studio: StreamerStudio) {
+  return {
+    layout: studio.layout,
+    crop_focus: studio.crop_focus,
+    facecam: studio.facecam ? JSON.stringify(studio.facecam) : null,
+    gameplay: JSON.stringify(studio.gameplay),
+    split_ratio: studio.split_ratio,
+    caption_style: JSON.stringify(studio.caption_style),
+    glossary: JSON.stringify(studio.glossary),
+    normalize_audio: studio.normalize_audio,
+  };
+}
+
+/** The studio settings after a PUT: fields left out keep their values. */
+function mergedStudio(row: StreamerRow, input: UpdateStreamerInput): StreamerStudio {
+  const current = studioOf(row);
+  return {
+    layout: input.layout ?? current.layout,
+    crop_focus: input.crop_focus ?? current.crop_focus,
+    facecam: input.facecam === undefined ? current.facecam : input.facecam,
+    gameplay: input.gameplay ?? current.gameplay,
+    split_ratio: input.split_ratio ?? current.split_ratio,
+    caption_style: input.caption_style ?? current.caption_style,
+    glossary: input.glossary ?? current.glossary,
+    normalize_audio: input.normalize_audio ?? current.normalize_audio,
+  };
+}
+
 export function toStreamer(row: StreamerRow, accounts: Streamer['tiktok_accounts'] = []): Streamer {
   return {
     name: row.name,
@@ -39,7 +95,7 @@ export function toStreamer(row: StreamerRow, accounts: Streamer['tiktok_accounts
     clip_limit: row.clip_limit,
     vertical: row.vertical,
     language: row.language,
-    layout: row.layout,
+    ...studioOf(row),
     schedule: scheduleOf(row),
     auto_subtitle: row.auto_subtitle,
     auto_publish: row.auto_publish,
@@ -132,6 +188,17 @@ async function lookUpOnTwitch(twitch: TwitchDirectory | null, name: string) {
 
 
 export async function createStreamer(db: Db, twitch: TwitchDirectory | null, userId: string, input: CreateStreamerInput): Promise<StreamerRow> {
+  const studio: StreamerStudio = {
+    layout: input.layout,
+    crop_focus: input.crop_focus,
+    facecam: input.facecam,
+    gameplay: input.gameplay,
+    split_ratio: input.split_ratio,
+    caption_style: input.caption_style,
+    glossary: input.glossary,
+    normalize_audio: input.normalize_audio,
+  };
+  assertStudio(studio);
   if (await selectStreamerByName(db, userId, input.name)) throw conflict(`Streamer ${input.name} already exists`);
   const twitchUser = await lookUpOnTwitch(twitch, input.name);
   try {
@@ -144,7 +211,7 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
         clip_limit: input.clip_limit,
         vertical: input.vertical,
         language: input.language,
-        layout: input.layout,
+        ...studioColumns(studio),
         schedule_interval: input.schedule?.interval ?? null,
         schedule_unit: input.schedule?.unit ?? null,
         auto_subtitle: input.auto_subtitle,
@@ -163,13 +230,15 @@ export async function updateStreamer(db: Db, userId: string, input: UpdateStream
   return db.transaction().execute(async (trx) => {
     const row = await findStreamer(trx, userId, input.name, { lock: true });
     if (await isDownloading(trx, row.id)) throw conflict(cannotEditWhileDownloading(row.name));
+    const studio = mergedStudio(row, input);
+    assertStudio(studio);
     const schedule = input.schedule === undefined ? scheduleOf(row) : input.schedule;
     const nextRunAt = scheduleChanged(row, schedule) ? await syncSchedule(trx, row.id, schedule) : row.next_run_at;
     return updateStreamerRow(trx, row.id, {
       clip_limit: input.clip_limit ?? row.clip_limit,
       vertical: input.vertical ?? row.vertical,
       language: input.language ?? row.language,
-      layout: input.layout ?? row.layout,
+      ...studioColumns(studio),
       schedule_interval: schedule?.interval ?? null,
       schedule_unit: schedule?.unit ?? null,
       next_run_at: nextRunAt,

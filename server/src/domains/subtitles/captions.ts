@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type { AppDeps } from '../deps.ts';
 import type { Transcriber, Transcript } from '../../engines/providers/transcription/index.ts';
-import { writeAssFile, type AssOptions } from '../../engines/media/captions/ass.ts';
+import { shiftWords, writeAssFile, type AssOptions } from '../../engines/media/captions/ass.ts';
 import { captionFontsDir } from '../../engines/media/captions/fonts.ts';
-import { outputFrame, type ClipLayout, type ProbeResult, type SubtitleOverlay } from '../../engines/media/index.ts';
+import { outputFrame, type ClipLayout, type ProbeResult, type SubtitleOverlay, type VerticalLayoutSpec } from '../../engines/media/index.ts';
+import type { CaptionStyle } from '@clipshift/shared';
+import type { TranscriptUpdate } from '../clips/service.ts';
 import { recordLog } from '../logs/service.ts';
 import { whisperModelFor } from '../settings/service.ts';
 
@@ -32,6 +34,18 @@ function assOptionsFor(target: CaptionTarget): Partial<AssOptions> {
   };
 }
 
+/** A caption style's fields as ASS options (size is in pixels on a frame 1080 wide on its short side). */
+function styleOptions(style: CaptionStyle, target: CaptionTarget): Partial<AssOptions> {
+  const scale = Math.min(target.width, target.height) / 1080;
+  return {
+    fontSize: Math.round(style.size * scale),
+    fontName: style.font,
+    textColor: style.primary_color.slice(1),
+    highlightColor: style.highlight_color.slice(1),
+    outlineColor: style.outline_color.slice(1),
+  };
+}
+
 interface CaptionRequest {
   transcriber: Transcriber;
   sourcePath: string;
@@ -41,6 +55,9 @@ interface CaptionRequest {
   model?: string;
   /** The streamer's glossary, given to speech recognition as vocabulary. */
   vocabulary?: readonly string[];
+  style: CaptionStyle;
+  /** The render starts this far into the source: captions move onto its timeline. */
+  trimStart?: number;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -63,7 +80,7 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
     onProgress: request.onProgress,
   });
   if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };
-  await writeAssFile(request.assPath, transcript.words, assOptionsFor(request.target));
+  await writeAssFile(request.assPath, shiftWords(transcript.words, request.trimStart ?? 0), { ...assOptionsFor(request.target), ...styleOptions(request.style, request.target) });
   return { transcript, overlay: { assPath: request.assPath, fontsDir: await captionFontsDir() } };
 }
 
@@ -78,7 +95,10 @@ interface RunCaptionRequest {
   clipTitle: string;
   sourcePath: string;
   sourceInfo: ProbeResult;
-  layout: ClipLayout;
+  layout: ClipLayout | VerticalLayoutSpec;
+  captionStyle: CaptionStyle;
+  glossary: readonly string[];
+  trimStart?: number;
   /** Where the ASS file goes (the clip's work folder). */
   workDir: string;
   language: string | null;
@@ -87,7 +107,17 @@ interface RunCaptionRequest {
 
 export interface RunCaptions {
   overlay: SubtitleOverlay;
-  transcript: string;
+  transcript: TranscriptUpdate;
+}
+
+/** Speech recognition's words as the clip stores them (seconds from the source's start). */
+export function recognisedTranscript(transcript: Transcript): TranscriptUpdate {
+  return {
+    text: transcript.text,
+    words: transcript.words.map((word) => ({ start: word.start, end: word.end, text: word.text })),
+    language: transcript.language ?? null,
+    edited: false,
+  };
 }
 
 /**
@@ -103,6 +133,9 @@ export async function captionsForRun(deps: AppDeps, request: RunCaptionRequest):
     target: outputFrame(request.layout, request.sourceInfo),
     language: request.language || undefined,
     model: await whisperModelFor(deps.db, request.userId),
+    vocabulary: request.glossary,
+    style: request.captionStyle,
+    trimStart: request.trimStart,
     signal: request.signal,
   });
   if (!overlay) {
@@ -114,5 +147,5 @@ export async function captionsForRun(deps: AppDeps, request: RunCaptionRequest):
     });
     return null;
   }
-  return { overlay, transcript: transcript.text };
+  return { overlay, transcript: recognisedTranscript(transcript) };
 }

@@ -4,7 +4,7 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { withFileUrls } from '../files.ts';
 import { authedProcedure, router } from '../trpc.ts';
-import { deleteClip, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipPage, type ClipRow } from '../../domains/clips/service.ts';
+import { clipEditOf, clipTrimRange, deleteClip, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipPage, type ClipRow } from '../../domains/clips/service.ts';
 import { postedTo, type PostedTo } from '../../domains/publishing/service.ts';
 import { renderStates } from '../../domains/subtitles/service.ts';
 
@@ -35,7 +35,15 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     metadata: { descriptions: sortByRank(row.descriptions) },
     posted_to: activity.posted ?? [],
     render: activity.render ?? IDLE_RENDER,
+    edit: clipEditOf(row),
+    ...trimFields(row),
+    output_duration: row.output_duration,
   });
+}
+
+function trimFields(row: ClipListRow): { trim_start: number; trim_end: number } {
+  const range = clipTrimRange(row);
+  return { trim_start: range.start, trim_end: range.end };
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { RunStatus, SubtitleRequestStatus, UploadStatus } from '@clipshift/shared';
+import type { CaptionStyle, ClipEdit, Layout, Rect, RunStatus, SubtitleRequestStatus, TranscriptWordDto, UploadStatus } from '@clipshift/shared';
+
+/** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
+export type RenderJobKind = 'subtitles' | 'render';
 
 // The statuses are the shared enums the API reports.
 export type { RunStatus, SubtitleRequestStatus, UploadStatus };
@@ -79,7 +82,16 @@ export interface StreamersTable {
   clip_limit: number;
   vertical: boolean;
   language: string;
-  layout: 'blur' | 'crop';
+  layout: ColumnType<Layout, Layout | undefined, Layout>;
+  crop_focus: ColumnType<number, number | undefined, number>;
+  /** JSON {x, y, w, h}; null = no facecam. */
+  facecam: ColumnType<Rect | null, string | null | undefined, string | null>;
+  gameplay: ColumnType<Rect, string | undefined, string>;
+  split_ratio: ColumnType<number, number | undefined, number>;
+  /** Null = the classic preset. */
+  caption_style: ColumnType<CaptionStyle | null, string | null | undefined, string | null>;
+  glossary: ColumnType<string[], string | undefined, string>;
+  normalize_audio: ColumnType<boolean, boolean | undefined, boolean>;
   schedule_interval: number | null;
   schedule_unit: 'minutes' | 'hours' | 'days' | null;
   auto_subtitle: boolean;
@@ -154,6 +166,15 @@ export interface ClipsTable {
   selected_description: ColumnType<number, number | undefined, number>;
   descriptions: ColumnType<DescriptionOption[], string | undefined, string>;
   transcript: string | null;
+  /** The clip's own studio settings: keys of ClipEdit, absent = the streamer's. */
+  edit: ColumnType<Partial<ClipEdit>, string | undefined, string>;
+  /** Timed words, seconds from the source's start; null until transcribed. */
+  transcript_words: ColumnType<TranscriptWordDto[] | null, string | null | undefined, string | null>;
+  transcript_language: string | null;
+  /** The user changed the words: only "transcribe again" replaces them. */
+  transcript_edited: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The rendered video's length; `duration` is the source's. */
+  output_duration: number;
   run_id: string | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -175,6 +196,10 @@ export interface SubtitleRequestsTable {
   heartbeat_at: Timestamp | null;
   /** The step the job is in (transcribing, rendering, describing); kept when it fails. */
   stage: SubtitleStage | null;
+  /** Subtitle generation, or a re-render of the clip's settings. */
+  kind: ColumnType<RenderJobKind, RenderJobKind | undefined, never>;
+  /** Transcribe again even when the transcript was edited. */
+  retranscribe: ColumnType<boolean, boolean | undefined, never>;
   /** Of the whole job, 0–100. */
   percent: number | null;
   created_at: CreatedAt;

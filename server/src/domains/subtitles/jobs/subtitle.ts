@@ -2,13 +2,14 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
 import { clipFilePath, instanceWorkDir } from '../../clips/service.ts';
-import { clipLayout, findClipById, markSubtitled } from '../../clips/service.ts';
+import { findClipById, markSubtitled } from '../../clips/service.ts';
 import { describeClip } from '../../descriptions/service.ts';
 import { recordLog } from '../../logs/service.ts';
-import { findStreamerById } from '../../streamers/service.ts';
+import { findStreamerById, studioOf } from '../../streamers/service.ts';
+import { renderPlan } from '../../studio/service.ts';
 import { outputFrame, probe, renderClip } from '../../../engines/media/index.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
-import { captionClip, requireTranscriber } from '../captions.ts';
+import { captionClip, recognisedTranscript, requireTranscriber } from '../captions.ts';
 import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
 import { claimQueuedRequest, moveSubtitleRequest, updateSubtitleRequest } from '../queries.ts';
@@ -71,8 +72,15 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     await mkdir(workDir, { recursive: true });
     const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
     const output = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
-    const layout = clipLayout(clip);
     const sourceInfo = await probe(deps.media.ffprobe, source, signal);
+    const plan = renderPlan({
+      vertical: clip.format_type === 'vertical',
+      streamer: streamer ? studioOf(streamer) : null,
+      edit: clip.edit,
+      sourceDurationSec: sourceInfo.durationSec,
+      renderedLayout: clip.layout,
+    });
+    const { layout } = plan;
     const { transcript, overlay } = await captionClip({
       transcriber,
       sourcePath: source,
@@ -80,6 +88,9 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       target: outputFrame(layout, sourceInfo),
       language: streamer?.language || clip.language || undefined,
       model: request.model ?? undefined,
+      vocabulary: plan.glossary,
+      style: plan.captionStyle,
+      trimStart: plan.trim?.start ?? 0,
       signal,
       onProgress: (fraction) => progress.report('transcribing', fraction),
     });
@@ -89,7 +100,18 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       return;
     }
     progress.report('rendering', 0);
-    await renderClip({ ffmpeg: deps.media.ffmpeg, source, output, sourceInfo, layout, captions: overlay, signal, onProgress: (fraction) => progress.report('rendering', fraction) });
+    await renderClip({
+      ffmpeg: deps.media.ffmpeg,
+      source,
+      output,
+      sourceInfo,
+      layout,
+      captions: overlay,
+      trim: plan.trim,
+      audio: { normalize: plan.normalizeAudio },
+      signal,
+      onProgress: (fraction) => progress.report('rendering', fraction),
+    });
     const rendered = await probe(deps.media.ffprobe, output);
     progress.report('describing', 0);
     const descriptions = await describeClip(deps, {
@@ -97,7 +119,11 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       userId: clip.user_id,
       signal,
     });
-    await markSubtitled(deps.db, clip.id, { transcript: transcript.text, sizeBytes: rendered.sizeBytes, descriptions });
+    await markSubtitled(deps.db, clip.id, {
+      transcript: recognisedTranscript(transcript),
+      video: { sizeBytes: rendered.sizeBytes, durationSec: rendered.durationSec, width: rendered.width, height: rendered.height },
+      descriptions,
+    });
     await finish('done', null);
     await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `Subtitles added to "${clip.title}" (${clip.clip_id}, ${transcript.words.length} words)`, userId: clip.user_id });
   } catch (error) {

@@ -77,6 +77,11 @@ export function selectableFonts(): FontListing[] {
     .map(([, font]) => ({ family: font.family, scripts: [...font.scripts] }));
 }
 
+/** Whether a caption style may name this family. */
+export function isCaptionFont(family: string): boolean {
+  return selectableFonts().some((font) => font.family === family);
+}
+
 const SCRIPTS: readonly CaptionScript[] = ['latin', 'cjk', 'korean', 'arabic', 'devanagari'];
 
 export const FONT_FAMILIES: Readonly<Record<CaptionScript, string>> = Object.fromEntries(

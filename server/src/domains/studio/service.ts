@@ -1,0 +1,1 @@
+export { renderPlan, trimOf, type PlanInput, type RenderPlan } from './settings.ts';

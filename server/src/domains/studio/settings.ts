@@ -1,0 +1,77 @@
+import { DEFAULT_CAPTION_STYLE, FULL_FRAME, STREAMER_STUDIO_DEFAULTS, type CaptionStyle, type ClipEdit, type ClipEditChanges, type StreamerStudio } from '@clipshift/shared';
+import type { ClipLayout, Trim, VerticalLayoutSpec } from '../../engines/media/index.ts';
+
+/** Everything a render of one clip needs to know besides its files: the one place settings combine. */
+export interface RenderPlan {
+  /** 'horizontal', or how the vertical picture is made. */
+  layout: ClipLayout | VerticalLayoutSpec;
+  captionStyle: CaptionStyle;
+  /** The part of the source to keep; null = all of it. */
+  trim: Trim | null;
+  normalizeAudio: boolean;
+  /** Vocabulary for speech recognition. */
+  glossary: string[];
+}
+
+export interface PlanInput {
+  /** The clip is rendered 9:16 (a horizontal clip stays horizontal whatever its settings). */
+  vertical: boolean;
+  /** The streamer's defaults; null once the streamer is deleted (the clip's library entry stays). */
+  streamer: StreamerStudio | null;
+  /** The clip's saved overrides (absent keys = the streamer's). */
+  edit?: Partial<ClipEdit> | undefined;
+  /** Unsaved changes on top (a preview): undefined = saved value, null = back to the streamer's. */
+  changes?: ClipEditChanges | undefined;
+  /** The source's length, for the trim's end. */
+  sourceDurationSec: number;
+  /** How the clip was last framed: the layout when neither the clip nor a streamer says. */
+  renderedLayout?: string | null | undefined;
+}
+
+type Field = keyof ClipEdit;
+
+/** The clip's own value of a field, after unsaved changes: a change of null drops the saved one. */
+function own<K extends Field>(input: PlanInput, field: K): ClipEdit[K] | null {
+  const change = input.changes?.[field as keyof ClipEditChanges] as ClipEdit[K] | null | undefined;
+  if (change !== undefined) return change;
+  return input.edit?.[field] ?? null;
+}
+
+function fallbackLayout(rendered: string | null | undefined): StreamerStudio['layout'] {
+  return rendered === 'crop' || rendered === 'split' ? rendered : STREAMER_STUDIO_DEFAULTS.layout;
+}
+
+function layoutOf(input: PlanInput): ClipLayout | VerticalLayoutSpec {
+  if (!input.vertical) return 'horizontal';
+  const streamer = input.streamer;
+  const layout = own(input, 'layout') ?? streamer?.layout ?? fallbackLayout(input.renderedLayout);
+  if (layout === 'crop') return { kind: 'crop', focus: own(input, 'crop_focus') ?? streamer?.crop_focus ?? STREAMER_STUDIO_DEFAULTS.crop_focus };
+  if (layout === 'blur') return { kind: 'blur' };
+  // No facecam region anywhere means facecam off: the gameplay region fills the frame.
+  const facecam = own(input, 'facecam_off') ? null : (own(input, 'facecam') ?? streamer?.facecam ?? null);
+  return {
+    kind: 'split',
+    facecam,
+    gameplay: own(input, 'gameplay') ?? streamer?.gameplay ?? FULL_FRAME,
+    splitRatio: own(input, 'split_ratio') ?? streamer?.split_ratio ?? STREAMER_STUDIO_DEFAULTS.split_ratio,
+  };
+}
+
+/** The kept section; null when it is the whole source. */
+export function trimOf(input: Pick<PlanInput, 'edit' | 'changes' | 'sourceDurationSec'>): Trim | null {
+  const start = own(input as PlanInput, 'trim_start') ?? 0;
+  const end = own(input as PlanInput, 'trim_end') ?? input.sourceDurationSec;
+  if (start <= 0 && end >= input.sourceDurationSec) return null;
+  return { start: Math.max(0, start), end: Math.min(end, input.sourceDurationSec) };
+}
+
+/** The clip's settings over the streamer's over the defaults. */
+export function renderPlan(input: PlanInput): RenderPlan {
+  return {
+    layout: layoutOf(input),
+    captionStyle: own(input, 'caption_style') ?? input.streamer?.caption_style ?? DEFAULT_CAPTION_STYLE,
+    trim: trimOf(input),
+    normalizeAudio: own(input, 'normalize_audio') ?? input.streamer?.normalize_audio ?? STREAMER_STUDIO_DEFAULTS.normalize_audio,
+    glossary: input.streamer?.glossary ?? [],
+  };
+}

@@ -1,0 +1,247 @@
+import { z } from 'zod';
+
+/*
+ * The studio's settings (rest-api.md "Studio"): how a clip is framed, captioned, trimmed and how
+ * loud it is. A streamer holds the defaults; a clip holds overrides (null = the streamer's).
+ */
+
+/** Vertical layouts: blurred background, a 9:16 crop window, or facecam over gameplay. */
+export const LAYOUTS = ['blur', 'crop', 'split'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+export const LAYOUT_LABELS: Record<Layout, string> = { blur: 'Blurred background', crop: 'Crop', split: 'Facecam + gameplay' };
+export const layoutSchema = z.enum(LAYOUTS, { error: 'Layout must be blur, crop or split' });
+
+export const DEFAULT_CROP_FOCUS = 0.5;
+export const MIN_SPLIT_RATIO = 0.2;
+export const MAX_SPLIT_RATIO = 0.6;
+export const DEFAULT_SPLIT_RATIO = 0.35;
+/** Smallest side of a region, as a share of the frame: smaller ones are scaled up into mush. */
+export const MIN_REGION_SIDE = 0.05;
+/** A trimmed clip keeps at least this many seconds. */
+export const MIN_TRIM_SECONDS = 1;
+
+export const RECT_RULE = `A region is {x, y, w, h}: fractions of the frame from 0 to 1, w and h at least ${MIN_REGION_SIDE}, x + w and y + h at most 1`;
+const EDGE_SLACK = 1e-6;
+const fraction = z.number({ error: RECT_RULE }).min(0, RECT_RULE).max(1, RECT_RULE);
+
+/** A region of the source picture as fractions of its displayed width and height. */
+export const rectSchema = z
+  .object({ x: fraction, y: fraction, w: fraction.min(MIN_REGION_SIDE, RECT_RULE), h: fraction.min(MIN_REGION_SIDE, RECT_RULE) }, { error: RECT_RULE })
+  .refine((rect) => rect.x + rect.w <= 1 + EDGE_SLACK && rect.y + rect.h <= 1 + EDGE_SLACK, RECT_RULE);
+export type Rect = z.infer<typeof rectSchema>;
+export const FULL_FRAME: Rect = { x: 0, y: 0, w: 1, h: 1 };
+
+const CROP_FOCUS_RULE = 'crop_focus must be a number from 0 to 1';
+export const cropFocusSchema = z.number({ error: CROP_FOCUS_RULE }).min(0, CROP_FOCUS_RULE).max(1, CROP_FOCUS_RULE);
+const SPLIT_RATIO_RULE = `split_ratio must be a number from ${MIN_SPLIT_RATIO} to ${MAX_SPLIT_RATIO}`;
+export const splitRatioSchema = z.number({ error: SPLIT_RATIO_RULE }).min(MIN_SPLIT_RATIO, SPLIT_RATIO_RULE).max(MAX_SPLIT_RATIO, SPLIT_RATIO_RULE);
+export const normalizeAudioSchema = z.boolean({ error: 'normalize_audio must be true or false' });
+
+/* Captions */
+
+export const CAPTION_PRESETS = ['classic', 'bold', 'boxed', 'minimal'] as const;
+export type CaptionPreset = (typeof CAPTION_PRESETS)[number];
+export const CAPTION_PRESET_LABELS: Record<CaptionPreset, string> = { classic: 'Classic', bold: 'Bold', boxed: 'Boxed', minimal: 'Minimal' };
+export const MIN_CAPTION_SIZE = 24;
+export const MAX_CAPTION_SIZE = 140;
+/** The font captions use unless a style names another (it covers Latin, Greek and Cyrillic). */
+export const DEFAULT_CAPTION_FONT = 'Noto Sans';
+
+const COLOR_RULE = 'Colours must be #RRGGBB';
+const color = z.string({ error: COLOR_RULE }).regex(/^#[0-9A-Fa-f]{6}$/, COLOR_RULE).transform((value) => value.toUpperCase());
+const SIZE_RULE = `Caption size must be a whole number from ${MIN_CAPTION_SIZE} to ${MAX_CAPTION_SIZE}`;
+const POSITION_RULE = 'Caption position must be a number from 0 (top) to 1 (bottom)';
+
+/** A complete caption style, as a streamer or clip stores it and a render uses it. */
+export const captionStyleSchema = z.object({
+  preset: z.enum(CAPTION_PRESETS, { error: 'Caption preset must be classic, bold, boxed or minimal' }),
+  font: z.string({ error: 'font must be one of GET /api/fonts' }).trim().min(1, 'font must be one of GET /api/fonts').max(100),
+  size: z.number({ error: SIZE_RULE }).int(SIZE_RULE).min(MIN_CAPTION_SIZE, SIZE_RULE).max(MAX_CAPTION_SIZE, SIZE_RULE),
+  primary_color: color,
+  highlight_color: color,
+  outline_color: color,
+  position: z.number({ error: POSITION_RULE }).min(0, POSITION_RULE).max(1, POSITION_RULE),
+  uppercase: z.boolean({ error: 'uppercase must be true or false' }),
+});
+export type CaptionStyle = z.infer<typeof captionStyleSchema>;
+
+/**
+ * Each preset's look (what the fields cannot say: border style, outline and shadow widths) and its
+ * field defaults. Positions keep the caption block above TikTok's and YouTube's bottom interface.
+ */
+export const CAPTION_PRESET_STYLES: Record<CaptionPreset, CaptionStyle> = {
+  classic: { preset: 'classic', font: DEFAULT_CAPTION_FONT, size: 80, primary_color: '#FFFFFF', highlight_color: '#FFE500', outline_color: '#000000', position: 0.68, uppercase: false },
+  bold: { preset: 'bold', font: DEFAULT_CAPTION_FONT, size: 100, primary_color: '#FFFFFF', highlight_color: '#39FF14', outline_color: '#000000', position: 0.62, uppercase: true },
+  boxed: { preset: 'boxed', font: DEFAULT_CAPTION_FONT, size: 72, primary_color: '#FFFFFF', highlight_color: '#FFE500', outline_color: '#111111', position: 0.7, uppercase: false },
+  minimal: { preset: 'minimal', font: DEFAULT_CAPTION_FONT, size: 60, primary_color: '#FFFFFF', highlight_color: '#FFFFFF', outline_color: '#000000', position: 0.75, uppercase: false },
+};
+export const DEFAULT_CAPTION_STYLE: CaptionStyle = CAPTION_PRESET_STYLES.classic;
+
+/**
+ * What a request may send: a preset and any fields to change from it. Fields left out take the
+ * preset's values, so `{preset: 'bold'}` is a whole style.
+ */
+export const captionStyleInput = captionStyleSchema
+  .partial()
+  .extend({ preset: captionStyleSchema.shape.preset })
+  .transform((input): CaptionStyle => {
+    const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    return { ...CAPTION_PRESET_STYLES[input.preset], ...defined };
+  });
+
+/* Glossary */
+
+export const GLOSSARY_MAX_TERMS = 100;
+export const GLOSSARY_TERM_MAX_LENGTH = 50;
+const GLOSSARY_RULE = `glossary is a list of at most ${GLOSSARY_MAX_TERMS} terms, each 1 to ${GLOSSARY_TERM_MAX_LENGTH} characters`;
+/** Names, game terms and emotes given to speech recognition; blanks and repeats are dropped. */
+export const glossarySchema = z
+  .array(z.string({ error: GLOSSARY_RULE }).trim().max(GLOSSARY_TERM_MAX_LENGTH, GLOSSARY_RULE), { error: GLOSSARY_RULE })
+  .transform((terms) => [...new Set(terms.filter(Boolean))])
+  .refine((terms) => terms.length <= GLOSSARY_MAX_TERMS, GLOSSARY_RULE);
+
+/** The studio fields of a streamer, with their contract defaults. */
+export const streamerStudioFields = {
+  layout: layoutSchema,
+  crop_focus: cropFocusSchema,
+  facecam: rectSchema.nullable(),
+  gameplay: rectSchema,
+  split_ratio: splitRatioSchema,
+  caption_style: captionStyleInput,
+  glossary: glossarySchema,
+  normalize_audio: normalizeAudioSchema,
+};
+
+export const STREAMER_STUDIO_DEFAULTS = {
+  layout: 'blur',
+  crop_focus: DEFAULT_CROP_FOCUS,
+  facecam: null,
+  gameplay: FULL_FRAME,
+  split_ratio: DEFAULT_SPLIT_RATIO,
+  caption_style: DEFAULT_CAPTION_STYLE,
+  glossary: [],
+  normalize_audio: true,
+} as const satisfies StreamerStudio;
+
+/** A streamer's studio settings as the API shows them. */
+export const streamerStudio = z.object({
+  layout: layoutSchema,
+  crop_focus: z.number(),
+  facecam: rectSchema.nullable(),
+  gameplay: rectSchema,
+  split_ratio: z.number(),
+  caption_style: captionStyleSchema,
+  glossary: z.array(z.string()),
+  normalize_audio: z.boolean(),
+});
+export type StreamerStudio = z.infer<typeof streamerStudio>;
+
+/* Per-clip overrides */
+
+/** A clip's overrides; null (or absent) = the streamer's setting. `facecam_off` drops the facecam band. */
+export const clipEdit = z.object({
+  layout: layoutSchema.nullable(),
+  crop_focus: cropFocusSchema.nullable(),
+  facecam: rectSchema.nullable(),
+  gameplay: rectSchema.nullable(),
+  split_ratio: splitRatioSchema.nullable(),
+  facecam_off: z.boolean().nullable(),
+  caption_style: captionStyleSchema.nullable(),
+  trim_start: z.number().nullable(),
+  trim_end: z.number().nullable(),
+  normalize_audio: z.boolean().nullable(),
+});
+export type ClipEdit = z.infer<typeof clipEdit>;
+export const EMPTY_CLIP_EDIT: ClipEdit = {
+  layout: null,
+  crop_focus: null,
+  facecam: null,
+  gameplay: null,
+  split_ratio: null,
+  facecam_off: null,
+  caption_style: null,
+  trim_start: null,
+  trim_end: null,
+  normalize_audio: null,
+};
+
+const TRIM_RULE = 'Trim times must be seconds (a number of at least 0)';
+const trimTime = z.number({ error: TRIM_RULE }).min(0, TRIM_RULE).max(86_400, TRIM_RULE);
+
+/** The fields PUT /api/clips/{id}/edit and POST /api/clips/{id}/preview take: each optional, null resets it. */
+export const clipEditFields = {
+  layout: layoutSchema.nullable().optional(),
+  crop_focus: cropFocusSchema.nullable().optional(),
+  facecam: rectSchema.nullable().optional(),
+  gameplay: rectSchema.nullable().optional(),
+  split_ratio: splitRatioSchema.nullable().optional(),
+  facecam_off: z.boolean({ error: 'facecam_off must be true or false' }).nullable().optional(),
+  caption_style: captionStyleInput.nullable().optional(),
+  trim_start: trimTime.nullable().optional(),
+  trim_end: trimTime.nullable().optional(),
+  normalize_audio: normalizeAudioSchema.nullable().optional(),
+};
+
+const clipRef = { id: z.string().trim().min(1).max(200) };
+export const updateClipEditInput = z.object({ ...clipRef, ...clipEditFields });
+export type UpdateClipEditInput = z.infer<typeof updateClipEditInput>;
+export type ClipEditChanges = Omit<UpdateClipEditInput, 'id'>;
+
+const PREVIEW_TIME_RULE = 't must be seconds from the start of the clip (a number of at least 0)';
+export const previewClipInput = z.object({ ...clipRef, t: z.number({ error: PREVIEW_TIME_RULE }).min(0, PREVIEW_TIME_RULE).max(86_400, PREVIEW_TIME_RULE).optional(), ...clipEditFields });
+export type PreviewClipInput = z.infer<typeof previewClipInput>;
+
+/* Transcript */
+
+export const TRANSCRIPT_MAX_WORDS = 20_000;
+export const TRANSCRIPT_WORD_MAX_LENGTH = 200;
+export const transcriptWord = z.object({
+  start: z.number({ error: 'Word times must be numbers of seconds' }).min(0, 'Word times must be at least 0'),
+  end: z.number({ error: 'Word times must be numbers of seconds' }).min(0, 'Word times must be at least 0'),
+  text: z.string({ error: 'Every word needs text' }).max(TRANSCRIPT_WORD_MAX_LENGTH, `A word is at most ${TRANSCRIPT_WORD_MAX_LENGTH} characters`),
+});
+export type TranscriptWordDto = z.infer<typeof transcriptWord>;
+
+export const clipTranscript = z.object({
+  language: z.string().nullable(),
+  edited: z.boolean(),
+  words: z.array(transcriptWord),
+});
+export type ClipTranscript = z.infer<typeof clipTranscript>;
+
+export const updateTranscriptInput = z.object({
+  ...clipRef,
+  words: z.array(transcriptWord, { error: 'words must be a list of {start, end, text}' }).max(TRANSCRIPT_MAX_WORDS, `A transcript has at most ${TRANSCRIPT_MAX_WORDS} words`),
+});
+export type UpdateTranscriptInput = z.infer<typeof updateTranscriptInput>;
+
+/**
+ * Why a transcript cannot be saved for a clip of `durationSec` seconds, or null: every word has
+ * text, ends after it starts, starts no earlier than the previous word, and lies inside the clip.
+ */
+export function transcriptProblem(words: readonly TranscriptWordDto[], durationSec: number): string | null {
+  const slack = 0.05;
+  for (const [index, word] of words.entries()) {
+    const position = `Word ${index + 1} ("${word.text.trim().slice(0, 30)}")`;
+    if (!word.text.trim()) return `Word ${index + 1} has no text: delete it instead`;
+    if (word.end < word.start) return `${position} ends before it starts`;
+    if (word.end > durationSec + slack) return `${position} ends after the clip (${durationSec.toFixed(1)} s)`;
+    const previous = words[index - 1];
+    if (previous && word.start < previous.start) return `${position} starts before the word before it: times must increase`;
+  }
+  return null;
+}
+
+/** Why a trim cannot be used on a clip of `durationSec` seconds, or null. */
+export function trimProblem(start: number, end: number, durationSec: number): string | null {
+  const slack = 0.05;
+  if (start >= durationSec) return `Trim start must be inside the clip (0 to ${durationSec.toFixed(1)} s)`;
+  if (end > durationSec + slack) return `Trim end must be inside the clip (at most ${durationSec.toFixed(1)} s)`;
+  if (end - start < MIN_TRIM_SECONDS - 1e-9) return `A trimmed clip must be at least ${MIN_TRIM_SECONDS} s long`;
+  return null;
+}
+
+/** A streamer's studio settings that make a `split` layout unusable, or null. */
+export function splitProblem(settings: { layout: Layout; facecam: Rect | null }): string | null {
+  return settings.layout === 'split' && !settings.facecam ? 'The split layout needs a facecam region (facecam)' : null;
+}
