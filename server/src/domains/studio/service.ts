@@ -1,1 +1,2 @@
 export { renderPlan, trimOf, type PlanInput, type RenderPlan } from './settings.ts';
+export { writeCaptionOverlay, type CaptionOverlayRequest } from './captions.ts';

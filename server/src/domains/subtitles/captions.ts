@@ -1,50 +1,15 @@
 import path from 'node:path';
 import type { AppDeps } from '../deps.ts';
 import type { Transcriber, Transcript } from '../../engines/providers/transcription/index.ts';
-import { shiftWords, writeAssFile, type AssOptions } from '../../engines/media/captions/ass.ts';
-import { captionFontsDir } from '../../engines/media/captions/fonts.ts';
+import { writeCaptionOverlay } from '../studio/service.ts';
 import { outputFrame, type ClipLayout, type ProbeResult, type SubtitleOverlay, type VerticalLayoutSpec } from '../../engines/media/index.ts';
 import type { CaptionStyle } from '@clipshift/shared';
+import type { CaptionFrame } from '../../engines/media/captions/style.ts';
 import type { TranscriptUpdate } from '../clips/service.ts';
 import { recordLog } from '../logs/service.ts';
 import { whisperModelFor } from '../settings/service.ts';
 
-interface CaptionTarget {
-  width: number;
-  height: number;
-  vertical: boolean;
-}
-
-/**
- * Caption geometry for the output picture. Vertical output keeps the defaults (above TikTok's
- * bottom interface); horizontal output gets proportionally sized captions near the bottom edge.
- */
-function assOptionsFor(target: CaptionTarget): Partial<AssOptions> {
-  if (target.vertical) return { playResX: target.width, playResY: target.height };
-  const scale = target.height / 1080;
-  return {
-    playResX: target.width,
-    playResY: target.height,
-    fontSize: Math.round(58 * scale),
-    marginV: Math.round(70 * scale),
-    marginH: Math.round(120 * scale),
-    outline: Math.max(2, Math.round(4 * scale)),
-    shadow: Math.max(1, Math.round(2 * scale)),
-    maxLineWidth: 40,
-  };
-}
-
-/** A caption style's fields as ASS options (size is in pixels on a frame 1080 wide on its short side). */
-function styleOptions(style: CaptionStyle, target: CaptionTarget): Partial<AssOptions> {
-  const scale = Math.min(target.width, target.height) / 1080;
-  return {
-    fontSize: Math.round(style.size * scale),
-    fontName: style.font,
-    textColor: style.primary_color.slice(1),
-    highlightColor: style.highlight_color.slice(1),
-    outlineColor: style.outline_color.slice(1),
-  };
-}
+type CaptionTarget = CaptionFrame;
 
 interface CaptionRequest {
   transcriber: Transcriber;
@@ -80,8 +45,8 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
     onProgress: request.onProgress,
   });
   if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };
-  await writeAssFile(request.assPath, shiftWords(transcript.words, request.trimStart ?? 0), { ...assOptionsFor(request.target), ...styleOptions(request.style, request.target) });
-  return { transcript, overlay: { assPath: request.assPath, fontsDir: await captionFontsDir() } };
+  const overlay = await writeCaptionOverlay({ words: transcript.words, style: request.style, frame: request.target, trimStart: request.trimStart ?? 0, assPath: request.assPath });
+  return { transcript, overlay };
 }
 
 /** The transcriber, or the reason subtitles cannot be made on this server. */

@@ -1,0 +1,27 @@
+import type { CaptionStyle, TranscriptWordDto } from '@clipshift/shared';
+import { shiftWords, writeAssFile } from '../../engines/media/captions/ass.ts';
+import { captionFontsDir } from '../../engines/media/captions/fonts.ts';
+import { assOptionsForStyle, type CaptionFrame } from '../../engines/media/captions/style.ts';
+import type { SubtitleOverlay } from '../../engines/media/index.ts';
+
+export interface CaptionOverlayRequest {
+  /** Timed from the source's start. */
+  words: readonly TranscriptWordDto[];
+  style: CaptionStyle;
+  frame: CaptionFrame;
+  /** The render starts this far into the source: the words move onto its timeline. */
+  trimStart: number;
+  /** Where the ASS file goes (the job's or preview's work folder). */
+  assPath: string;
+}
+
+/**
+ * The one way captions are written for a render or a preview: the words on the render's timeline,
+ * in the style, with the bundled fonts. Null when there are no words to show.
+ */
+export async function writeCaptionOverlay(request: CaptionOverlayRequest): Promise<SubtitleOverlay | null> {
+  const words = shiftWords(request.words, request.trimStart).filter((word) => word.text.trim());
+  if (words.length === 0) return null;
+  await writeAssFile(request.assPath, words, assOptionsForStyle(request.style, request.frame));
+  return { assPath: request.assPath, fontsDir: await captionFontsDir() };
+}
