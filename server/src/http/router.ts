@@ -3,6 +3,7 @@ import { clipsRouter } from './routers/clips.ts';
 import { downloadsRouter } from './routers/downloads.ts';
 import { fontsRouter } from './routers/fonts.ts';
 import { streamersRouter } from './routers/streamers.ts';
+import { studioRouter } from './routers/studio.ts';
 import { subtitlesRouter } from './routers/subtitles.ts';
 import { tiktokRouter } from './routers/publishing.ts';
 import { guestsRouter } from './routers/guests.ts';
@@ -22,6 +23,7 @@ export const appRouter = router({
   downloads: downloadsRouter,
   clips: clipsRouter,
   fonts: fontsRouter,
+  studio: studioRouter,
   subtitles: subtitlesRouter,
   tiktok: tiktokRouter,
   health: healthRouter,

@@ -177,6 +177,33 @@ export const REST_ROUTES: RestRoute[] = [
     summary: 'Edit, choose or add descriptions',
   },
   { method: 'DELETE', path: '/clips/{id}', procedure: 'clips.delete', auth: true, errors: { 404: 'No such clip' }, tag: 'Clips', summary: 'Delete a clip and its files' },
+  {
+    method: 'PUT',
+    path: '/clips/{id}/edit',
+    procedure: 'studio.edit',
+    auth: true,
+    errors: { 400: 'A bad region, a trim outside the clip or under 1 s, a split layout without a facecam region, or an unknown font', 404: 'No such clip' },
+    tag: 'Studio',
+    summary: "Change the clip's own layout, regions, caption style, trim and loudness (null = the streamer's)",
+  },
+  {
+    method: 'GET',
+    path: '/clips/{id}/transcript',
+    procedure: 'studio.transcript',
+    auth: true,
+    errors: { 404: 'No such clip, or it has no transcript yet' },
+    tag: 'Studio',
+    summary: "The clip's words with their times (seconds from the source's start)",
+  },
+  {
+    method: 'PUT',
+    path: '/clips/{id}/transcript',
+    procedure: 'studio.updateTranscript',
+    auth: true,
+    errors: { 400: 'Times not increasing, a word outside the clip, or a word without text', 404: 'No such clip, or it has no transcript yet' },
+    tag: 'Studio',
+    summary: 'Save corrected words: the next render burns them, and re-renders keep them',
+  },
 
   {
     method: 'POST',

@@ -60,7 +60,7 @@ async function toClipList(db: DbOrTrx, page: ClipPage): Promise<ClipList> {
   return { clips: page.rows.map((row) => toClip(row, activity(row.id))), total: page.total, page: page.page, limit: page.limit };
 }
 
-async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {
+export async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {
   const activity = await activityOf(db, [row.id]);
   return { ...toClip(row, activity(row.id)), transcript: row.transcript };
 }
