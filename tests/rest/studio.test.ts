@@ -37,6 +37,7 @@ interface Image {
   status: number;
   contentType: string;
   cacheControl: string | null;
+  retryAfter: string | null;
   bytes: Buffer;
   /** The JSON error body, when the answer is one. */
   json: unknown;
@@ -119,7 +120,7 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
     } catch {
       parsed = undefined;
     }
-    return { status: response.status, contentType: response.headers.get('content-type') ?? '', cacheControl: response.headers.get('cache-control'), bytes, json: parsed };
+    return { status: response.status, contentType: response.headers.get('content-type') ?? '', cacheControl: response.headers.get('cache-control'), retryAfter: response.headers.get('retry-after'), bytes, json: parsed };
   }
 
   /** A 200 JPEG answer (SOI and EOI markers), decoded: its size as ffprobe reads it and its RGB pixels. */
@@ -428,7 +429,7 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
       expect(burst.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(2);
       expect(refused.length).toBeGreaterThanOrEqual(1);
       expect(burst.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
-      for (const answer of refused) expect(answer.json).toEqual(errorBody('TOO_MANY_REQUESTS', IMAGES_BUSY));
+      for (const answer of refused) expect({ body: answer.json, retryAfter: answer.retryAfter }).toEqual({ body: errorBody('TOO_MANY_REQUESTS', IMAGES_BUSY), retryAfter: '1' });
       const work = instanceWorkDir(app.deps.env.dataDir, PROCESS_IDENTITY.instance);
       const left = existsSync(work) ? (await readdir(work)).filter((name) => name.startsWith('preview-')) : [];
       expect(left).toEqual([]);
