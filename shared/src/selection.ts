@@ -84,7 +84,11 @@ export interface CandidateClip {
 
 export const SKIP_REASONS = ['period', 'min_views', 'creator', 'overlap', 'library'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
-export type SkipCounts = Partial<Record<SkipReason, number>>;
+/** How many listed clips each rule turned away in a run (a run's status shows it once it has listed). */
+export const skipCountsSchema = z.object(
+  Object.fromEntries(SKIP_REASONS.map((reason) => [reason, z.number().int().optional()])) as Record<SkipReason, z.ZodOptional<z.ZodNumber>>,
+);
+export type SkipCounts = z.infer<typeof skipCountsSchema>;
 
 export interface SelectionRules extends Pick<StreamerSelection, 'clip_period' | 'min_views' | 'rank_by' | 'clip_creators'> {
   /** How many clips to pick. */
@@ -103,7 +107,10 @@ export interface SkippedClip<T> {
 
 export interface Selection<T> {
   picked: T[];
-  /** Clips a rule refused, in the order they were listed. Clips merely past the limit are not here. */
+  /**
+   * Clips a rule refused that rank above the last pick (all refused ones when fewer than `limit`
+   * were picked), best first: the ones a user would look for. Clips merely past the limit are not here.
+   */
   skipped: SkippedClip<T>[];
 }
 
@@ -170,14 +177,20 @@ export function selectClips<T extends CandidateClip>(clips: readonly T[], rules:
     }
     return true;
   });
-  const ranked =
-    rules.rank_by === 'velocity'
-      ? [...eligible].sort((a, b) => velocity(b, rules.now) - velocity(a, rules.now) || byViews(a, b))
-      : rules.clip_period === 'all'
-        ? eligible
-        : [...eligible].sort(byViews);
-  const skipped = clips.flatMap((clip) => reasons.get(clip) ?? []);
-  return { picked: ranked.slice(0, Math.max(0, rules.limit)), skipped };
+  const rank = rankOrder(rules);
+  const picked = rank(eligible).slice(0, Math.max(0, rules.limit));
+  // A refused clip ranked below every pick would not have been taken anyway: not worth a reason.
+  const order = rank(clips);
+  const lastPick = picked[picked.length - 1];
+  const last = picked.length < rules.limit ? order.length : lastPick ? order.indexOf(lastPick) : 0;
+  const skipped = order.slice(0, last).flatMap((clip) => reasons.get(clip) ?? []);
+  return { picked, skipped };
+}
+
+function rankOrder(rules: SelectionRules): <T extends CandidateClip>(clips: readonly T[]) => T[] {
+  if (rules.rank_by === 'velocity') return (clips) => [...clips].sort((a, b) => velocity(b, rules.now) - velocity(a, rules.now) || byViews(a, b));
+  if (rules.clip_period === 'all') return (clips) => [...clips];
+  return (clips) => [...clips].sort(byViews);
 }
 
 /** Most viewed first; ties go to the newer clip, then the id, so the order never depends on input order. */
