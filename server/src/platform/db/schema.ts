@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { CaptionStyle, ClipEdit, Layout, Rect, RunStatus, SubtitleRequestStatus, TranscriptWordDto, UploadStatus } from '@clipshift/shared';
+import type { CaptionStyle, ClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
 export type RenderJobKind = 'subtitles' | 'render';
@@ -92,6 +92,12 @@ export interface StreamersTable {
   caption_style: ColumnType<CaptionStyle | null, string | null | undefined, string | null>;
   glossary: ColumnType<string[], string | undefined, string>;
   normalize_audio: ColumnType<boolean, boolean | undefined, boolean>;
+  clip_period: ColumnType<ClipPeriod, ClipPeriod | undefined, ClipPeriod>;
+  min_views: ColumnType<number, number | undefined, number>;
+  rank_by: ColumnType<RankBy, RankBy | undefined, RankBy>;
+  /** JSON array of lower-cased Twitch logins; empty = anyone's clips. */
+  clip_creators: ColumnType<string[], string | undefined, string>;
+  publish_mode: ColumnType<PublishMode, PublishMode | undefined, PublishMode>;
   schedule_interval: number | null;
   schedule_unit: 'minutes' | 'hours' | 'days' | null;
   auto_subtitle: boolean;
@@ -122,6 +128,8 @@ export interface DownloadRunsTable {
   clips_downloaded: ColumnType<number, number | undefined, number>;
   clips_failed: ColumnType<number, number | undefined, number>;
   progress: ColumnType<RunProgressItem[], string | undefined, string>;
+  /** JSON: how many listed clips each selection rule turned away; null until the listing. */
+  skipped: ColumnType<SkipCounts | null, string | null | undefined, string | null>;
   error: string | null;
   started_at: CreatedAt;
   completed_at: Timestamp | null;
