@@ -14,3 +14,4 @@ export * from './statuses.ts';
 export * from './messages.ts';
 export * from './fonts.ts';
 export * from './studio.ts';
+export * from './notifications.ts';
