@@ -86,7 +86,7 @@ async function deliverOnce(deps: AppDeps, deliveryId: string, options: DeliveryO
     await recordLog(deps.db, deps.logger, {
       level: 'WARNING',
       logger: 'notifications',
-      message: `A ${claimed.payload.event} notification to ${new URL(claimed.url).host} failed after ${MAX_TRIES} tries: ${failure}`,
+      message: `The ${claimed.payload.event} notification to ${new URL(claimed.url).host} failed after ${MAX_TRIES} tries: ${failure}`,
       userId: claimed.user_id,
     });
   }
