@@ -26,7 +26,7 @@ function LastStatus({ webhook }: { webhook: Webhook }) {
   const error = webhook.last_error ?? label;
   return (
     <WithTooltip label={error}>
-      <button type="button" className="rounded-md focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:outline-none" aria-label={`Last delivery failed: ${error}`}>
+      <button type="button" className="rounded-md focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:outline-none" aria-label={`${label}, last delivery failed: ${error}`}>
         <Badge variant="destructive">{label}</Badge>
       </button>
     </WithTooltip>
