@@ -15,3 +15,4 @@ export * from './messages.ts';
 export * from './fonts.ts';
 export * from './studio.ts';
 export * from './selection.ts';
+export * from './notifications.ts';

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { AppDeps } from '../domains/deps.ts';
 import { downloadRunJob } from '../domains/downloads/jobs/run.ts';
 import { scheduleJob } from '../domains/downloads/jobs/schedule.ts';
+import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notifications/jobs/deliver.ts';
 import { autoPublishJob } from '../domains/publishing/jobs/auto-publish.ts';
 import { postJob } from '../domains/publishing/jobs/post.ts';
 import { subtitleJob } from '../domains/subtitles/jobs/subtitle.ts';
@@ -18,6 +19,8 @@ interface WorkerOptions {
   identity?: WorkerIdentity;
   /** Whether the recovery cron may take silence for death right now (see RecoveryOptions). */
   staleVerdicts?: () => boolean;
+  /** Webhook retry timing (tests shorten the backoff; production keeps the defaults). */
+  webhooks?: DeliveryOptions;
 }
 
 /** Every job the worker runs. */
@@ -31,6 +34,7 @@ function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[]
     subtitleJob(deps, identity),
     postJob(deps),
     autoPublishJob(deps),
+    webhookDeliveryJob(deps, options.webhooks),
   ];
 }
 

@@ -39,3 +39,12 @@ export const AUTO_PUBLISH_JOB = jobContract('publishing/auto-publish', z.object(
   maxAttempts: 3,
   key: ({ clipRowId }) => `auto-publish:${clipRowId}`,
 });
+
+/**
+ * One try of one webhook delivery. The job reschedules itself (run_at) for the next try with the
+ * notifications domain's backoff, so graphile-worker's own retries only cover crashes mid-try.
+ */
+export const WEBHOOK_DELIVERY_JOB = jobContract('notifications/deliver', z.object({ deliveryId: z.uuid() }), {
+  maxAttempts: 3,
+  key: ({ deliveryId }) => `webhook:${deliveryId}`,
+});

@@ -6,6 +6,7 @@ import type { RunProgressItem, RunStatus } from '../../../platform/db/schema.ts'
 import { instanceWorkDir } from '../../clips/service.ts';
 import { libraryClipIds } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
+import { raiseEvent } from '../../notifications/service.ts';
 import type { TwitchClient, TwitchClip } from '../../../engines/providers/twitch/index.ts';
 import { findStreamerById, saveTwitchUser, selectionOf, type StreamerRow } from '../../streamers/service.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
@@ -250,6 +251,12 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
     await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'downloads', message: `Download for ${streamer.name} paused by a restart; it resumes when the app is back`, userId: run.user_id });
     return;
   }
-  await endActiveRun(deps.db, runId, options.identity.instance, { status: outcome.status, error: outcome.error, completed_at: new Date() });
+  await deps.db.transaction().execute(async (trx) => {
+    const ended = await endActiveRun(trx, runId, options.identity.instance, { status: outcome.status, error: outcome.error, completed_at: new Date() });
+    if (!ended || outcome.status === 'stopped') return;
+    const counts = { run_id: runId, streamer: streamer.name, clips_downloaded: run.clips_downloaded + downloaded, clips_failed: failed };
+    if (outcome.status === 'completed') await raiseEvent(trx, run.user_id, 'run.completed', { ...counts, error: null });
+    else await raiseEvent(trx, run.user_id, 'run.failed', { ...counts, error: outcome.error ?? outcome.message });
+  });
   await recordLog(deps.db, deps.logger, { level: outcome.level, logger: 'downloads', message: outcome.message, userId: run.user_id });
 }
