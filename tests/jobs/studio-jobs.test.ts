@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import type { ClipRender, PublicUser, Rect, TranscriptWordDto } from '@clipshift
 import type { WorkerHandle } from '../../server/src/app/jobs.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
 import { CLIP_FILES, workRoot } from '../../server/src/domains/clips/files.ts';
+import { recoverDeadWork } from '../../server/src/jobs/recovery.ts';
 import { LOUDNESS_TARGET, probe, renderClip, splitBandHeight, VERTICAL_HEIGHT, VERTICAL_WIDTH } from '../../server/src/engines/media/index.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
@@ -269,6 +270,28 @@ describe('re-rendering a clip with its settings', { timeout: 120_000 }, () => {
     const none = await rest.post('/api/clips/Long/render/stop');
     expect(none.status).toBe(409);
     expect(none.body).toMatchObject(errorBody('CONFLICT', 'No render is running for this clip'));
+  });
+
+  it('ends the re-renders of a dead process as failed, and queued ones whose job is gone, so the clip can render again', async () => {
+    await seedRealClip('Orphaned', shortSource, false);
+    await seedRealClip('Jobless', shortSource, false);
+    const rowId = async (clipId: string) => (await app.deps.db.selectFrom('clips').select('id').where('clip_id', '=', clipId).executeTakeFirstOrThrow()).id;
+    // A process of this host that has exited: its pid is free.
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+    await app.deps.db
+      .insertInto('subtitle_requests')
+      .values([
+        { user_id: user.id, clip_row_id: await rowId('Orphaned'), model: null, kind: 'render', status: 'running', stage: 'rendering', percent: 40, owner_host: os.hostname(), owner_pid: deadPid, owner_instance: 'a-dead-instance', heartbeat_at: new Date() },
+        { user_id: user.id, clip_row_id: await rowId('Jobless'), model: null, kind: 'render' },
+      ])
+      .execute();
+    expect(await renderState('Orphaned')).toMatchObject({ status: 'rendering', percent: 40 });
+
+    const report = await recoverDeadWork(app.deps, { host: os.hostname(), pid: process.pid, instance: 'a-recovering-instance' });
+    expect(report.subtitles).toBe(2);
+    expect(await renderState('Orphaned')).toEqual({ status: 'failed', stage: 'rendering', percent: null, error: 'The render was interrupted by a restart. Please try again.' });
+    expect(await renderState('Jobless')).toEqual({ status: 'failed', stage: null, percent: null, error: 'The render never started: its job was lost. Please try again.' });
+    await renderAndWait('Orphaned');
   });
 
   it('answers 404 for a clip that is not there', async () => {
