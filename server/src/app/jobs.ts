@@ -5,6 +5,7 @@ import { scheduleJob } from '../domains/downloads/jobs/schedule.ts';
 import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notifications/jobs/deliver.ts';
 import { autoPublishJob } from '../domains/publishing/jobs/auto-publish.ts';
 import { postJob } from '../domains/publishing/jobs/post.ts';
+import { renderJob } from '../domains/subtitles/jobs/render.ts';
 import { subtitleJob } from '../domains/subtitles/jobs/subtitle.ts';
 import { recoverJob } from '../jobs/recovery.ts';
 import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
@@ -32,6 +33,7 @@ function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[]
     scheduleJob(deps),
     recoverJob(deps, identity, options.staleVerdicts),
     subtitleJob(deps, identity),
+    renderJob(deps, identity),
     postJob(deps),
     autoPublishJob(deps),
     webhookDeliveryJob(deps, options.webhooks),
