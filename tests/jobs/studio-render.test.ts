@@ -101,6 +101,12 @@ function colourShare(frame: RgbFrame, colour: Colour, from = 0, to = frame.heigh
   return hits / ((to - from) * frame.width);
 }
 
+/** MD5 of the video stream's packets: equal only if the stream was copied, not re-encoded. */
+async function videoStreamHash(file: string): Promise<string> {
+  const { stdout } = await execFileAsync(ffmpeg, ['-v', 'error', '-i', file, '-map', '0:v:0', '-c', 'copy', '-f', 'md5', '-']);
+  return stdout.trim();
+}
+
 async function durationOf(file: string): Promise<number> {
   const { stdout } = await execFileAsync(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
   return Number(stdout.trim());
@@ -371,7 +377,16 @@ describe('studio renders with real ffmpeg', { timeout: 90_000 }, () => {
     expect(readdirSync(dir).filter((name) => name.startsWith('normalised-stopped'))).toEqual([]);
   });
 
-  it('encodes a horizontal clip at its own size when it is trimmed or normalised', async () => {
+  it('copies a horizontal clip\'s picture untouched when only its audio is normalised', async () => {
+    const output = path.join(dir, 'horizontal-normalised.mp4');
+    const result = await renderClip({ ffmpeg, source: quiet, output, sourceInfo: await probe(ffprobe, quiet), layout: 'horizontal', audio: { normalize: true } });
+    expect(result.args).not.toContain('libx264');
+    expect(result.args.join(' ')).toMatch(/-map 0:v:0 .*-c:v copy/);
+    expect(await videoStreamHash(output)).toBe(await videoStreamHash(quiet));
+    expect(Math.abs((await ebur128(output)).integrated - LOUDNESS_TARGET.integrated)).toBeLessThanOrEqual(1);
+  });
+
+  it('encodes a horizontal clip at its own size when it is trimmed', async () => {
     const output = path.join(dir, 'horizontal-trimmed.mp4');
     const result = await renderClip({ ffmpeg, source: quiet, output, sourceInfo: await probe(ffprobe, quiet), layout: 'horizontal', trim: { start: 0.5, end: 2 }, audio: { normalize: true } });
     expect(result.args).toContain('libx264');

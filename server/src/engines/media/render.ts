@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Logger } from '../../platform/logger.ts';
 import { MediaError } from './errors.ts';
 import {
+  AUDIO_ENCODE_ARGS,
   assFilter,
   buildVerticalFilter,
   ENCODE_ARGS,
@@ -106,10 +107,25 @@ export function clipVideoGraph(layout: ClipLayout | VerticalLayoutSpec, info: La
  * gives a video-only file) or normalised inside the same graph.
  */
 export function clipArgs(input: ClipArgsInput): string[] {
+  if (input.loudness && keepsSourcePicture(input)) return normalisedRemuxArgs(input, input.loudness);
   const video = clipVideoGraph(input.layout, input.info, input.subtitles);
   const graph = input.loudness ? `${video};[0:a:0]${normaliseFilter(input.loudness, input.outputSec)}[a]` : video;
   const audioMap = input.loudness ? '[a]' : '0:a:0?';
   return [...trimInputArgs(input.trim), '-i', input.source, '-filter_complex', graph, '-map', '[v]', '-map', audioMap, ...ENCODE_ARGS, '-f', 'mp4', input.output];
+}
+
+/** A horizontal clip with no captions and no trim shows the source's picture as it is. */
+function keepsSourcePicture(input: Pick<ClipArgsInput, 'layout' | 'subtitles' | 'trim'>): boolean {
+  return input.layout === 'horizontal' && !input.subtitles && !input.trim;
+}
+
+/**
+ * Only the audio changes: the video stream is copied untouched (no generation lost) and the audio
+ * normalised and encoded, so a normalised horizontal clip keeps the source's picture bit for bit.
+ */
+function normalisedRemuxArgs(input: ClipArgsInput, loudness: LoudnessMeasurement): string[] {
+  const graph = `[0:a:0]${normaliseFilter(loudness, input.outputSec)}[a]`;
+  return ['-i', input.source, '-filter_complex', graph, '-map', '0:v:0', '-map', '[a]', '-c:v', 'copy', ...AUDIO_ENCODE_ARGS, '-movflags', '+faststart', '-f', 'mp4', input.output];
 }
 
 /** 1080x1920 H.264 + AAC in one encode from the source: layout, captions and format in one graph. */
