@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Captions, CircleAlert, Eraser, LoaderCircle, RotateCcw, Save, ScrollText, Undo2 } from 'lucide-react';
 import { IDLE_RENDER, languageLabel, transcriptProblem, type ClipTranscript } from '@clipshift/shared';
 import { useFreshClipDetails } from '@/api/clips';
@@ -11,7 +11,7 @@ import { LoadFailed } from '@/components/load-failed';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardAction, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { plural } from '@/lib/format';
 import { useTranscriptDraft } from './use-transcript-draft';
@@ -47,9 +47,20 @@ export function TranscriptEditor({ clipId, durationSec }: TranscriptEditorProps)
   const query = useClipTranscript(clipId);
   const transcription = useTranscription(clipId);
 
-  if (query.isPending) return <TranscriptSkeleton />;
-  if (query.missing) {
-    return (
+  if (query.isSuccess) {
+    // A new transcript from the server (saved, or transcribed again) starts a fresh draft.
+    return <TranscriptWorkspace key={query.dataUpdatedAt} clipId={clipId} durationSec={durationSec} transcript={query.data} transcription={transcription} />;
+  }
+  let body;
+  if (query.isPending) {
+    body = (
+      <div className="space-y-3" aria-busy="true" aria-label="Loading transcript">
+        <Skeleton className="h-4 w-2/3" />
+        <Skeleton className="h-24 w-full" />
+      </div>
+    );
+  } else if (query.missing) {
+    body = (
       <EmptyState
         icon={ScrollText}
         title="No transcript yet"
@@ -62,20 +73,25 @@ export function TranscriptEditor({ clipId, durationSec }: TranscriptEditorProps)
         }
       />
     );
+  } else {
+    body = <LoadFailed icon={ScrollText} title={transcriptMessages.loadFailed} description={loadFailureDescription(query.error)} onRetry={() => void query.refetch()} />;
   }
-  if (query.isError) {
-    return <LoadFailed icon={ScrollText} title={transcriptMessages.loadFailed} description={loadFailureDescription(query.error)} onRetry={() => void query.refetch()} />;
-  }
-  // A new transcript from the server (saved, or transcribed again) starts a fresh draft.
-  return <TranscriptWorkspace key={query.dataUpdatedAt} clipId={clipId} durationSec={durationSec} transcript={query.data} transcription={transcription} />;
+  return (
+    <TranscriptCard>
+      <CardHeader>
+        <CardTitle id="transcript-title">Transcript</CardTitle>
+      </CardHeader>
+      <CardContent>{body}</CardContent>
+    </TranscriptCard>
+  );
 }
 
-function TranscriptSkeleton() {
+/** The editor's frame in every state: a region named by its "Transcript" heading. */
+function TranscriptCard({ children, onKeyDown }: { children: ReactNode; onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void }) {
   return (
-    <div className="space-y-3" aria-busy="true" aria-label="Loading transcript">
-      <Skeleton className="h-6 w-40" />
-      <Skeleton className="h-24 w-full" />
-    </div>
+    <Card className="gap-4" role="region" aria-labelledby="transcript-title" onKeyDown={onKeyDown}>
+      {children}
+    </Card>
   );
 }
 
@@ -112,6 +128,11 @@ function TranscriptWorkspace({ clipId, durationSec, transcript, transcription }:
     },
     [apply],
   );
+  const undoLast = () => {
+    setActive(null);
+    setError(null);
+    undo();
+  };
   const close = (index: number) => {
     setActive(null);
     setFocusAfter(index);
@@ -128,13 +149,12 @@ function TranscriptWorkspace({ clipId, durationSec, transcript, transcription }:
     const typing = event.target instanceof HTMLInputElement;
     if (!typing && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z' && canUndo) {
       event.preventDefault();
-      setActive(null);
-      undo();
+      undoLast();
     }
   };
 
   return (
-    <Card className="gap-4" aria-labelledby="transcript-title" onKeyDown={keyDown} role="region">
+    <TranscriptCard onKeyDown={keyDown}>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-2">
@@ -147,8 +167,8 @@ function TranscriptWorkspace({ clipId, durationSec, transcript, transcription }:
             {transcript.language && ` · ${languageLabel(transcript.language)}`} · The next render burns these words.
           </CardDescription>
         </div>
-        <CardAction className="flex-wrap">
-          <Button type="button" variant="outline" size="sm" disabled={!canUndo || busy} onClick={() => (setActive(null), undo())}>
+        <CardAction className="min-w-0 shrink flex-wrap">
+          <Button type="button" variant="outline" size="sm" disabled={!canUndo || busy} onClick={undoLast}>
             <Undo2 aria-hidden="true" />
             Undo
           </Button>
@@ -167,7 +187,7 @@ function TranscriptWorkspace({ clipId, durationSec, transcript, transcription }:
         </CardAction>
       </CardHeader>
 
-      <div className="space-y-3 px-5 sm:px-6">
+      <CardContent className="space-y-3">
         {error && (
           <Alert variant="destructive" role="alert">
             <CircleAlert aria-hidden="true" />
@@ -219,7 +239,7 @@ function TranscriptWorkspace({ clipId, durationSec, transcript, transcription }:
             </ol>
           </div>
         )}
-      </div>
+      </CardContent>
 
       <ConfirmDialog
         open={confirming}
@@ -237,6 +257,6 @@ function TranscriptWorkspace({ clipId, durationSec, transcript, transcription }:
           transcription.transcribe(true);
         }}
       />
-    </Card>
+    </TranscriptCard>
   );
 }
