@@ -106,7 +106,7 @@ describe('REST: HTTP rules of the contract', () => {
       for (const [method, path] of CONTRACT_ROUTES) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
       for (const route of REST_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
       const operations = Object.values(doc.paths as Record<string, Record<string, unknown>>).flatMap((item) => Object.keys(item));
-      for (const route of DIRECT_ROUTES) expect(doc.paths[route.path]?.get, `GET ${route.path}`).toBeDefined();
+      for (const route of DIRECT_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
       expect(operations).toHaveLength(REST_ROUTES.length + DIRECT_ROUTES.length);
     });
 
