@@ -143,6 +143,10 @@ describe('the transcript editor and the streamer’s studio defaults', () => {
     await word('Over').click();
     await openWord().getByRole('button', { name: 'Merge with next word' }).click();
     expect(await openWord().getByRole('textbox').inputValue()).toBe('Over time');
+    await page.setViewportSize(SIZES[1]);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'transcript-word-open-390');
+    await page.setViewportSize(SIZES[0]);
     await openWord().getByRole('textbox').fill('Overtime');
     await page.keyboard.press('Enter');
     await word('Overtime').waitFor();

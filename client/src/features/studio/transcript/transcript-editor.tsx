@@ -201,7 +201,7 @@ function TranscriptWorkspace({ clipId, durationSec, transcript, transcription }:
             <p id="transcript-help" className="mb-2 text-xs text-muted-foreground">
               Press a word to fix it, merge it with the next, split or delete it. A pause starts a new line.
             </p>
-            <ol aria-label="Transcript lines" aria-describedby="transcript-help" className="max-h-[28rem] space-y-2 overflow-y-auto pr-1">
+            <ol aria-label="Transcript lines" aria-describedby="transcript-help" className="max-h-[28rem] space-y-3 overflow-y-auto pr-1">
               {groupLines(words).map((line) => {
                 const first = words[line[0] ?? 0];
                 return (

@@ -90,12 +90,12 @@ export function ActiveWord({ word, index, hasNext, onCommit, onMerge, onSplit, o
         onChange={(event) => setText(event.target.value)}
         onKeyDown={keyDown}
         onFocus={(event) => event.target.select()}
-        className="h-8 min-w-0 flex-1 rounded-md border border-input bg-background px-2 text-sm outline-none focus-visible:border-ring focus-visible:ring-3 focus-visible:ring-ring/20 sm:flex-none"
+        className="h-8 min-w-0 basis-full rounded-md border border-input bg-background px-2 text-sm outline-none focus-visible:border-ring focus-visible:ring-3 focus-visible:ring-ring/20 sm:basis-auto"
       />
       <span className="px-1 text-[11px] whitespace-nowrap text-muted-foreground tabular-nums">
         {formatWordTime(word.start)}–{formatWordTime(word.end)}
       </span>
-      <span className="flex items-center">
+      <span className="ml-auto flex items-center sm:ml-0">
         <IconAction label="Merge with next word" disabled={!hasNext} onClick={() => onMerge(text)}>
           <Combine aria-hidden="true" />
         </IconAction>
