@@ -24,8 +24,9 @@ const fileGlob = (...parts) => abs(...parts).replace(/\.ts$/, '.@(ts)');
  * after it. Reactions upward (a saved clip auto-publishes) are jobs, not imports.
  * streamers lists linked accounts (so it sits above publishing); studio combines a clip's and its
  * streamer's settings for subtitles and downloads, which render; downloads calls streamers.
+ * notifications sits low so that any domain that knows an event (runs, posts, accounts) can raise it.
  */
-export const DOMAIN_ORDER = ['logs', 'settings', 'invites', 'auth', 'guests', 'clips', 'descriptions', 'publishing', 'streamers', 'studio', 'subtitles', 'downloads'];
+export const DOMAIN_ORDER = ['logs', 'settings', 'notifications', 'invites', 'auth', 'guests', 'clips', 'descriptions', 'publishing', 'streamers', 'studio', 'subtitles', 'downloads'];
 
 const RINGS = ['app', 'http', 'jobs', 'domains', 'engines', 'platform'];
 /** What each ring may not import: every ring above it (http and jobs are siblings that never meet). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLIP_LIMIT_MAX, CLIP_LIMIT_MIN, CONCURRENCY_MAX, CONCURRENCY_MIN } from './constants.ts';
+import { skipCountsSchema } from './selection.ts';
 import { CLIP_LIMIT_RULE } from './streamers.ts';
 
 export const DOWNLOAD_STATUSES = ['downloading', 'stopping', 'completed', 'stopped', 'error'] as const;
@@ -49,6 +50,8 @@ const statusEntry = z.object({
   error: z.string().nullable(),
   /** The clips being worked on right now, with their stage and percentage. */
   progress: z.array(clipProgress),
+  /** Listed clips the streamer's selection rules skipped, by reason; absent before the run has listed. */
+  skipped: skipCountsSchema.optional(),
 });
 export type StatusEntry = z.infer<typeof statusEntry>;
 

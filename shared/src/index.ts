@@ -14,3 +14,5 @@ export * from './statuses.ts';
 export * from './messages.ts';
 export * from './fonts.ts';
 export * from './studio.ts';
+export * from './selection.ts';
+export * from './notifications.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLIP_LIMIT_DEFAULT, CLIP_LIMIT_MAX, CLIP_LIMIT_MIN } from './constants.ts';
+import { STREAMER_SELECTION_DEFAULTS, streamerSelection, streamerSelectionFields } from './selection.ts';
 import { DEFAULT_CAPTION_STYLE, STREAMER_STUDIO_DEFAULTS, streamerStudio, streamerStudioFields } from './studio.ts';
 
 const STREAMER_NAME_REQUIRED = 'Streamer name is required';
@@ -82,6 +83,7 @@ const settingFields = {
   auto_subtitle: z.boolean({ error: 'auto_subtitle must be true or false' }),
   auto_publish: z.boolean({ error: 'auto_publish must be true or false' }),
   ...streamerStudioFields,
+  ...streamerSelectionFields,
 };
 
 /** A new streamer: every setting optional, with the spec's defaults (section 5). */
@@ -101,6 +103,11 @@ export const createStreamerInput = z.object({
   caption_style: settingFields.caption_style.default(DEFAULT_CAPTION_STYLE),
   glossary: settingFields.glossary.default([]),
   normalize_audio: settingFields.normalize_audio.default(STREAMER_STUDIO_DEFAULTS.normalize_audio),
+  clip_period: settingFields.clip_period.default(STREAMER_SELECTION_DEFAULTS.clip_period),
+  min_views: settingFields.min_views.default(STREAMER_SELECTION_DEFAULTS.min_views),
+  rank_by: settingFields.rank_by.default(STREAMER_SELECTION_DEFAULTS.rank_by),
+  clip_creators: settingFields.clip_creators.default([]),
+  publish_mode: settingFields.publish_mode.default(STREAMER_SELECTION_DEFAULTS.publish_mode),
 });
 export type CreateStreamerInput = z.infer<typeof createStreamerInput>;
 
@@ -131,6 +138,7 @@ export const streamer = z.object({
   vertical: z.boolean(),
   language: z.string(),
   ...streamerStudio.shape,
+  ...streamerSelection.shape,
   schedule: scheduleSchema.nullable(),
   auto_subtitle: z.boolean(),
   auto_publish: z.boolean(),
@@ -151,4 +159,5 @@ export const NEW_STREAMER_DEFAULTS = {
   auto_subtitle: false,
   auto_publish: false,
   ...STREAMER_STUDIO_DEFAULTS,
+  ...STREAMER_SELECTION_DEFAULTS,
 } as const;

@@ -323,10 +323,68 @@ describe('top clips', () => {
       game_id: '33214',
       language: 'en',
       vod_offset: null,
+      video_id: '',
     });
     expect(Object.keys(clip ?? {}).sort()).toEqual(
-      ['broadcaster_id', 'broadcaster_name', 'created_at', 'creator_name', 'duration', 'game_id', 'id', 'language', 'thumbnail_url', 'title', 'url', 'view_count', 'vod_offset'].sort(),
+      ['broadcaster_id', 'broadcaster_name', 'created_at', 'creator_id', 'creator_name', 'duration', 'game_id', 'id', 'language', 'thumbnail_url', 'title', 'url', 'video_id', 'view_count', 'vod_offset'].sort(),
     );
+  });
+
+  describe('past Twitch\'s ~1,000 clips per query', () => {
+    /** 1,250 clips in the last week, a minute apart, views falling with age. */
+    const addMany = (count: number) => {
+      const broadcaster = fake.addBroadcaster({ login: uniqueLogin('huge') });
+      for (let index = 0; index < count; index++) {
+        fake.addClip({ broadcaster: broadcaster.login, title: `c${index}`, view_count: 100_000 - index, created_at: new Date(NOW - (index + 1) * 300_000) });
+      }
+      return broadcaster;
+    };
+
+    it.each([
+      ['a well-behaved cursor', {}],
+      ['a cursor that loops after three pages', { repeatCursorAfterPages: 3 }],
+      ['pages that shift by one clip', { shiftPages: true }],
+      ['both', { repeatCursorAfterPages: 2, shiftPages: true }],
+    ])('reaches every clip of a period, none twice, with %s', async (_name, quirks) => {
+      const broadcaster = addMany(1250);
+      fake.setClipPaging(quirks);
+      const { client } = makeClient();
+      const since = fake.requests.length;
+
+      const clips = await client.getTopClips(broadcaster.id, { limit: 5000, since: NOW - 7 * DAY });
+
+      expect(clips).toHaveLength(1250);
+      expect(new Set(clips.map((clip) => clip.id)).size).toBe(1250);
+      const calls = fake.requests.slice(since).filter((request) => request.endpoint === 'clips');
+      // Split windows, not one query paged past the cap.
+      expect(new Set(calls.map((call) => call.query.started_at?.[0])).size).toBeGreaterThan(1);
+      expect(calls.length).toBeLessThan(100);
+    });
+
+    it('lists one window from the period start to now and nothing older', async () => {
+      const broadcaster = fake.addBroadcaster({ login: uniqueLogin('period') });
+      fake.addClip({ broadcaster: broadcaster.login, title: 'today', view_count: 5, created_at: new Date(NOW - 3_600_000) });
+      fake.addClip({ broadcaster: broadcaster.login, title: 'yesterday', view_count: 500, created_at: new Date(NOW - DAY - 3_600_000) });
+      const { client } = makeClient();
+      const since = fake.requests.length;
+
+      const clips = await client.getTopClips(broadcaster.id, { limit: 100, since: NOW - DAY });
+
+      expect(clips.map((clip) => clip.title)).toEqual(['today']);
+      const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+      expect(fake.requests.slice(since).filter((request) => request.endpoint === 'clips').map((request) => [request.query.started_at?.[0], request.query.ended_at?.[0]])).toEqual([[iso(NOW - DAY), iso(NOW)]]);
+    });
+
+    it('stops paging once the caller has enough', async () => {
+      const broadcaster = addMany(1250);
+      const { client } = makeClient();
+      const since = fake.requests.length;
+
+      const clips = await client.getTopClips(broadcaster.id, { limit: 5000, since: NOW - 7 * DAY, enough: (so) => so.length >= 150 });
+
+      expect(clips).toHaveLength(200);
+      expect(fake.requests.slice(since).filter((request) => request.endpoint === 'clips')).toHaveLength(2);
+    });
   });
 
   it('returns nothing for a limit of 0 without asking', async () => {

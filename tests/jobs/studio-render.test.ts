@@ -11,6 +11,7 @@ import {
   coverCrop,
   LOUDNESS_TARGET,
   loudnormFilter,
+  normaliseFilter,
   isMediaError,
   MediaAbortError,
   measureLoudness,
@@ -184,6 +185,15 @@ describe('studio loudness helpers', () => {
     expect(filter).toBe('loudnorm=I=-14:TP=-1:LRA=11:measured_I=-30.1:measured_TP=-20:measured_LRA=0.1:measured_thresh=-40:offset=0.2:linear=true:print_format=none');
   });
 
+  it('gives a clip shorter than loudnorm\'s 3 s window its linear gain as a volume, when its peaks allow it', () => {
+    const measured = { integrated: -30.1, truePeak: -20, range: 0.1, threshold: -40, offset: 0.2 };
+    expect(normaliseFilter(measured, 2)).toBe('volume=16.10dB');
+    expect(normaliseFilter(measured, 4)).toBe(loudnormFilter(measured));
+    expect(normaliseFilter(measured, undefined)).toBe(loudnormFilter(measured));
+    // Peaks a single gain would push over -1 dBTP: loudnorm's own (dynamic) handling.
+    expect(normaliseFilter({ ...measured, truePeak: -2 }, 2)).toBe(loudnormFilter({ ...measured, truePeak: -2 }));
+  });
+
   it('moves words onto a trimmed timeline, dropping those before the cut', () => {
     const words = [
       { text: 'gone', start: 0.2, end: 0.8 },
@@ -312,6 +322,14 @@ describe('studio renders with real ffmpeg', { timeout: 90_000 }, () => {
       expect(measured.truePeak).toBeLessThanOrEqual(LOUDNESS_TARGET.truePeak + 0.3);
     });
   }
+
+  it('normalises a trimmed section shorter than 3 s to -14 ± 1 LUFS', async () => {
+    const output = path.join(dir, 'normalised-short.mp4');
+    await renderClip({ ffmpeg, source: quiet, output, sourceInfo: await probe(ffprobe, quiet), layout: 'blur', trim: { start: 1, end: 3 }, audio: { normalize: true } });
+    const measured = await ebur128(output);
+    expect(Math.abs(measured.integrated - LOUDNESS_TARGET.integrated)).toBeLessThanOrEqual(1);
+    expect(measured.truePeak).toBeLessThanOrEqual(LOUDNESS_TARGET.truePeak + 0.3);
+  });
 
   it('reaches the target where one linear gain cannot (loud clicks in a quiet source) through loudnorm\'s dynamic mode', async () => {
     const before = await ebur128(peaky);

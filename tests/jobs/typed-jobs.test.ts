@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CRON } from '../../server/src/app/jobs.ts';
 import { runJob, runTypedJob, toTaskList } from '../../server/src/jobs/adapter.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
-import { AUTO_PUBLISH_JOB, LOGS_TRIM_JOB, POST_JOB, RECOVER_JOB, RUN_JOB, SCHEDULE_JOB, SUBTITLE_JOB } from '../../server/src/platform/queue/contracts.ts';
+import { AUTO_PUBLISH_JOB, LOGS_TRIM_JOB, POST_JOB, RECOVER_JOB, RENDER_JOB, RUN_JOB, SCHEDULE_JOB, SUBTITLE_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { defineJob, jobContract, type JobContext } from '../../server/src/platform/queue/define.ts';
 import { enqueue, jobKey } from '../../server/src/platform/queue/queue.ts';
 
@@ -23,17 +23,19 @@ function capturingLogger() {
 
 describe('typed job definitions', () => {
   it('keeps the task names (and key prefixes) that jobs already queued in users’ databases carry', () => {
-    expect([LOGS_TRIM_JOB, RECOVER_JOB, RUN_JOB, SCHEDULE_JOB, SUBTITLE_JOB, POST_JOB].map((job) => job.name)).toEqual([
+    expect([LOGS_TRIM_JOB, RECOVER_JOB, RUN_JOB, SCHEDULE_JOB, SUBTITLE_JOB, RENDER_JOB, POST_JOB].map((job) => job.name)).toEqual([
       'logs/trim',
       'downloads/recover',
       'downloads/run',
       'downloads/schedule',
       'subtitles/generate',
+      'clips/render',
       'tiktok/post',
     ]);
     expect(jobKey(RUN_JOB, { runId: 'r' })).toBe('run:r');
     expect(jobKey(SCHEDULE_JOB, { streamerId: 's' })).toBe('schedule:s');
     expect(jobKey(SUBTITLE_JOB, { requestId: 'q' })).toBe('subtitles:q');
+    expect(jobKey(RENDER_JOB, { requestId: 'q' })).toBe('render:q');
     expect(jobKey(POST_JOB, { uploadId: 'u' })).toBe('upload:u');
     expect(jobKey(AUTO_PUBLISH_JOB, { clipRowId: 'c' })).toBe('auto-publish:c');
     expect(CRON.map((item) => [item.job.name, item.identifier])).toEqual([

@@ -57,6 +57,8 @@ describe('REST streamers, downloads and clips', () => {
         ...['auto_publish', 'auto_subtitle', 'clip_limit', 'created_at', 'display_name', 'language', 'layout', 'name', 'next_run_at', 'schedule', 'tiktok_accounts', 'updated_at', 'vertical'],
         // The studio's fields (rest-api.md "Studio"), with their defaults.
         ...['crop_focus', 'facecam', 'gameplay', 'split_ratio', 'caption_style', 'glossary', 'normalize_audio'],
+        // Clip selection (rest-api.md "Automation").
+        ...['clip_period', 'min_views', 'rank_by', 'clip_creators', 'publish_mode'],
       ].sort(),
     );
     expect(created.body).toMatchObject({
@@ -68,6 +70,11 @@ describe('REST streamers, downloads and clips', () => {
       caption_style: { preset: 'classic', font: 'Noto Sans', size: 80, primary_color: '#FFFFFF', uppercase: false },
       glossary: [],
       normalize_audio: true,
+      clip_period: 'all',
+      min_views: 0,
+      rank_by: 'views',
+      clip_creators: [],
+      publish_mode: 'auto',
     });
 
     expect((await alice.post('/api/streamers', { name: 'shroud' })).body).toEqual(errorBody('CONFLICT', 'Streamer shroud already exists'));
@@ -93,6 +100,38 @@ describe('REST streamers, downloads and clips', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ message: 'Streamer Shroud deleted successfully' });
     expect((await alice.request('DELETE', '/api/streamers/shroud')).status).toBe(404);
+  });
+
+  it('saves the clip selection fields, keeps the ones a PUT leaves out, and refuses bad ones with 400', async () => {
+    const created = await alice.post('/api/streamers', { name: 'picky', clip_period: 'week', min_views: 500, rank_by: 'velocity', clip_creators: [' ModMan ', 'modman', 'VIP_1'], publish_mode: 'review' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ clip_period: 'week', min_views: 500, rank_by: 'velocity', clip_creators: ['modman', 'vip_1'], publish_mode: 'review' });
+    const updated = await alice.request('PUT', '/api/streamers/picky', { json: { min_views: 0, clip_creators: [] } });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ clip_period: 'week', min_views: 0, rank_by: 'velocity', clip_creators: [], publish_mode: 'review' });
+
+    const refusals: [Record<string, unknown>, string, string][] = [
+      [{ clip_period: 'year' }, 'clip_period', 'clip_period must be day, week, month or all'],
+      [{ min_views: -5 }, 'min_views', 'min_views must be a whole number from 0 to 1000000000'],
+      [{ min_views: 2.5 }, 'min_views', 'min_views must be a whole number from 0 to 1000000000'],
+      [{ min_views: 'lots' }, 'min_views', 'min_views must be a whole number from 0 to 1000000000'],
+      [{ rank_by: 'likes' }, 'rank_by', 'rank_by must be views or velocity'],
+      [{ publish_mode: null }, 'publish_mode', 'publish_mode must be auto or review'],
+      [{ clip_creators: 'modman' }, 'clip_creators', 'clip_creators must be a list of at most 100 Twitch logins (letters, digits and _, at most 25 characters each)'],
+      [{ clip_creators: ['mod man'] }, 'clip_creators', 'clip_creators must be a list of at most 100 Twitch logins (letters, digits and _, at most 25 characters each): "mod man" is not one'],
+      [{ clip_creators: Array.from({ length: 101 }, (_, index) => `user${index}`) }, 'clip_creators', 'clip_creators must be a list of at most 100 Twitch logins (letters, digits and _, at most 25 characters each)'],
+    ];
+    for (const [fields, path, message] of refusals) {
+      for (const response of [await alice.post('/api/streamers', { name: 'other', ...fields }), await alice.request('PUT', '/api/streamers/picky', { json: fields })]) {
+        expect(response.status, JSON.stringify(fields)).toBe(400);
+        expect(response.body).toMatchObject(errorBody('BAD_REQUEST', message));
+        expect(field(response, 'issues', 0)).toMatchObject({ path: [path] });
+      }
+    }
+    const saved = bodyOf(await alice.get('/api/streamers'), z.array(streamer)).find((entry) => entry.name === 'picky');
+    expect(saved).toMatchObject({ clip_period: 'week', min_views: 0, clip_creators: [] });
+    expect(bodyOf(await alice.get('/api/streamers'), z.array(streamer)).map((entry) => entry.name)).not.toContain('other');
+    expect((await alice.request('DELETE', '/api/streamers/picky')).status).toBe(200);
   });
 
   it('starts (202), refuses a second start and busy edits (409), and stops', async () => {

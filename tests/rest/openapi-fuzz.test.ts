@@ -156,6 +156,8 @@ describe('OpenAPI document = server behaviour', () => {
       Range: { values: ['bytes=0-99', 'bytes=100-'] },
       state: { values: callbackAnswers.map((params) => params.get('state')), only: true },
       code: { values: callbackAnswers.map((params) => params.get('code')), only: true },
+      // Webhooks: a name that never resolves (RFC 2606) and a refused loopback address, so nothing is ever sent anywhere.
+      url: { values: ['https://hooks.example.invalid/fuzz', 'http://127.0.0.1:9/fuzz'], only: true },
       // Left out of valid cases, so that they connect (a refusal is tests/jobs/tiktok.test.ts's matter).
       error: { values: [undefined], only: true },
       error_description: { values: [undefined], only: true },

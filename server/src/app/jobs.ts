@@ -2,8 +2,10 @@ import type pg from 'pg';
 import type { AppDeps } from '../domains/deps.ts';
 import { downloadRunJob } from '../domains/downloads/jobs/run.ts';
 import { scheduleJob } from '../domains/downloads/jobs/schedule.ts';
+import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notifications/jobs/deliver.ts';
 import { autoPublishJob } from '../domains/publishing/jobs/auto-publish.ts';
 import { postJob } from '../domains/publishing/jobs/post.ts';
+import { renderJob } from '../domains/subtitles/jobs/render.ts';
 import { subtitleJob } from '../domains/subtitles/jobs/subtitle.ts';
 import { recoverJob } from '../jobs/recovery.ts';
 import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
@@ -18,6 +20,8 @@ interface WorkerOptions {
   identity?: WorkerIdentity;
   /** Whether the recovery cron may take silence for death right now (see RecoveryOptions). */
   staleVerdicts?: () => boolean;
+  /** Webhook retry timing (tests shorten the backoff; production keeps the defaults). */
+  webhooks?: DeliveryOptions;
 }
 
 /** Every job the worker runs. */
@@ -29,8 +33,10 @@ function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[]
     scheduleJob(deps),
     recoverJob(deps, identity, options.staleVerdicts),
     subtitleJob(deps, identity),
+    renderJob(deps, identity),
     postJob(deps),
     autoPublishJob(deps),
+    webhookDeliveryJob(deps, options.webhooks),
   ];
 }
 

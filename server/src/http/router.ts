@@ -11,6 +11,7 @@ import { healthRouter } from './routers/health.ts';
 import { invitesRouter } from './routers/invites.ts';
 import { logsRouter } from './routers/logs.ts';
 import { settingsRouter } from './routers/settings.ts';
+import { webhooksRouter } from './routers/notifications.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 /** The one router of domain procedures; REST routes call into it (see rest/routes.ts). */
@@ -28,6 +29,7 @@ export const appRouter = router({
   tiktok: tiktokRouter,
   health: healthRouter,
   settings: settingsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

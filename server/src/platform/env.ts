@@ -96,6 +96,8 @@ const rawEnv = z.object({
   LLM_MODEL: optionalText,
   FFMPEG_PATH: optionalText,
   FFPROBE_PATH: optionalText,
+  /** Lets webhooks reach loopback and private addresses (a receiver on the same machine or network). */
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag(false),
 });
 
 type RawEnv = z.infer<typeof rawEnv>;

@@ -52,6 +52,17 @@ export interface RecordedRequest {
   hashes?: string[];
 }
 
+/**
+ * Helix clip paging as it misbehaves in production when view counts change while a client pages
+ * (twitchdev/issues #48, #1045). Neither loses a clip for a client that narrows its windows.
+ */
+export interface ClipPagingQuirks {
+  /** From page n+1 of a query on, the previous page comes again with the same cursor (the cursor loops). */
+  repeatCursorAfterPages?: number;
+  /** Every page after the first starts one clip early: the last clip of the previous page shows up twice. */
+  shiftPages?: boolean;
+}
+
 export interface FakeTwitchOptions {
   clientId?: string;
   clientSecret?: string;
@@ -89,6 +100,8 @@ export interface FakeTwitch {
   tokensIssued(): number;
   /** Makes every issued token invalid (as if Twitch revoked them). */
   revokeTokens(): void;
+  /** How Helix clip paging misbehaves (none by default; reset() clears it). */
+  setClipPaging(quirks: ClipPagingQuirks): void;
   /** Which VideoAccessToken_Clip hashes GQL knows (default both); the others answer PersistedQueryNotFound. */
   setAcceptedHashes(hashes: readonly string[]): void;
   /** Clip transfers (CDN GETs) after the next `after` (default 0) wait until releaseTransfers(). */
@@ -121,6 +134,7 @@ interface Context {
   mediaPath: string;
   thumbnailPath: string;
   acceptedHashes: Set<string>;
+  paging: ClipPagingQuirks;
   failures: Map<FakeEndpoint, QueuedFailure[]>;
   rateLimit: { windowStart: number; used: number };
   /** While set, clip transfers (past the first `passes`) wait for it (holdTransfers / releaseTransfers). */
@@ -149,6 +163,7 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     mediaPath,
     thumbnailPath,
     acceptedHashes: everyKnownHash(),
+    paging: {},
     failures: new Map(),
     rateLimit: { windowStart: 0, used: 0 },
     hold: null,
@@ -195,6 +210,9 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     revokeTokens: () => {
       for (const token of state.tokens.keys()) state.tokens.set(token, 0);
     },
+    setClipPaging: (quirks) => {
+      context.paging = { ...quirks };
+    },
     setAcceptedHashes: (hashes) => {
       context.acceptedHashes = new Set(hashes);
     },
@@ -223,6 +241,7 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
       requests.length = 0;
       context.failures.clear();
       context.acceptedHashes = everyKnownHash();
+      context.paging = {};
       context.hold?.release();
       context.hold = null;
       context.rateLimit = { windowStart: 0, used: 0 };
@@ -409,7 +428,12 @@ function getClips(context: Context, params: URLSearchParams): HelixResult {
     .slice(0, 1000);
   const offset = decodeCursor(params.get('after') ?? params.get('before'));
   if (offset === null) return badRequest('The parameter "after" was malformed');
-  const start = params.has('before') ? Math.max(0, offset - 2 * first) : offset;
+  const { repeatCursorAfterPages, shiftPages } = context.paging;
+  if (!params.has('before') && repeatCursorAfterPages !== undefined && offset > 0 && offset >= repeatCursorAfterPages * first) {
+    const again = matching.slice(Math.max(0, offset - first), offset);
+    return { status: 200, body: { data: again, pagination: { cursor: params.get('after') } } };
+  }
+  const start = params.has('before') ? Math.max(0, offset - 2 * first) : shiftPages && offset > 0 ? offset - 1 : offset;
   const page = matching.slice(start, start + first);
   const end = start + page.length;
   // `pagination` is an empty object on the last page (A4).

@@ -64,8 +64,15 @@ export interface AddClipInput {
   duration?: number;
   game_id?: string;
   language?: string;
+  /** The clipper's display name (default MrMarshall); their login is this lower-cased. */
   creator_name?: string;
-  /** Default: null for clips younger than 10 minutes (Twitch has not computed it yet), else 1957. */
+  creator_id?: string;
+  /** The VOD; default "2187654321", or "" when the clip has no vod_offset. */
+  video_id?: string;
+  /**
+   * Seconds into the VOD. Default: null for clips younger than 10 minutes (Twitch has not computed
+   * it yet), else a different minute of the VOD for every clip, so default clips never overlap.
+   */
   vod_offset?: number | null;
   is_featured?: boolean;
   slug?: string;
@@ -161,16 +168,17 @@ export class FakeTwitchState {
       style === 'legacy'
         ? `/clips-media-assets2/AT-cm%7C${numericId}-preview-480x272.jpg`
         : `/static-cdn/twitch-clips-thumbnails-prod/${slug}/${assetUuid}/preview-480x272.jpg`;
-    const vodOffset = input.vod_offset !== undefined ? input.vod_offset : this.now() - createdAtMs < 600_000 ? null : 1957;
+    const vodOffset = input.vod_offset !== undefined ? input.vod_offset : this.now() - createdAtMs < 600_000 ? null : 1957 + 60 * this.clips.size;
+    const creatorName = input.creator_name ?? 'MrMarshall';
     const clip: FakeClip = {
       id: slug,
       url: `https://clips.twitch.tv/${slug}`,
       embed_url: `https://clips.twitch.tv/embed?clip=${slug}`,
       broadcaster_id: broadcaster.id,
       broadcaster_name: broadcaster.display_name,
-      creator_id: '123456',
-      creator_name: input.creator_name ?? 'MrMarshall',
-      video_id: vodOffset === null ? '' : '2187654321',
+      creator_id: input.creator_id ?? this.creatorId(creatorName),
+      creator_name: creatorName,
+      video_id: input.video_id ?? (vodOffset === null ? '' : '2187654321'),
       game_id: input.game_id ?? '509658',
       language: input.language ?? 'en',
       title: input.title,
@@ -246,6 +254,13 @@ export class FakeTwitchState {
 
   private sign(value: string): string {
     return createHmac('sha1', this.signingKey).update(value).digest('hex');
+  }
+
+  /** One stable numeric id per clipper, as Twitch has. */
+  private creatorId(name: string): string {
+    let hash = 123_456;
+    for (const char of name.toLowerCase()) hash = (hash * 31 + char.charCodeAt(0)) % 900_000_000;
+    return String(100_000_000 + hash);
   }
 
   private slug(): string {

@@ -1,5 +1,6 @@
 import { PageHeader } from '@/components/page-header';
 import { InviteCodesSection } from './invite-codes-section';
+import { NotificationsSection } from './notifications-section';
 import { ProcessingSection } from './processing-section';
 import { RecentLogsSection } from './recent-logs-section';
 import { TikTokAccountsSection } from './tiktok-accounts-section';
@@ -7,11 +8,12 @@ import { TikTokAccountsSection } from './tiktok-accounts-section';
 export function SettingsPage() {
   return (
     <>
-      <PageHeader title="Settings" description="Accounts, invitations, processing and recent activity." />
+      <PageHeader title="Settings" description="Accounts, invitations, processing, notifications and recent activity." />
       <div className="space-y-6">
         <TikTokAccountsSection />
         <InviteCodesSection />
         <ProcessingSection />
+        <NotificationsSection />
         <RecentLogsSection />
       </div>
     </>

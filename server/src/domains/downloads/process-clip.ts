@@ -113,7 +113,8 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     rendered,
     descriptions,
     transcript: captions?.transcript ?? null,
-    autoPublish: streamer.auto_publish,
+    // Review mode holds the clip for the user's approval: nothing posts that they wanted to see first.
+    autoPublish: streamer.auto_publish && streamer.publish_mode === 'auto',
   });
 }
 

@@ -23,6 +23,7 @@ function toStatusEntry(run: RunRow): StatusEntry {
     completed_at: run.completed_at ? run.completed_at.toISOString() : null,
     error: run.error,
     progress: run.status === 'downloading' || run.status === 'stopping' ? run.progress : [],
+    ...(run.skipped ? { skipped: run.skipped } : {}),
   };
 }
 

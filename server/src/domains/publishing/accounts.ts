@@ -1,6 +1,7 @@
 import { formatAccountHandle, type CreatorOptions, type Streamer, type TikTokAccount } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { recordLog } from '../logs/service.ts';
+import { raiseEvent } from '../notifications/service.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { TikTokClient, TikTokTokens, TikTokUserInfo } from '../../engines/providers/tiktok/index.ts';
 import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
@@ -126,7 +127,8 @@ export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: 
   const outcome = await db.transaction().execute(async (trx) => {
     const account = await selectAccountForUpdate(trx, accountId);
     if (!account) throw new Error(ACCOUNT_REMOVED);
-    if (account.needs_reconnect) return { reconnect: account.display_name, token: undefined };
+    const refused = { reconnect: account.display_name, token: undefined, userId: account.user_id };
+    if (account.needs_reconnect) return { ...refused, newly: false };
     const now = Date.now();
     if (!options.force && account.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return { token: decryptSecret(account.access_token_enc, appSecret), reconnect: undefined };
     try {
@@ -134,12 +136,16 @@ export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: 
       await updateAccount(trx, accountId, { ...tokenColumns(tokens, appSecret, now), updated_at: new Date(now) });
       return { token: tokens.accessToken, reconnect: undefined };
     } catch (error) {
-      if (isTikTokError(error) && (error.kind === 'reconnect_required' || error.kind === 'token_invalid')) return { reconnect: account.display_name, token: undefined };
+      if (isTikTokError(error) && (error.kind === 'reconnect_required' || error.kind === 'token_invalid')) return { ...refused, newly: true };
       throw error;
     }
   });
   if (outcome.token !== undefined) return outcome.token;
-  await updateAccount(db, accountId, { needs_reconnect: true, updated_at: new Date() });
+  await db.transaction().execute(async (trx) => {
+    await updateAccount(trx, accountId, { needs_reconnect: true, updated_at: new Date() });
+    // Told once, when TikTok first refuses the account, not at every post that finds it still refused.
+    if (outcome.newly) await raiseEvent(trx, outcome.userId, 'account.reconnect', { account_id: accountId, account: outcome.reconnect, platform: 'tiktok' });
+  });
   throw new ReconnectRequired(`The TikTok connection of ${outcome.reconnect} has expired: reconnect the account in Settings`);
 }
 

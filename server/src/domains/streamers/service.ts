@@ -1,4 +1,4 @@
-import { DEFAULT_CAPTION_STYLE, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
+import { DEFAULT_CAPTION_STYLE, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
@@ -88,6 +88,34 @@ function mergedStudio(row: StreamerRow, input: UpdateStreamerInput): StreamerStu
   };
 }
 
+/** Which clips a run picks and what auto_publish does with them. */
+export function selectionOf(row: StreamerRow): StreamerSelection {
+  return {
+    clip_period: row.clip_period,
+    min_views: row.min_views,
+    rank_by: row.rank_by,
+    clip_creators: row.clip_creators,
+    publish_mode: row.publish_mode,
+  };
+}
+
+/** The selection columns of a row to write. */
+function selectionColumns(selection: StreamerSelection) {
+  return { ...selection, clip_creators: JSON.stringify(selection.clip_creators) };
+}
+
+/** The selection settings after a PUT: fields left out keep their values. */
+function mergedSelection(row: StreamerRow, input: UpdateStreamerInput): StreamerSelection {
+  const current = selectionOf(row);
+  return {
+    clip_period: input.clip_period ?? current.clip_period,
+    min_views: input.min_views ?? current.min_views,
+    rank_by: input.rank_by ?? current.rank_by,
+    clip_creators: input.clip_creators ?? current.clip_creators,
+    publish_mode: input.publish_mode ?? current.publish_mode,
+  };
+}
+
 export function toStreamer(row: StreamerRow, accounts: Streamer['tiktok_accounts'] = []): Streamer {
   return {
     name: row.name,
@@ -96,6 +124,7 @@ export function toStreamer(row: StreamerRow, accounts: Streamer['tiktok_accounts
     vertical: row.vertical,
     language: row.language,
     ...studioOf(row),
+    ...selectionOf(row),
     schedule: scheduleOf(row),
     auto_subtitle: row.auto_subtitle,
     auto_publish: row.auto_publish,
@@ -212,6 +241,13 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
         vertical: input.vertical,
         language: input.language,
         ...studioColumns(studio),
+        ...selectionColumns({
+          clip_period: input.clip_period,
+          min_views: input.min_views,
+          rank_by: input.rank_by,
+          clip_creators: input.clip_creators,
+          publish_mode: input.publish_mode,
+        }),
         schedule_interval: input.schedule?.interval ?? null,
         schedule_unit: input.schedule?.unit ?? null,
         auto_subtitle: input.auto_subtitle,
@@ -239,6 +275,7 @@ export async function updateStreamer(db: Db, userId: string, input: UpdateStream
       vertical: input.vertical ?? row.vertical,
       language: input.language ?? row.language,
       ...studioColumns(studio),
+      ...selectionColumns(mergedSelection(row, input)),
       schedule_interval: schedule?.interval ?? null,
       schedule_unit: schedule?.unit ?? null,
       next_run_at: nextRunAt,

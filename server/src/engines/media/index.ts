@@ -25,7 +25,7 @@ export {
   type VerticalLayout,
   type VerticalLayoutSpec,
 } from './filters.ts';
-export { LOUDNESS_TARGET, loudnormFilter, measureLoudness, parseLoudnormReport, type LoudnessMeasurement, type MeasureOptions } from './loudness.ts';
+export { LOUDNESS_TARGET, loudnormFilter, measureLoudness, normaliseFilter, parseLoudnormReport, type LoudnessMeasurement, type MeasureOptions } from './loudness.ts';
 export { outputDuration, trimInputArgs, type Trim } from './trim.ts';
 export { probe, type ProbeResult } from './probe.ts';
 export {

@@ -75,3 +75,18 @@ export function loudnormFilter(measured: LoudnessMeasurement): string {
   ].join(':');
   return `loudnorm=${TARGET_OPTIONS}:${measuredOptions}:linear=true:print_format=none`;
 }
+
+/**
+ * loudnorm in the ffmpeg 4.x this app ships fills a 3 s window before it applies anything, so a
+ * shorter (trimmed) clip came out barely changed even in linear mode. Linear normalisation is one
+ * gain for the whole clip: a short clip whose peaks allow it gets that gain as a plain volume.
+ */
+const LOUDNORM_WINDOW_SEC = 3;
+
+/** The second pass's audio filter for a clip of `durationSec` seconds. */
+export function normaliseFilter(measured: LoudnessMeasurement, durationSec: number | undefined): string {
+  const gain = LOUDNESS_TARGET.integrated - measured.integrated;
+  const fitsPeak = measured.truePeak + gain <= LOUDNESS_TARGET.truePeak;
+  if (durationSec !== undefined && durationSec < LOUDNORM_WINDOW_SEC && fitsPeak) return `volume=${gain.toFixed(2)}dB`;
+  return loudnormFilter(measured);
+}

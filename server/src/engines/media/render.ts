@@ -14,7 +14,7 @@ import {
   type VerticalLayout,
   type VerticalLayoutSpec,
 } from './filters.ts';
-import { loudnormFilter, measureLoudness, type LoudnessMeasurement } from './loudness.ts';
+import { measureLoudness, normaliseFilter, type LoudnessMeasurement } from './loudness.ts';
 import type { ProbeResult } from './probe.ts';
 import { runFfmpeg, type ProgressCallback, type RunResult } from './run.ts';
 import { outputDuration, trimInputArgs, type Trim } from './trim.ts';
@@ -83,6 +83,8 @@ export interface ClipArgsInput {
   trim?: Trim | null | undefined;
   /** The first pass's figures when the audio is to be normalised; null/absent: audio as it is. */
   loudness?: LoudnessMeasurement | null | undefined;
+  /** Seconds the output lasts (after the trim): short clips are normalised differently. */
+  outputSec?: number | undefined;
 }
 
 /** Horizontal output: the source's own picture, captions burned when there are any. */
@@ -105,7 +107,7 @@ export function clipVideoGraph(layout: ClipLayout | VerticalLayoutSpec, info: La
  */
 export function clipArgs(input: ClipArgsInput): string[] {
   const video = clipVideoGraph(input.layout, input.info, input.subtitles);
-  const graph = input.loudness ? `${video};[0:a:0]${loudnormFilter(input.loudness)}[a]` : video;
+  const graph = input.loudness ? `${video};[0:a:0]${normaliseFilter(input.loudness, input.outputSec)}[a]` : video;
   const audioMap = input.loudness ? '[a]' : '0:a:0?';
   return [...trimInputArgs(input.trim), '-i', input.source, '-filter_complex', graph, '-map', '[v]', '-map', audioMap, ...ENCODE_ARGS, '-f', 'mp4', input.output];
 }
@@ -202,6 +204,7 @@ export async function renderClip(options: ClipRender): Promise<RenderResult> {
       subtitles: options.captions ?? undefined,
       trim: options.trim,
       loudness,
+      outputSec: outputDuration(options.sourceInfo.durationSec, options.trim),
     });
     return { args, ...(await runFfmpeg(options.ffmpeg, args, runOptions(options, outputDuration(options.sourceInfo.durationSec, options.trim)))) };
   });

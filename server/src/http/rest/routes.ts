@@ -207,12 +207,32 @@ export const REST_ROUTES: RestRoute[] = [
 
   {
     method: 'POST',
+    path: '/clips/{id}/render',
+    procedure: 'subtitles.render',
+    status: 202,
+    auth: true,
+    errors: { 404: 'No such clip', 409: 'A render or subtitle job of the clip is already running' },
+    tag: 'Studio',
+    summary: 'Render the clip again from its source with its settings, in one encode; the clip shows the progress',
+  },
+  {
+    method: 'POST',
+    path: '/clips/{id}/render/stop',
+    procedure: 'subtitles.stopRender',
+    auth: true,
+    errors: { 404: 'No such clip', 409: 'No render is running for the clip' },
+    tag: 'Studio',
+    summary: 'Stop the running re-render: the clip keeps its previous video',
+  },
+
+  {
+    method: 'POST',
     path: '/subtitle/{id}',
     procedure: 'subtitles.generate',
     auth: true,
     errors: {
       404: subtitleFailure('No such clip, or it was deleted meanwhile'),
-      409: subtitleFailure('Subtitles for the clip are already being generated'),
+      409: subtitleFailure('Subtitles for the clip are already being generated, or it is being rendered'),
       502: subtitleFailure('Transcription failed (the message names why), or is taking too long and goes on in the background'),
       503: subtitleFailure(HELD_BY_JOB),
     },
@@ -295,6 +315,28 @@ export const REST_ROUTES: RestRoute[] = [
 
   { method: 'GET', path: '/settings/processing', procedure: 'settings.processing', auth: true, tag: 'Settings', summary: 'Your processing preferences (speech model, clips at once); the defaults with updated_at null until saved' },
   { method: 'PUT', path: '/settings/processing', procedure: 'settings.saveProcessing', auth: true, tag: 'Settings', summary: 'Save your processing preferences; scheduled and automatic work uses them' },
+
+  { method: 'GET', path: '/webhooks', procedure: 'webhooks.list', auth: true, tag: 'Notifications', summary: 'Your webhooks, oldest first, with the latest delivery\'s answer (secrets are never shown)' },
+  {
+    method: 'POST',
+    path: '/webhooks',
+    procedure: 'webhooks.create',
+    status: 201,
+    auth: true,
+    errors: { 400: 'Bad URL, kind or events; a private or loopback receiver (unless WEBHOOK_ALLOW_PRIVATE=true); a secret for a non-json webhook; more than 20 webhooks' },
+    tag: 'Notifications',
+    summary: 'Add a webhook; a json webhook without a secret gets a generated one, shown in this answer only',
+  },
+  { method: 'DELETE', path: '/webhooks/{id}', procedure: 'webhooks.delete', auth: true, errors: { 404: 'No such webhook' }, tag: 'Notifications', summary: 'Delete a webhook' },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    procedure: 'webhooks.test',
+    auth: true,
+    errors: { 400: 'The receiver is on a private or loopback address', 404: 'No such webhook', 502: 'The receiver could not be reached or did not answer within 10 s' },
+    tag: 'Notifications',
+    summary: "Send a test event now and answer the receiver's HTTP status",
+  },
 
   { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first' },
   {

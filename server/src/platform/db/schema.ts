@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { CaptionStyle, ClipEdit, Layout, Rect, RunStatus, SubtitleRequestStatus, TranscriptWordDto, UploadStatus } from '@clipshift/shared';
+import type { CaptionStyle, ClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
 export type RenderJobKind = 'subtitles' | 'render';
@@ -92,6 +92,12 @@ export interface StreamersTable {
   caption_style: ColumnType<CaptionStyle | null, string | null | undefined, string | null>;
   glossary: ColumnType<string[], string | undefined, string>;
   normalize_audio: ColumnType<boolean, boolean | undefined, boolean>;
+  clip_period: ColumnType<ClipPeriod, ClipPeriod | undefined, ClipPeriod>;
+  min_views: ColumnType<number, number | undefined, number>;
+  rank_by: ColumnType<RankBy, RankBy | undefined, RankBy>;
+  /** JSON array of lower-cased Twitch logins; empty = anyone's clips. */
+  clip_creators: ColumnType<string[], string | undefined, string>;
+  publish_mode: ColumnType<PublishMode, PublishMode | undefined, PublishMode>;
   schedule_interval: number | null;
   schedule_unit: 'minutes' | 'hours' | 'days' | null;
   auto_subtitle: boolean;
@@ -122,6 +128,8 @@ export interface DownloadRunsTable {
   clips_downloaded: ColumnType<number, number | undefined, number>;
   clips_failed: ColumnType<number, number | undefined, number>;
   progress: ColumnType<RunProgressItem[], string | undefined, string>;
+  /** JSON: how many listed clips each selection rule turned away; null until the listing. */
+  skipped: ColumnType<SkipCounts | null, string | null | undefined, string | null>;
   error: string | null;
   started_at: CreatedAt;
   completed_at: Timestamp | null;
@@ -275,6 +283,43 @@ export interface AppInstancesTable {
   heartbeat_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface WebhooksTable {
+  id: Generated<string>;
+  user_id: string;
+  url: string;
+  kind: WebhookKind;
+  events: WebhookEvent[];
+  /** json webhooks' HMAC key, encrypted with the app secret; null for discord and slack. */
+  secret_enc: string | null;
+  created_at: CreatedAt;
+  last_status: number | null;
+  last_error: string | null;
+  last_delivery_at: Timestamp | null;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** The stored body of one event: what every try of its delivery sends (formatted for the webhook's kind). */
+export interface WebhookPayload {
+  event: WebhookEvent | 'test';
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  webhook_id: string;
+  event: WebhookEvent;
+  payload: ColumnType<WebhookPayload, string, never>;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  delivered_at: Timestamp | null;
+}
+
 /** Every table of the app: the one declaration of database types. */
 export interface Database {
   users: UsersTable;
@@ -293,4 +338,6 @@ export interface Database {
   oauth_states: OAuthStatesTable;
   uploads: UploadsTable;
   app_instances: AppInstancesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -31,6 +31,12 @@ export const SUBTITLE_JOB = jobContract('subtitles/generate', z.object({ request
   key: ({ requestId }) => `subtitles:${requestId}`,
 });
 
+/** One re-render of a clip with its saved settings (answered at once; the clip shows its progress). */
+export const RENDER_JOB = jobContract('clips/render', z.object({ requestId: z.uuid() }), {
+  maxAttempts: 1,
+  key: ({ requestId }) => `render:${requestId}`,
+});
+
 /** One clip to one TikTok account; its saved publish_id keeps it to one post. */
 export const POST_JOB = jobContract('tiktok/post', z.object({ uploadId: z.uuid() }), { maxAttempts: 3, key: ({ uploadId }) => `upload:${uploadId}` });
 
@@ -38,4 +44,13 @@ export const POST_JOB = jobContract('tiktok/post', z.object({ uploadId: z.uuid()
 export const AUTO_PUBLISH_JOB = jobContract('publishing/auto-publish', z.object({ clipRowId: z.uuid() }), {
   maxAttempts: 3,
   key: ({ clipRowId }) => `auto-publish:${clipRowId}`,
+});
+
+/**
+ * One try of one webhook delivery. The job reschedules itself (run_at) for the next try with the
+ * notifications domain's backoff, so graphile-worker's own retries only cover crashes mid-try.
+ */
+export const WEBHOOK_DELIVERY_JOB = jobContract('notifications/deliver', z.object({ deliveryId: z.uuid() }), {
+  maxAttempts: 3,
+  key: ({ deliveryId }) => `webhook:${deliveryId}`,
 });

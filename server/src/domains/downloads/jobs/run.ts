@@ -1,12 +1,14 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { countSkips, describeSkips, periodStart, selectClips, skipPhrase, type SelectionRules, type SkipCounts, type SkippedClip } from '@clipshift/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { RunProgressItem, RunStatus } from '../../../platform/db/schema.ts';
 import { instanceWorkDir } from '../../clips/service.ts';
 import { libraryClipIds } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
+import { raiseEvent } from '../../notifications/service.ts';
 import type { TwitchClient, TwitchClip } from '../../../engines/providers/twitch/index.ts';
-import { findStreamerById, saveTwitchUser, type StreamerRow } from '../../streamers/service.ts';
+import { findStreamerById, saveTwitchUser, selectionOf, type StreamerRow } from '../../streamers/service.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { defineJob, type JobContext, type JobDefinition } from '../../../platform/queue/define.ts';
 import { RUN_JOB } from '../../../platform/queue/contracts.ts';
@@ -18,6 +20,14 @@ import { queueRunJob, type RunRow } from '../service.ts';
 export const HEARTBEAT_MS = 1_000;
 /** How many library clips of one broadcaster to skip past at most when listing. */
 const MAX_SKIP = 1_000;
+/**
+ * Clips one run lists at most before its rules (on top of the library's): the rules may turn most
+ * away, so far more than the clips wanted, but never an unbounded walk through Twitch.
+ */
+const MIN_LISTED = 2_000;
+const MAX_LISTED = 5_000;
+/** Skipped clips named one by one in the log per run; the summary line counts them all. */
+const SKIP_DETAILS = 10;
 
 class RunStopped extends Error {}
 
@@ -46,11 +56,17 @@ async function forEachLimited<T>(items: readonly T[], limit: number, signal: Abo
   await Promise.all(lanes);
 }
 
+interface Plan {
+  clips: TwitchClip[];
+  skipped: SkipCounts;
+}
+
 /**
- * The clips to process: the most viewed first, skipping ones already in the user's library, as many
- * as the run still lacks (a run resumed after a restart has some already).
+ * The clips to process: the streamer's selection rules over Twitch's listing, skipping ones already
+ * in the user's library, as many as the run still lacks (a run resumed after a restart has some
+ * already). clip_limit counts picked clips, so the listing goes on past refused ones, up to a bound.
  */
-async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, streamer: StreamerRow, signal: AbortSignal): Promise<TwitchClip[]> {
+async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, streamer: StreamerRow, signal: AbortSignal): Promise<Plan> {
   const wanted = Math.max(0, run.clip_limit - run.clips_downloaded);
   let broadcasterId = streamer.twitch_user_id;
   if (!broadcasterId) {
@@ -59,10 +75,43 @@ async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, strea
     broadcasterId = user.id;
     await saveTwitchUser(deps.db, streamer.id, user);
   }
-  const have = new Set(await libraryClipIds(deps.db, run.user_id, broadcasterId, MAX_SKIP));
-  if (wanted === 0) return [];
-  const listed = await twitch.getTopClips(broadcasterId, { limit: Math.min(wanted + have.size, MAX_SKIP), signal });
-  return listed.filter((clip) => !have.has(clip.id)).slice(0, wanted);
+  const library = new Set(await libraryClipIds(deps.db, run.user_id, broadcasterId, MAX_SKIP));
+  if (wanted === 0) return { clips: [], skipped: {} };
+  const now = Date.now();
+  const rules: SelectionRules = { ...selectionOf(streamer), limit: wanted, library, now };
+  const bound = Math.min(MAX_LISTED, Math.max(MIN_LISTED, 10 * wanted) + library.size);
+  // Twitch lists most viewed first (per window), so ranking by views can stop once the rules pick
+  // enough; velocity can favour a fresh clip anywhere in the period, so it looks at all of it.
+  const enough = rules.rank_by === 'views' ? (clips: readonly TwitchClip[]) => selectClips(clips, rules).picked.length >= wanted : undefined;
+  const listed = await twitch.getTopClips(broadcasterId, { limit: bound, since: periodStart(rules.clip_period, now) ?? undefined, enough, signal });
+  const { picked, skipped } = selectClips(listed, rules);
+  if (listed.length >= bound && picked.length < wanted) {
+    await recordLog(deps.db, deps.logger, {
+      level: 'WARNING',
+      logger: 'downloads',
+      message: `Looked at ${bound} clips of ${streamer.name}, the most one run lists, and found ${picked.length} of ${wanted} that the selection rules accept`,
+      userId: run.user_id,
+    });
+  }
+  await logSkips(deps, run, streamer, rules, skipped);
+  return { clips: picked, skipped: countSkips(skipped) };
+}
+
+/** One summary line per run, and the first few skipped clips by name, so the log stays short. */
+async function logSkips(deps: AppDeps, run: RunRow, streamer: StreamerRow, rules: SelectionRules, skipped: readonly SkippedClip<TwitchClip>[]): Promise<void> {
+  if (skipped.length === 0) return;
+  const summary = `Skipped ${skipped.length} clip${skipped.length === 1 ? '' : 's'} of ${streamer.name}: ${describeSkips(countSkips(skipped), rules)}`;
+  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'downloads', message: summary, userId: run.user_id });
+  for (const { clip, reason, keptId } of skipped.slice(0, SKIP_DETAILS)) {
+    const kept = keptId ? ` (${keptId} kept)` : '';
+    await recordLog(deps.db, deps.logger, {
+      level: 'DEBUG',
+      logger: 'downloads',
+      message: `Skipped clip "${clip.title}" (${clip.id}, ${clip.view_count} views, by ${clip.creator_name}) of ${streamer.name}: ${skipPhrase(reason, rules)}${kept}`,
+      userId: run.user_id,
+    });
+  }
+  if (skipped.length > SKIP_DETAILS) deps.logger.debug({ runId: run.id, more: skipped.length - SKIP_DETAILS }, 'further skipped clips not logged one by one');
 }
 
 /**
@@ -128,10 +177,10 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
   try {
     if (!deps.twitch) throw new Error('Twitch is not configured: set TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET');
     const twitch = deps.twitch;
-    const clips = await planClips(deps, twitch, run, streamer, signal);
+    const { clips, skipped } = await planClips(deps, twitch, run, streamer, signal);
     const gameIds = [...new Set(clips.map((clip) => clip.game_id).filter(Boolean))];
     const games = await twitch.getGames(gameIds, signal);
-    await updateRun(deps.db, runId, { clips_total: run.clips_downloaded + clips.length });
+    await updateRun(deps.db, runId, { clips_total: run.clips_downloaded + clips.length, skipped: JSON.stringify(skipped) });
 
     await forEachLimited(clips, run.concurrency, signal, async (clip) => {
       progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage: 'queued', percent: 0 });
@@ -152,6 +201,9 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
         if (result.inserted) {
           downloaded += 1;
           await countRunClip(deps.db, runId, 'clips_downloaded');
+          if (streamer.auto_publish && streamer.publish_mode === 'review') {
+            await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'downloads', message: `Clip "${clip.title}" (${clip.id}) of ${streamer.name} is waiting for review`, userId: run.user_id });
+          }
         }
       } catch (error) {
         if (signal.aborted) return;
@@ -199,6 +251,12 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
     await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'downloads', message: `Download for ${streamer.name} paused by a restart; it resumes when the app is back`, userId: run.user_id });
     return;
   }
-  await endActiveRun(deps.db, runId, options.identity.instance, { status: outcome.status, error: outcome.error, completed_at: new Date() });
+  await deps.db.transaction().execute(async (trx) => {
+    const ended = await endActiveRun(trx, runId, options.identity.instance, { status: outcome.status, error: outcome.error, completed_at: new Date() });
+    if (!ended || outcome.status === 'stopped') return;
+    const counts = { run_id: runId, streamer: streamer.name, clips_downloaded: run.clips_downloaded + downloaded, clips_failed: failed };
+    if (outcome.status === 'completed') await raiseEvent(trx, run.user_id, 'run.completed', { ...counts, error: null });
+    else await raiseEvent(trx, run.user_id, 'run.failed', { ...counts, error: outcome.error ?? outcome.message });
+  });
   await recordLog(deps.db, deps.logger, { level: outcome.level, logger: 'downloads', message: outcome.message, userId: run.user_id });
 }

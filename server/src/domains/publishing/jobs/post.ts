@@ -4,6 +4,8 @@ import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
 import { clipFilePath, findClipById } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
+import { raiseEvent } from '../../notifications/service.ts';
+import type { DbOrTrx } from '../../../platform/db/database.ts';
 import {
   assertDurationAllowed,
   isTikTokError,
@@ -52,6 +54,18 @@ async function setStatus(deps: AppDeps, uploadId: string, status: UploadStatus, 
   await updateUpload(deps.db, uploadId, { status, ...fields, updated_at: new Date() });
 }
 
+/** What a post's webhooks are told about it (the clip may be gone by the time a post fails). */
+async function postEventData(db: DbOrTrx, upload: UploadRow) {
+  const clip = await findClipById(db, upload.clip_row_id);
+  return { upload_id: upload.id, clip_id: clip?.clip_id ?? '', clip_title: clip?.title ?? '', account: upload.account_name, platform: 'tiktok' };
+}
+
+/** The public post's address, when TikTok told its id and the account has a username to build it with. */
+function shareUrl(accountName: string, postIds: readonly string[]): string | null {
+  const postId = postIds[0];
+  return postId && accountName.startsWith('@') ? `https://www.tiktok.com/${accountName}/video/${postId}` : null;
+}
+
 type ChunkProgress = (uploadedBytes: number, totalBytes: number) => void;
 
 /**
@@ -96,7 +110,10 @@ async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Pro
     const retry = isTikTokError(error) && error.retryable && !lastAttempt;
     if (retry) throw error;
     const reason = error instanceof ReconnectRequired || isTikTokError(error) || error instanceof Error ? (error as Error).message : String(error);
-    await setStatus(deps, uploadId, 'failed', { error: reason, upload_url_enc: null });
+    await deps.db.transaction().execute(async (trx) => {
+      await updateUpload(trx, uploadId, { status: 'failed', error: reason, upload_url_enc: null, updated_at: new Date() });
+      await raiseEvent(trx, upload.user_id, 'post.failed', { ...(await postEventData(trx, upload)), error: reason });
+    });
     await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'tiktok', message: `Posting a clip to TikTok failed: ${reason}`, userId: upload.user_id, error });
   }
 }
@@ -152,7 +169,10 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
   await setStatus(deps, upload.id, 'processing', { upload_url_enc: null, percent: 100 });
   const final = await withToken((accessToken) => tiktok.waitForPublish(accessToken, publishId, { signal }));
   const status: UploadStatus = final.status === 'SEND_TO_USER_INBOX' ? 'sent_to_inbox' : 'published';
-  await setStatus(deps, upload.id, status, { error: null });
+  await deps.db.transaction().execute(async (trx) => {
+    await updateUpload(trx, upload.id, { status, error: null, updated_at: new Date() });
+    if (status === 'published') await raiseEvent(trx, upload.user_id, 'post.published', { ...(await postEventData(trx, upload)), share_url: shareUrl(upload.account_name, final.publicPostIds) });
+  });
   await recordLog(deps.db, deps.logger, {
     level: 'INFO',
     logger: 'tiktok',

@@ -50,6 +50,15 @@ const DEFAULT_MAX_WINDOWS = 12;
 const MAX_PAGE = 100;
 /** Twitch returns about 1,000 clips over all pages of one query (A4); 20 full pages is already well past that. */
 const MAX_PAGES_PER_WINDOW = 20;
+/**
+ * A query that returned this many clips may have been cut at Twitch's ~1,000 (the cap is only
+ * "approximately" documented), so its window is split to reach the clips below the cut.
+ */
+const FULL_WINDOW = 900;
+/** Windows are whole seconds (RFC3339 without fractions); one this short is not split further. */
+const MIN_WINDOW_MS = 2_000;
+/** Requests one listing may make at most, whatever the windows do: a guard against a Twitch that never ends. */
+const MAX_REQUESTS = 300;
 /** Twitch logins: letters, digits and underscores, at most 25 characters. */
 const LOGIN_PATTERN = /^[a-z0-9_]{1,25}$/;
 
@@ -85,51 +94,113 @@ async function getUserByLogin(helix: Helix, login: string, signal?: AbortSignal)
  * each window by views, A4), then the window before it, until `limit` clips are collected. The
  * result keeps that order — the newest window's top clips first — rather than re-sorting globally,
  * so recent popular clips are not crowded out by all-time hits and no window is fetched in vain.
+ * With `since`, one window from then to now instead. Either way a window Twitch cut at its ~1,000
+ * clips is split in halves (newer half first) until every clip is reachable.
  */
 async function getTopClips(helix: Helix, runtime: TwitchRuntime, broadcasterId: string, options: TopClipsOptions): Promise<TwitchClip[]> {
-  const limit = Math.max(0, Math.floor(options.limit));
+  const listing: Listing = {
+    helix,
+    runtime,
+    broadcasterId,
+    limit: Math.max(0, Math.floor(options.limit)),
+    signal: options.signal,
+    enough: options.enough,
+    collected: new Map(),
+    requests: 0,
+    stopped: false,
+  };
+  if (listing.limit === 0) return [];
+  // Up to the next whole second, so a clip made in the current second is inside the window.
+  const now = Math.ceil(runtime.now() / 1000) * 1000;
+  if (options.since !== undefined) {
+    await collectWindow(listing, Math.floor(options.since / 1000) * 1000, now);
+    return [...listing.collected.values()];
+  }
   const windowMs = (options.windowDays ?? DEFAULT_WINDOW_DAYS) * DAY_MS;
   const maxWindows = options.maxWindows ?? DEFAULT_MAX_WINDOWS;
-  const collected = new Map<string, TwitchClip>();
-  let windowEnd = runtime.now();
-  for (let window = 0; window < maxWindows && collected.size < limit; window++) {
+  let windowEnd = now;
+  for (let window = 0; window < maxWindows && !finished(listing); window++) {
     const windowStart = windowEnd - windowMs;
-    await collectWindow(helix, { broadcasterId, start: windowStart, end: windowEnd, limit, signal: options.signal }, collected);
+    await collectWindow(listing, windowStart, windowEnd);
     windowEnd = windowStart;
   }
-  return [...collected.values()];
+  return [...listing.collected.values()];
 }
 
-interface ClipWindow {
+/** One getTopClips call: what it has collected and how much it has asked. */
+interface Listing {
+  helix: Helix;
+  runtime: TwitchRuntime;
   broadcasterId: string;
-  start: number;
-  end: number;
   limit: number;
   signal: AbortSignal | undefined;
+  enough: TopClipsOptions['enough'];
+  /** By clip id: a clip shows up again on a window boundary, in a split window, or on a shifted page. */
+  collected: Map<string, TwitchClip>;
+  requests: number;
+  /** The caller has enough, or the request guard ran out. */
+  stopped: boolean;
 }
 
-/** Pages through one started_at/ended_at window, adding unseen clips (a clip on a window boundary can show up twice). */
-async function collectWindow(helix: Helix, window: ClipWindow, collected: Map<string, TwitchClip>): Promise<void> {
+function finished(listing: Listing): boolean {
+  return listing.stopped || listing.collected.size >= listing.limit;
+}
+
+/**
+ * Pages through one started_at/ended_at window, adding unseen clips. Twitch's cursor can come back
+ * again as view counts shift (twitchdev/issues #48, #1045): following it would loop, so the window
+ * counts as cut short, like one that reached the ~1,000 cap, and its halves are listed instead.
+ */
+async function collectWindow(listing: Listing, start: number, end: number): Promise<void> {
+  const { collected } = listing;
+  const returned = new Set<string>();
   const cursors = new Set<string>();
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES_PER_WINDOW && collected.size < window.limit; page++) {
+  let cutShort = false;
+  for (let page = 0; ; page++) {
+    if (finished(listing)) return;
+    if (page >= MAX_PAGES_PER_WINDOW) {
+      cutShort = true;
+      break;
+    }
+    if (listing.requests >= MAX_REQUESTS) {
+      listing.runtime.logger.warn({ broadcasterId: listing.broadcasterId, requests: listing.requests }, 'Twitch clip listing stopped at its request limit');
+      listing.stopped = true;
+      return;
+    }
     const query: [string, string][] = [
-      ['broadcaster_id', window.broadcasterId],
-      ['started_at', rfc3339(window.start)],
-      ['ended_at', rfc3339(window.end)],
-      ['first', String(Math.min(MAX_PAGE, window.limit - collected.size))],
+      ['broadcaster_id', listing.broadcasterId],
+      ['started_at', rfc3339(start)],
+      ['ended_at', rfc3339(end)],
+      ['first', String(Math.min(MAX_PAGE, listing.limit - collected.size))],
     ];
     if (cursor) query.push(['after', cursor]);
-    const body = await helix.get('/clips', query, clipsResponseSchema, window.signal);
+    listing.requests += 1;
+    const body = await listing.helix.get('/clips', query, clipsResponseSchema, listing.signal);
     for (const clip of body.data) {
-      if (collected.size >= window.limit) return;
-      if (!collected.has(clip.id)) collected.set(clip.id, clip);
+      returned.add(clip.id);
+      if (collected.size < listing.limit && !collected.has(clip.id)) collected.set(clip.id, clip);
     }
-    // An empty page or a cursor we already followed would only loop: the window is exhausted.
-    if (body.data.length === 0 || !body.pagination || cursors.has(body.pagination)) return;
+    if (listing.enough?.([...collected.values()])) listing.stopped = true;
+    if (body.data.length === 0 || !body.pagination) break;
+    if (cursors.has(body.pagination)) {
+      cutShort = true;
+      break;
+    }
     cursor = body.pagination;
     cursors.add(cursor);
   }
+  // A cut window that returned less than a page cannot be hiding more clips than it showed.
+  const maybeMore = returned.size >= FULL_WINDOW || (cutShort && returned.size >= MAX_PAGE);
+  if (!maybeMore || finished(listing)) return;
+  if (end - start <= MIN_WINDOW_MS) {
+    listing.runtime.logger.warn({ broadcasterId: listing.broadcasterId, start: rfc3339(start), end: rfc3339(end) }, 'Twitch clip window cannot be split further; some clips may be out of reach');
+    return;
+  }
+  const middle = start + Math.floor((end - start) / 2 / 1000) * 1000;
+  listing.runtime.logger.debug({ broadcasterId: listing.broadcasterId, start: rfc3339(start), end: rfc3339(end), returned: returned.size, cutShort }, 'splitting a Twitch clip window');
+  await collectWindow(listing, middle, end);
+  await collectWindow(listing, start, middle);
 }
 
 /** Game id → name, asking Helix in batches of 100 ids (A5); unknown ids are simply absent. */

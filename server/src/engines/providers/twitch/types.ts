@@ -45,7 +45,10 @@ const twitchClipSchema = z.object({
   url: z.string(),
   broadcaster_id: z.string(),
   broadcaster_name: z.string(),
+  creator_id: z.string().default(''),
   creator_name: z.string(),
+  /** "" when the VOD is unavailable. */
+  video_id: z.string().default(''),
   game_id: z.string(),
   language: z.string(),
   title: z.string(),
@@ -105,6 +108,10 @@ export interface TopClipsOptions {
   /** How many clips at most (Twitch allows 100 per page; more are fetched page by page). */
   limit: number;
   signal?: AbortSignal;
+  /** Only clips made since then (epoch ms): one window from then to now instead of the walk back. */
+  since?: number;
+  /** Asked after every page with the clips so far: true stops the listing there. */
+  enough?: (clips: readonly TwitchClip[]) => boolean;
   /** Length of one started_at/ended_at window in days (default 7). */
   windowDays?: number;
   /** How many windows to walk back in time at most (default 12, about three months). */

@@ -1,0 +1,70 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { guardedLookup, hostOf, isPrivateAddress, PrivateAddressRefused } from './address-guard.ts';
+
+/** The contract's limit for one try; a receiver that has not answered by then counts as failed. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** The receiver's answer is read (so the connection ends cleanly) but only this much is kept for last_error. */
+const KEPT_BODY_CHARS = 200;
+
+export interface SendOptions {
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ReceiverAnswer {
+  status: number;
+  /** The start of the answer's body, for last_error when the status is not 2xx. */
+  body: string;
+}
+
+/**
+ * POSTs one body to a receiver. Redirects are not followed (a 3xx is the answer): following one
+ * would let a public receiver send us on to a private address. Names are resolved through
+ * guardedLookup unless private receivers are allowed.
+ */
+export function postToReceiver(url: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<ReceiverAnswer> {
+  const target = new URL(url);
+  const host = hostOf(target);
+  if (!options.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.reject(new PrivateAddressRefused(host));
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])]);
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise<ReceiverAnswer>((resolve, reject) => {
+    const request = client.request(
+      target,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Clipshift-Webhook/1', ...headers },
+        signal,
+        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
+      },
+      (response) => {
+        let kept = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (kept.length < KEPT_BODY_CHARS) kept += chunk.slice(0, KEPT_BODY_CHARS - kept.length);
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: kept }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', (error: Error) => {
+      if (signal.aborted && !(options.signal?.aborted ?? false)) reject(new Error(`The receiver did not answer within ${Math.round(timeoutMs / 1000)} s`));
+      else reject(error);
+    });
+    request.end(body);
+  });
+}
+
+/** Words for a failed try: why it could not be sent, or what the receiver answered. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof PrivateAddressRefused) return error.message;
+  const cause = error as NodeJS.ErrnoException;
+  if (cause.code === 'ECONNREFUSED') return 'The receiver refused the connection';
+  if (cause.code === 'ENOTFOUND' || cause.code === 'EAI_AGAIN') return `The receiver's name could not be resolved (${cause.code})`;
+  if (cause.code === 'ECONNRESET') return 'The receiver closed the connection without answering';
+  return cause.message || String(error);
+}

@@ -1,0 +1,26 @@
+import { createdWebhook, createWebhookInput, webhook, webhookIdInput, webhookTestResult } from '@clipshift/shared';
+import { z } from 'zod';
+import { createWebhook, deleteWebhook, listWebhooks, testWebhook } from '../../domains/notifications/service.ts';
+import { authedProcedure, router } from '../trpc.ts';
+
+export const webhooksRouter = router({
+  list: authedProcedure.output(z.array(webhook)).query(({ ctx }) => listWebhooks(ctx.deps.db, ctx.user.id)),
+
+  create: authedProcedure
+    .input(createWebhookInput)
+    .output(createdWebhook)
+    .mutation(({ ctx, input }) => createWebhook(ctx.deps, ctx.user.id, input)),
+
+  delete: authedProcedure
+    .input(webhookIdInput)
+    .output(z.object({ message: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      await deleteWebhook(ctx.deps, ctx.user.id, input.id);
+      return { message: 'Webhook deleted' };
+    }),
+
+  test: authedProcedure
+    .input(webhookIdInput)
+    .output(webhookTestResult)
+    .mutation(({ ctx, input, signal }) => testWebhook(ctx.deps, ctx.user.id, input.id, signal)),
+});
