@@ -116,7 +116,8 @@ describe('the transcript editor and the streamer’s studio defaults', () => {
   it('lists the words with their times in lines split at pauses, fillers marked', async () => {
     await page.goto(`/app/clips/${CLIP_ID}/transcript`);
     await heading(page, 'Edit transcript').waitFor();
-    await editor().waitFor();
+    // The frame shows while the words load; the words arrive in it.
+    await word('actualy').waitFor();
     const lines = editor().getByRole('list', { name: 'Transcript lines' }).getByRole('listitem');
     expect(await lines.count()).toBe(2);
     expect(await lines.nth(1).getByRole('button').allTextContents()).toEqual(['Over at 00:05.00', 'time at 00:05.30', 'uhh at 00:05.60 (filler)', 'ace! at 00:05.90']);

@@ -84,7 +84,7 @@ export function useSubtitleGeneration(onGenerated: (clipId: string) => void) {
       }
       setRunning(clipId, true);
       toast.info(subtitleMessages.started, toastTiming(SUBTITLE_INFO_TOAST_MS));
-      mutate({ id: clipId, model: preferencesToSend().model, ...(options.retranscribe ? { retranscribe: true } : {}) });
+      mutate({ id: clipId, model: preferencesToSend().model, retranscribe: options.retranscribe });
     },
     [mutate, setRunning],
   );
