@@ -140,7 +140,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await page.getByRole('button', { name: 'Add Streamer' }).click();
     await addDialog().getByLabel('Streamer name').fill(OTHER);
     await addDialog().getByRole('radio', { name: /^Horizontal/ }).check();
-    expect(await addDialog().getByRole('radio', { name: /^Centre crop/ }).isDisabled()).toBe(true);
+    expect(await addDialog().getByRole('radio', { name: /^Crop/ }).isDisabled()).toBe(true);
     await addDialog().getByText('Only used for vertical videos.').waitFor();
     await addDialog().getByRole('combobox', { name: 'Language' }).click();
     await page.getByRole('option', { name: 'German' }).click();

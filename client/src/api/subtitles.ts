@@ -36,6 +36,11 @@ function reportError(error: unknown): void {
   else toastFailure(error, { fallback: subtitleMessages.failed, offline: subtitleMessages.unreachable, prefixed: true });
 }
 
+interface GenerateOptions {
+  /** Speech recognition runs again and its words replace an edited transcript. */
+  retranscribe?: boolean;
+}
+
 /** What the generating state is read from: the clip's id and the server's word on its job. */
 type SubtitleTarget = Pick<Clip, 'clip_id' | 'render'>;
 
@@ -71,7 +76,7 @@ export function useSubtitleGeneration(onGenerated: (clipId: string) => void) {
   });
 
   const generate = useCallback(
-    (clip: SubtitleTarget) => {
+    (clip: SubtitleTarget, options: GenerateOptions = {}) => {
       const clipId = clip.clip_id;
       if (running.current.has(clipId) || isRenderActive(clip.render)) {
         toast.info(ALREADY_GENERATING_SUBTITLES);
@@ -79,7 +84,7 @@ export function useSubtitleGeneration(onGenerated: (clipId: string) => void) {
       }
       setRunning(clipId, true);
       toast.info(subtitleMessages.started, toastTiming(SUBTITLE_INFO_TOAST_MS));
-      mutate({ id: clipId, model: preferencesToSend().model });
+      mutate({ id: clipId, model: preferencesToSend().model, retranscribe: options.retranscribe });
     },
     [mutate, setRunning],
   );

@@ -20,6 +20,7 @@ const dashboard = () => import('@/features/dashboard/dashboard-page').then((m) =
 const streamers = () => import('@/features/streamers/streamers-page').then((m) => ({ Component: m.StreamersPage }));
 const clips = () => import('@/features/clips/clips-page').then((m) => ({ Component: m.ClipsPage }));
 const logs = () => import('@/features/logs/logs-page').then((m) => ({ Component: m.LogsPage }));
+const transcript = () => import('@/features/studio/transcript/transcript-page').then((m) => ({ Component: m.TranscriptPage }));
 const settings = () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage }));
 
 /** The route table of spec section 2; /app routes sit behind the auth guard. */
@@ -41,6 +42,7 @@ const routes: RouteObject[] = [
           { path: paths.app.clips, lazy: clips, handle: titled('Clips') },
           { path: paths.app.logs, lazy: logs, handle: titled('Logs') },
           { path: paths.app.settings, lazy: settings, handle: titled('Settings') },
+          { path: paths.app.clipTranscript, lazy: transcript, handle: titled('Edit transcript') },
         ],
       },
       { path: '*', element: <Navigate to={paths.home} replace /> },

@@ -11,8 +11,14 @@ export const paths = {
     clips: '/app/clips',
     logs: '/app/logs',
     settings: '/app/settings',
+    clipTranscript: '/app/clips/:clipId/transcript',
   },
 } as const;
+
+/** The transcript editor of one clip. */
+export function clipTranscriptPath(clipId: string): string {
+  return paths.app.clipTranscript.replace(':clipId', encodeURIComponent(clipId));
+}
 
 /** Sections of the landing page that other pages link to. */
 export const landingSections = {

@@ -16,6 +16,7 @@ import {
   type StreamerFormValues,
 } from './streamer-form';
 import { AutomationFields, ClipLimitField, FormatFields, LanguageField, NameField, ScheduleField } from './streamer-form-fields';
+import { CaptionStyleField, GlossaryField, LoudnessField } from './streamer-studio-fields';
 
 export type StreamerDialogTarget = { mode: 'add' } | { mode: 'edit'; streamer: Streamer };
 
@@ -49,6 +50,9 @@ function useStreamerFormState(target: StreamerDialogTarget) {
       if ('name' in patch) next.name = undefined;
       if ('clipLimit' in patch) next.clipLimit = undefined;
       if ('scheduleInterval' in patch || 'scheduleEnabled' in patch) next.scheduleInterval = undefined;
+      if ('layout' in patch || 'regions' in patch) next.layout = undefined;
+      if ('captionStyle' in patch) next.captionStyle = next.captionSize = undefined;
+      if ('glossary' in patch) next.glossary = undefined;
       return next;
     });
   };
@@ -101,9 +105,13 @@ export function StreamerFormDialog({ target, onClose }: StreamerFormDialogProps)
           </div>
           <FormatFields {...fields} />
           <Separator />
+          <CaptionStyleField {...fields} />
+          <GlossaryField {...fields} />
+          <Separator />
           <div className="divide-y rounded-lg border">
             <ScheduleField {...fields} />
             <AutomationFields {...fields} />
+            <LoudnessField {...fields} />
           </div>
           {errors.form && (
             <Alert variant="destructive" role="alert">

@@ -15,7 +15,7 @@ import { Input } from '@/components/ui/input';
 import { SegmentedControl, type SegmentedOption } from '@/components/ui/segmented-control';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Field, SwitchRow } from './form-controls';
-import type { StreamerFormErrors, StreamerFormMode, StreamerFormValues } from './streamer-form';
+import { SPLIT_NEEDS_FACECAM, type StreamerFormErrors, type StreamerFormMode, type StreamerFormValues } from './streamer-form';
 
 interface FieldsProps {
   values: StreamerFormValues;
@@ -117,7 +117,11 @@ const LAYOUT_OPTIONS: readonly SegmentedOption<Layout>[] = LAYOUTS.map((layout) 
   icon: LAYOUT_ICONS[layout],
 }));
 
-export function FormatFields({ values, onChange }: FieldsProps) {
+export function FormatFields({ values, errors, onChange }: FieldsProps) {
+  // A split layout without a facecam region cannot render: say where the region is drawn.
+  const splitNote = values.layout === 'split' && !values.regions.facecam;
+  const layoutNote = errors.layout ?? (splitNote ? SPLIT_NEEDS_FACECAM : null);
+  const describedBy = [values.vertical ? null : 'streamer-layout-hint', layoutNote ? 'streamer-layout-note' : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="space-y-4">
       <div className="space-y-2">
@@ -138,7 +142,7 @@ export function FormatFields({ values, onChange }: FieldsProps) {
         </span>
         <SegmentedControl
           labelledBy="streamer-layout-label"
-          describedBy={values.vertical ? undefined : 'streamer-layout-hint'}
+          describedBy={describedBy}
           name="layout"
           value={values.layout}
           options={LAYOUT_OPTIONS}
@@ -148,6 +152,15 @@ export function FormatFields({ values, onChange }: FieldsProps) {
         {!values.vertical && (
           <p id="streamer-layout-hint" className="text-xs text-muted-foreground">
             Only used for vertical videos.
+          </p>
+        )}
+        {layoutNote && (
+          <p
+            id="streamer-layout-note"
+            className={errors.layout ? 'text-xs font-medium text-destructive' : 'text-xs text-muted-foreground'}
+            data-testid={errors.layout ? 'field-error' : undefined}
+          >
+            {layoutNote}
           </p>
         )}
       </div>

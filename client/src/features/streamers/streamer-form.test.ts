@@ -1,21 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
-import type { Streamer } from '@clipshift/shared';
+import { CAPTION_PRESET_STYLES, GLOSSARY_MAX_TERMS, type Streamer } from '@clipshift/shared';
 import { NETWORK_ERROR } from '@/api/errors';
-import { newStreamerValues, saveErrors, streamerValues, validateStreamerForm, type StreamerFormValues } from './streamer-form';
+import {
+  addGlossaryTerms,
+  GLOSSARY_FULL,
+  GLOSSARY_TERM_TOO_LONG,
+  newStreamerValues,
+  presetValues,
+  saveErrors,
+  SPLIT_NEEDS_FACECAM,
+  streamerValues,
+  validateStreamerForm,
+  type StreamerFormValues,
+} from './streamer-form';
 
 const STREAMER: Streamer = {
   name: 'pixelqueen',
   display_name: 'PixelQueen',
   clip_limit: 25,
   vertical: false,
-  layout: 'center_crop',
+  layout: 'crop',
   language: 'de',
   schedule: { interval: 2, unit: 'days' },
   next_run_at: null,
   auto_subtitle: true,
   auto_publish: false,
   tiktok_accounts: [],
+  crop_focus: 0.3,
+  facecam: { x: 0.7, y: 0.05, w: 0.25, h: 0.25 },
+  gameplay: { x: 0, y: 0, w: 1, h: 1 },
+  split_ratio: 0.4,
+  caption_style: { ...CAPTION_PRESET_STYLES.boxed, size: 90, highlight_color: '#FF00AA' },
+  glossary: ['PogChamp', 'Valorant'],
+  normalize_audio: false,
 } as unknown as Streamer;
 
 function refusal(code: string, message: string, issues?: { path: (string | number)[]; message: string }[]) {
@@ -25,6 +43,80 @@ function refusal(code: string, message: string, issues?: { path: (string | numbe
 const values = (patch: Partial<StreamerFormValues> = {}): StreamerFormValues => ({ ...newStreamerValues(), name: 'pixelqueen', ...patch });
 
 describe('the streamer form', () => {
+  it('starts a new streamer with the studio defaults: classic captions, empty glossary, loudness normalised', () => {
+    expect(newStreamerValues()).toMatchObject({
+      layout: 'blur',
+      captionStyle: { ...CAPTION_PRESET_STYLES.classic, size: '80' },
+      glossary: [],
+      normalizeAudio: true,
+      regions: { facecam: null, crop_focus: 0.5, split_ratio: 0.35 },
+    });
+  });
+
+  it('sends the caption style, glossary and loudness, and keeps the regions it does not edit', () => {
+    const saved = validateStreamerForm(streamerValues(STREAMER), 'edit');
+    expect(saved).toMatchObject({
+      ok: true,
+      payload: {
+        caption_style: { ...CAPTION_PRESET_STYLES.boxed, size: 90, highlight_color: '#FF00AA' },
+        glossary: ['PogChamp', 'Valorant'],
+        normalize_audio: false,
+        crop_focus: 0.3,
+        facecam: { x: 0.7, y: 0.05, w: 0.25, h: 0.25 },
+        split_ratio: 0.4,
+      },
+    });
+    const bold = validateStreamerForm(values({ captionStyle: { ...presetValues('bold'), primary_color: '#abcdef' } }), 'add');
+    expect(bold).toMatchObject({ ok: true, payload: { caption_style: { ...CAPTION_PRESET_STYLES.bold, primary_color: '#ABCDEF' } } });
+  });
+
+  it('picks a preset as its whole look', () => {
+    expect(presetValues('minimal')).toEqual({ ...CAPTION_PRESET_STYLES.minimal, size: '60' });
+  });
+
+  it('refuses a caption size outside 24..140 under the size field', () => {
+    for (const size of ['20', '141', '', 'big', '80.5']) {
+      const result = validateStreamerForm(values({ captionStyle: { ...presetValues('classic'), size } }), 'add');
+      expect(result, size).toEqual({ ok: false, errors: { captionSize: 'Caption size must be a whole number from 24 to 140' } });
+    }
+  });
+
+  it('refuses a split layout until the facecam region is drawn, and allows it once it is', () => {
+    expect(validateStreamerForm(values({ layout: 'split' }), 'add')).toEqual({ ok: false, errors: { layout: SPLIT_NEEDS_FACECAM } });
+    const regions = { ...newStreamerValues().regions, facecam: { x: 0, y: 0, w: 0.3, h: 0.3 } };
+    expect(validateStreamerForm(values({ layout: 'split', regions }), 'add')).toMatchObject({ ok: true, payload: { layout: 'split', facecam: regions.facecam } });
+  });
+
+  it('adds typed or pasted glossary terms, skipping blanks and repeats', () => {
+    expect(addGlossaryTerms(['Valorant'], ' PogChamp ')).toEqual({ terms: ['Valorant', 'PogChamp'], problem: null, rest: '' });
+    expect(addGlossaryTerms(['Valorant'], 'KEKW, Valorant,,\n  Sova\r\nJett ')).toEqual({ terms: ['Valorant', 'KEKW', 'Sova', 'Jett'], problem: null, rest: '' });
+  });
+
+  it('keeps back terms that are too long or beyond the limit, with the shared limits in the message', () => {
+    const long = 'x'.repeat(51);
+    expect(addGlossaryTerms([], `ok, ${long}`)).toEqual({ terms: ['ok'], problem: GLOSSARY_TERM_TOO_LONG, rest: long });
+    expect(GLOSSARY_TERM_TOO_LONG).toBe('A glossary term is at most 50 characters');
+    const full = Array.from({ length: GLOSSARY_MAX_TERMS }, (_, index) => `term${index}`);
+    expect(addGlossaryTerms(full, 'one more')).toEqual({ terms: full, problem: GLOSSARY_FULL, rest: 'one more' });
+    expect(GLOSSARY_FULL).toBe('A glossary holds at most 100 terms');
+    expect(addGlossaryTerms(['x'.repeat(50)], 'x'.repeat(50)).problem).toBeNull();
+  });
+
+  it('places refusals of the studio fields under their fields', () => {
+    const issues = [
+      { path: ['caption_style', 'size'], message: 'bad size' },
+      { path: ['caption_style', 'font'], message: 'bad font' },
+      { path: ['glossary'], message: 'bad glossary' },
+      { path: ['facecam'], message: 'bad facecam' },
+    ];
+    expect(saveErrors(refusal('BAD_REQUEST', 'Invalid input', issues), 'edit')).toEqual({
+      captionSize: 'bad size',
+      captionStyle: 'bad font',
+      glossary: 'bad glossary',
+      layout: 'bad facecam',
+    });
+  });
+
   it('starts a new streamer with the spec’s defaults: limit 10, vertical, no schedule (4 hours offered), no automation', () => {
     expect(newStreamerValues()).toMatchObject({
       name: '',
@@ -43,13 +135,17 @@ describe('the streamer form', () => {
       name: 'pixelqueen',
       clipLimit: '25',
       vertical: false,
-      layout: 'center_crop',
+      layout: 'crop',
       language: 'de',
       scheduleEnabled: true,
       scheduleInterval: '2',
       scheduleUnit: 'days',
       autoSubtitle: true,
       autoPublish: false,
+      captionStyle: { ...CAPTION_PRESET_STYLES.boxed, size: '90', highlight_color: '#FF00AA' },
+      glossary: ['PogChamp', 'Valorant'],
+      normalizeAudio: false,
+      regions: { crop_focus: 0.3, facecam: { x: 0.7, y: 0.05, w: 0.25, h: 0.25 }, gameplay: { x: 0, y: 0, w: 1, h: 1 }, split_ratio: 0.4 },
     });
   });
 

@@ -1,16 +1,29 @@
 import {
+  CAPTION_PRESET_STYLES,
   createStreamerInput,
   DEFAULT_SCHEDULE,
+  GLOSSARY_MAX_TERMS,
+  GLOSSARY_TERM_MAX_LENGTH,
   NEW_STREAMER_DEFAULTS,
+  splitProblem,
+  type CaptionPreset,
+  type CaptionStyle,
   type CreateStreamerInput,
   type Layout,
   type ScheduleUnit,
   type Streamer,
+  type StreamerStudio,
 } from '@clipshift/shared';
 import { errorCode, isNetworkError, NETWORK_ERROR, serverIssues, serverMessage, type ServerIssue } from '@/api/errors';
 import { streamerMessages, type StreamerFormMode } from '@/api/streamers';
 
 export type { StreamerFormMode };
+
+/** A caption style as the form edits it: the size stays text while typed. */
+export type CaptionStyleValues = Omit<CaptionStyle, 'size'> & { size: string };
+
+/** Studio settings the dialog does not edit (the studio's region editor does) but must keep. */
+export type StreamerRegions = Pick<StreamerStudio, 'crop_focus' | 'facecam' | 'gameplay' | 'split_ratio'>;
 
 /** What the form edits; numbers stay text while typed so "" and "2.5" can be told apart. */
 export interface StreamerFormValues {
@@ -24,10 +37,27 @@ export interface StreamerFormValues {
   scheduleUnit: ScheduleUnit;
   autoSubtitle: boolean;
   autoPublish: boolean;
+  captionStyle: CaptionStyleValues;
+  glossary: string[];
+  normalizeAudio: boolean;
+  regions: StreamerRegions;
 }
 
-type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval';
+type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval' | 'layout' | 'captionStyle' | 'captionSize' | 'glossary';
 export type StreamerFormErrors = Partial<Record<StreamerFormField | 'form', string>>;
+
+export function captionStyleValues(style: CaptionStyle): CaptionStyleValues {
+  return { ...style, size: String(style.size) };
+}
+
+/** A preset chosen afresh: its whole look, so a customised colour does not linger from another. */
+export function presetValues(preset: CaptionPreset): CaptionStyleValues {
+  return captionStyleValues(CAPTION_PRESET_STYLES[preset]);
+}
+
+function regionsOf(studio: StreamerRegions): StreamerRegions {
+  return { crop_focus: studio.crop_focus, facecam: studio.facecam, gameplay: studio.gameplay, split_ratio: studio.split_ratio };
+}
 
 /** The spec's new-streamer defaults (limit 10, vertical, no schedule, no auto options). */
 export function newStreamerValues(): StreamerFormValues {
@@ -42,6 +72,10 @@ export function newStreamerValues(): StreamerFormValues {
     scheduleUnit: DEFAULT_SCHEDULE.unit,
     autoSubtitle: NEW_STREAMER_DEFAULTS.auto_subtitle,
     autoPublish: NEW_STREAMER_DEFAULTS.auto_publish,
+    captionStyle: captionStyleValues(NEW_STREAMER_DEFAULTS.caption_style),
+    glossary: [...NEW_STREAMER_DEFAULTS.glossary],
+    normalizeAudio: NEW_STREAMER_DEFAULTS.normalize_audio,
+    regions: regionsOf(NEW_STREAMER_DEFAULTS),
   };
 }
 
@@ -59,6 +93,10 @@ export function streamerValues(streamer: Streamer): StreamerFormValues {
     scheduleUnit: schedule.unit,
     autoSubtitle: streamer.auto_subtitle,
     autoPublish: streamer.auto_publish,
+    captionStyle: captionStyleValues(streamer.caption_style),
+    glossary: [...streamer.glossary],
+    normalizeAudio: streamer.normalize_audio,
+    regions: regionsOf(streamer),
   };
 }
 
@@ -67,6 +105,9 @@ function fieldOf(path: readonly (string | number)[]): StreamerFormField | 'form'
   if (path[0] === 'name') return 'name';
   if (path[0] === 'clip_limit' || path[0] === 'limit') return 'clipLimit';
   if (path[0] === 'schedule') return 'scheduleInterval';
+  if (path[0] === 'layout' || path[0] === 'facecam') return 'layout';
+  if (path[0] === 'caption_style') return path[1] === 'size' ? 'captionSize' : 'captionStyle';
+  if (path[0] === 'glossary') return 'glossary';
   return 'form';
 }
 
@@ -119,7 +160,14 @@ export function validateStreamerForm(values: StreamerFormValues, mode: StreamerF
     schedule: values.scheduleEnabled ? { interval: numberFromField(values.scheduleInterval), unit: values.scheduleUnit } : null,
     auto_subtitle: values.autoSubtitle,
     auto_publish: values.autoPublish,
+    caption_style: { ...values.captionStyle, size: numberFromField(values.captionStyle.size) },
+    glossary: values.glossary,
+    normalize_audio: values.normalizeAudio,
+    ...values.regions,
   };
+  // The server refuses this too, but only after every other field has been checked.
+  const split = splitProblem({ layout: values.layout, facecam: values.regions.facecam });
+  if (split) return { ok: false, errors: { layout: SPLIT_NEEDS_FACECAM } };
   if (mode === 'edit') {
     const parsed = settingsInput.safeParse(settings);
     if (parsed.success) return { ok: true, payload: { name: values.name, ...parsed.data } };
@@ -135,4 +183,42 @@ function issuesOf(issues: readonly { path: readonly PropertyKey[]; message: stri
     path: issue.path.filter((part): part is string | number => typeof part !== 'symbol'),
     message: issue.message,
   }));
+}
+
+/** Why a split layout cannot be saved yet, in the dialog's words (the region is drawn on a clip). */
+export const SPLIT_NEEDS_FACECAM = 'Draw the facecam region from one of this streamer’s clips';
+
+export const GLOSSARY_TERM_TOO_LONG = `A glossary term is at most ${GLOSSARY_TERM_MAX_LENGTH} characters`;
+export const GLOSSARY_FULL = `A glossary holds at most ${GLOSSARY_MAX_TERMS} terms`;
+
+interface GlossaryAddition {
+  terms: string[];
+  /** Why some of the typed terms were not added; null when all were (repeats count as added). */
+  problem: string | null;
+  /** What stays in the input: the terms that were refused, to be shortened. */
+  rest: string;
+}
+
+/**
+ * Adds typed or pasted terms (separated by commas or new lines) to a glossary. Blanks and terms
+ * already there are skipped; a term over the length limit or beyond the term limit is kept back.
+ */
+export function addGlossaryTerms(glossary: readonly string[], typed: string): GlossaryAddition {
+  const terms = [...glossary];
+  const refused: string[] = [];
+  let problem: string | null = null;
+  for (const raw of typed.split(/[,\n\r]+/)) {
+    const term = raw.trim();
+    if (!term || terms.includes(term)) continue;
+    if (term.length > GLOSSARY_TERM_MAX_LENGTH) {
+      problem ??= GLOSSARY_TERM_TOO_LONG;
+      refused.push(term);
+    } else if (terms.length >= GLOSSARY_MAX_TERMS) {
+      problem ??= GLOSSARY_FULL;
+      refused.push(term);
+    } else {
+      terms.push(term);
+    }
+  }
+  return { terms, problem, rest: refused.join(', ') };
 }

@@ -1,0 +1,300 @@
+import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { ChevronRight, X } from 'lucide-react';
+import {
+  CAPTION_PRESET_LABELS,
+  CAPTION_PRESET_STYLES,
+  CAPTION_PRESETS,
+  GLOSSARY_MAX_TERMS,
+  GLOSSARY_TERM_MAX_LENGTH,
+  MAX_CAPTION_SIZE,
+  MIN_CAPTION_SIZE,
+  type CaptionPreset,
+  type CaptionStyle,
+} from '@clipshift/shared';
+import { useCaptionFonts } from '@/api/streamers';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { SegmentedControl, type SegmentedOption } from '@/components/ui/segmented-control';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Switch } from '@/components/ui/switch';
+import { cn } from '@/lib/utils';
+import { Field, SwitchRow } from './form-controls';
+import { addGlossaryTerms, GLOSSARY_TERM_TOO_LONG, presetValues, type CaptionStyleValues, type StreamerFormErrors, type StreamerFormValues } from './streamer-form';
+
+interface FieldsProps {
+  values: StreamerFormValues;
+  errors: StreamerFormErrors;
+  onChange: (patch: Partial<StreamerFormValues>) => void;
+}
+
+/** "Aa" drawn in the preset's colours, so the tiles show the look rather than describe it. */
+function PresetSample({ style }: { style: CaptionStyle }) {
+  return (
+    <span
+      aria-hidden="true"
+      className={cn('inline-flex h-5 min-w-7 items-center justify-center rounded px-1 text-xs font-black', style.preset === 'boxed' ? '' : 'bg-neutral-700')}
+      style={{
+        color: style.highlight_color,
+        backgroundColor: style.preset === 'boxed' ? style.outline_color : undefined,
+        textShadow: style.preset === 'minimal' || style.preset === 'boxed' ? undefined : `0 0 2px ${style.outline_color}`,
+      }}
+    >
+      {style.uppercase ? 'AA' : 'Aa'}
+    </span>
+  );
+}
+
+const PRESET_DESCRIPTIONS: Record<CaptionPreset, string> = {
+  classic: 'Outlined, yellow highlight',
+  bold: 'Big capitals, green highlight',
+  boxed: 'Words on a dark box',
+  minimal: 'Small and plain',
+};
+
+const PRESET_OPTIONS: readonly SegmentedOption<CaptionPreset>[] = CAPTION_PRESETS.map((preset) => ({
+  value: preset,
+  label: CAPTION_PRESET_LABELS[preset],
+  description: PRESET_DESCRIPTIONS[preset],
+  icon: <PresetSample style={CAPTION_PRESET_STYLES[preset]} />,
+}));
+
+/** The style differs from its preset's own: the customisation starts open so it shows. */
+function isCustomised(style: CaptionStyleValues): boolean {
+  const preset = presetValues(style.preset);
+  return (Object.keys(preset) as (keyof CaptionStyleValues)[]).some((key) => preset[key] !== style[key]);
+}
+
+function ColorField({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>{label}</Label>
+      <div className="flex items-center gap-2">
+        <input
+          id={id}
+          type="color"
+          value={value.toLowerCase()}
+          onChange={(event) => onChange(event.target.value.toUpperCase())}
+          className="h-9 w-11 shrink-0 cursor-pointer rounded-md border border-input bg-background p-1"
+        />
+        <span className="font-mono text-xs text-muted-foreground">{value.toUpperCase()}</span>
+      </div>
+    </div>
+  );
+}
+
+/** Fonts the server can burn captions in; the saved one stays listed even if the list fails to load. */
+function useFontFamilies(current: string): string[] {
+  const fonts = useCaptionFonts();
+  const families = fonts.data?.map((font) => font.family) ?? [];
+  return families.includes(current) ? families : [current, ...families];
+}
+
+export function CaptionStyleField({ values, errors, onChange }: FieldsProps) {
+  const style = values.captionStyle;
+  const [open, setOpen] = useState(() => isCustomised(style) || Boolean(errors.captionSize));
+  const families = useFontFamilies(style.font);
+  const set = (patch: Partial<CaptionStyleValues>) => onChange({ captionStyle: { ...style, ...patch } });
+  const percentDown = Math.round(style.position * 100);
+
+  return (
+    <div className="space-y-3">
+      <div className="space-y-2">
+        <span id="streamer-captions-label" className="text-sm font-medium">
+          Caption style
+        </span>
+        <SegmentedControl
+          labelledBy="streamer-captions-label"
+          describedBy="streamer-captions-hint"
+          name="caption_preset"
+          value={style.preset}
+          options={PRESET_OPTIONS}
+          className="grid-cols-1 min-[420px]:grid-cols-2"
+          onValueChange={(preset) => onChange({ captionStyle: presetValues(preset) })}
+        />
+        <p id="streamer-captions-hint" className="text-xs text-muted-foreground">
+          How subtitles of this streamer’s clips look; a clip can still use its own.
+        </p>
+      </div>
+      <details
+        className="group rounded-lg border"
+        open={open || Boolean(errors.captionSize) || Boolean(errors.captionStyle)}
+        onToggle={(event) => setOpen(event.currentTarget.open)}
+      >
+        <summary className="flex cursor-pointer list-none items-center gap-2 rounded-lg px-3 py-2.5 text-sm font-medium select-none focus-visible:ring-3 focus-visible:ring-ring/30 focus-visible:outline-none [&::-webkit-details-marker]:hidden">
+          <ChevronRight className="size-4 text-muted-foreground transition-transform group-open:rotate-90" aria-hidden="true" />
+          Customise
+        </summary>
+        <div className="space-y-4 border-t px-3 py-3">
+          <div className="grid gap-4 min-[420px]:grid-cols-2">
+            <Field id="streamer-caption-font" label="Font">
+              {(aria) => (
+                <Select value={style.font} onValueChange={(font) => set({ font })}>
+                  <SelectTrigger id={aria.id} aria-describedby={aria['aria-describedby']}>
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent className="max-h-72">
+                    {families.map((family) => (
+                      <SelectItem key={family} value={family}>
+                        {family}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              )}
+            </Field>
+            <Field id="streamer-caption-size" label="Size" error={errors.captionSize} hint={`Pixels at 1080 wide, ${MIN_CAPTION_SIZE} to ${MAX_CAPTION_SIZE}.`}>
+              {(aria) => (
+                <Input
+                  {...aria}
+                  name="caption_size"
+                  type="number"
+                  inputMode="numeric"
+                  min={MIN_CAPTION_SIZE}
+                  max={MAX_CAPTION_SIZE}
+                  step={1}
+                  value={style.size}
+                  onChange={(event) => set({ size: event.target.value })}
+                />
+              )}
+            </Field>
+          </div>
+          <div className="grid grid-cols-2 gap-4 min-[420px]:grid-cols-3">
+            <ColorField id="streamer-caption-primary" label="Text colour" value={style.primary_color} onChange={(primary_color) => set({ primary_color })} />
+            <ColorField id="streamer-caption-highlight" label="Highlight colour" value={style.highlight_color} onChange={(highlight_color) => set({ highlight_color })} />
+            <ColorField id="streamer-caption-outline" label="Outline colour" value={style.outline_color} onChange={(outline_color) => set({ outline_color })} />
+          </div>
+          <div className="space-y-2">
+            <div className="flex items-center justify-between gap-2">
+              <Label htmlFor="streamer-caption-position">Position</Label>
+              <output htmlFor="streamer-caption-position" className="text-xs text-muted-foreground tabular-nums">
+                {percentDown}% down
+              </output>
+            </div>
+            <input
+              id="streamer-caption-position"
+              type="range"
+              min={0}
+              max={1}
+              step={0.01}
+              value={style.position}
+              aria-valuetext={`${percentDown}% from the top`}
+              onChange={(event) => set({ position: Number(event.target.value) })}
+              className="w-full cursor-pointer accent-[var(--color-brand)]"
+            />
+          </div>
+          <div className="flex items-center justify-between gap-4">
+            <Label htmlFor="streamer-caption-uppercase" className="cursor-pointer">
+              Capital letters
+            </Label>
+            <Switch id="streamer-caption-uppercase" checked={style.uppercase} onCheckedChange={(uppercase) => set({ uppercase })} />
+          </div>
+          {errors.captionStyle && (
+            <p className="text-xs font-medium text-destructive" data-testid="field-error">
+              {errors.captionStyle}
+            </p>
+          )}
+        </div>
+      </details>
+    </div>
+  );
+}
+
+/**
+ * Terms as chips: type one and press Enter (or a comma), paste a list, remove one with its ×
+ * (or Backspace in the empty input). A term still in the input when it loses focus is added too.
+ */
+export function GlossaryField({ values, errors, onChange }: FieldsProps) {
+  const [typed, setTyped] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const glossary = values.glossary;
+  const tooLong = typed.trim().length > GLOSSARY_TERM_MAX_LENGTH ? GLOSSARY_TERM_TOO_LONG : null;
+
+  const add = (text: string) => {
+    const result = addGlossaryTerms(glossary, text);
+    if (result.terms.length !== glossary.length) onChange({ glossary: result.terms });
+    setProblem(result.problem);
+    setTyped(result.rest);
+  };
+  const remove = (term: string) => {
+    onChange({ glossary: glossary.filter((entry) => entry !== term) });
+    setProblem(null);
+  };
+  const keyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter' || event.key === ',') {
+      // Enter would submit the dialog's form; a comma is a separator, never part of a term.
+      event.preventDefault();
+      add(typed);
+    } else if (event.key === 'Backspace' && typed === '' && glossary.length > 0) {
+      remove(glossary[glossary.length - 1] ?? '');
+    }
+  };
+  const paste = (event: ClipboardEvent<HTMLInputElement>) => {
+    const text = event.clipboardData.getData('text');
+    if (!/[,\n\r]/.test(text)) return;
+    event.preventDefault();
+    add(`${typed},${text}`);
+  };
+
+  return (
+    <Field
+      id="streamer-glossary"
+      label="Glossary"
+      error={tooLong ?? problem ?? errors.glossary}
+      hint="Names, game terms and emotes speech recognition should know. Press Enter after each, or paste a list."
+    >
+      {(aria) => (
+        <div className="space-y-2">
+          {glossary.length > 0 && (
+            <ul aria-label="Glossary terms" className="flex flex-wrap gap-1.5">
+              {glossary.map((term) => (
+                <li key={term} className="flex max-w-full items-center gap-0.5 rounded-md border bg-secondary py-0.5 pr-0.5 pl-2 text-sm text-secondary-foreground">
+                  <span className="min-w-0 break-words">{term}</span>
+                  <button
+                    type="button"
+                    aria-label={`Remove ${term}`}
+                    onClick={() => remove(term)}
+                    className="flex size-6 shrink-0 cursor-pointer items-center justify-center rounded text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-3 focus-visible:ring-ring/40"
+                  >
+                    <X className="size-3.5" aria-hidden="true" />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="flex items-center gap-2">
+            <Input
+              {...aria}
+              aria-invalid={aria['aria-invalid'] ?? (tooLong || problem ? true : undefined)}
+              name="glossary_term"
+              autoComplete="off"
+              placeholder="e.g. PogChamp"
+              value={typed}
+              onChange={(event) => {
+                setTyped(event.target.value);
+                setProblem(null);
+              }}
+              onKeyDown={keyDown}
+              onPaste={paste}
+              onBlur={() => typed.trim() && add(typed)}
+            />
+            <span className="shrink-0 text-xs text-muted-foreground tabular-nums" aria-live="polite">
+              {glossary.length}/{GLOSSARY_MAX_TERMS}
+            </span>
+          </div>
+        </div>
+      )}
+    </Field>
+  );
+}
+
+export function LoudnessField({ values, onChange }: FieldsProps) {
+  return (
+    <SwitchRow
+      id="streamer-normalize-audio"
+      label="Normalise loudness (-14 LUFS)"
+      description="Every clip plays about as loud as TikTok and YouTube expect, peaks under -1 dBTP."
+      checked={values.normalizeAudio}
+      onCheckedChange={(normalizeAudio) => onChange({ normalizeAudio })}
+    />
+  );
+}
