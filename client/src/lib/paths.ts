@@ -11,6 +11,8 @@ export const paths = {
     clips: '/app/clips',
     logs: '/app/logs',
     settings: '/app/settings',
+    clipStudio: '/app/clips/:clipId/studio',
+    streamerStudio: '/app/streamers/:name/studio',
   },
 } as const;
 
@@ -52,4 +54,17 @@ export const ADD_STREAMER_PARAM = 'add';
 
 export function addStreamerPath(): string {
   return `${paths.app.streamers}?${ADD_STREAMER_PARAM}`;
+}
+
+/** The query parameter naming the clip a streamer's studio draws on. */
+export const STUDIO_CLIP_PARAM = 'clip';
+
+/** The studio of one clip: its layout, captions, trim and audio. */
+export function clipStudioPath(clipId: string): string {
+  return paths.app.clipStudio.replace(':clipId', encodeURIComponent(clipId));
+}
+
+/** A streamer's default layout and captions, drawn on one of its clips. */
+export function streamerStudioPath(name: string, clipId: string): string {
+  return `${paths.app.streamerStudio.replace(':name', encodeURIComponent(name))}?${STUDIO_CLIP_PARAM}=${encodeURIComponent(clipId)}`;
 }

@@ -15,6 +15,7 @@ import {
   type StreamerFormMode,
   type StreamerFormValues,
 } from './streamer-form';
+import { StudioLink } from './studio-link';
 import { AutomationFields, ClipLimitField, FormatFields, LanguageField, NameField, ScheduleField } from './streamer-form-fields';
 
 export type StreamerDialogTarget = { mode: 'add' } | { mode: 'edit'; streamer: Streamer };
@@ -100,6 +101,7 @@ export function StreamerFormDialog({ target, onClose }: StreamerFormDialogProps)
             <LanguageField {...fields} />
           </div>
           <FormatFields {...fields} />
+          {target.mode === 'edit' && <StudioLink streamerName={target.streamer.name} />}
           <Separator />
           <div className="divide-y rounded-lg border">
             <ScheduleField {...fields} />
