@@ -3,10 +3,12 @@
 // through the public REST API.
 import { startFakeOpenAi } from '../tests/fakes/openai/index.ts';
 import { startFakeTikTok } from '../tests/fakes/tiktok/index.ts';
-import { startFakeTwitch, type FakeTwitch } from '../tests/fakes/twitch/index.ts';
+import { cameraRegion, startFakeTwitch, type FakeTwitch } from '../tests/fakes/twitch/index.ts';
 import { ensureClientBuilt } from './client-build.mjs';
 
 const DEMO_USER = { username: 'demo', password: 'demo-password' };
+/** Every fake clip shows a streamer's camera in its bottom-left corner, so the split layout has a face to show. */
+const MEDIA = { width: 1280, height: 720, fps: 30, seconds: 6, camera: true };
 const PORT = Number(process.env.PORT ?? 3000);
 const BASE = `http://127.0.0.1:${PORT}`;
 
@@ -62,14 +64,25 @@ async function seedAccount(): Promise<void> {
   }
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
   const streamers = [
-    { name: 'shroud', clip_limit: 3, vertical: true },
+    // Facecam over gameplay, captions in the bold preset, a glossary for speech recognition.
+    {
+      name: 'shroud',
+      clip_limit: 3,
+      vertical: true,
+      auto_subtitle: true,
+      layout: 'split',
+      facecam: cameraRegion(MEDIA),
+      gameplay: { x: 0.2, y: 0, w: 0.8, h: 1 },
+      caption_style: { preset: 'bold' },
+      glossary: ['shroud', 'VALORANT', 'Jett'],
+    },
     { name: 'pokimane', clip_limit: 3, vertical: true, layout: 'crop' },
     { name: 'xqc', clip_limit: 2, vertical: false, schedule: { interval: 6, unit: 'hours' } },
   ];
   for (const streamer of streamers) await api('/streamers', { method: 'POST', body: JSON.stringify(streamer), cookie });
 }
 
-const fake = await startFakeTwitch({ media: { width: 1280, height: 720, fps: 30, seconds: 6 } });
+const fake = await startFakeTwitch({ media: MEDIA });
 seedTwitch(fake);
 // A fake TikTok whose authorize page signs in as "Demo Creator" at once, and a fake speech-to-text
 // server, so connecting, posting and subtitles all work offline too.

@@ -11,6 +11,34 @@ export interface ClipMediaSpec {
   height: number;
   fps: number;
   seconds: number;
+  /** A streamer's camera in the bottom-left corner (an orange frame with a face-coloured square), so split layouts have something to show. */
+  camera?: boolean;
+}
+
+/** Where the camera corner sits, as the fractions a facecam region uses (rest-api.md "Studio"). */
+export function cameraRegion(spec: Pick<ClipMediaSpec, 'width' | 'height'>): { x: number; y: number; w: number; h: number } {
+  const box = cameraBox(spec);
+  return { x: box.x / spec.width, y: box.y / spec.height, w: box.width / spec.width, h: box.height / spec.height };
+}
+
+/** A quarter of the width, 16:9, a small margin from the bottom-left corner; even pixel sizes. */
+function cameraBox(spec: Pick<ClipMediaSpec, 'width' | 'height'>): { x: number; y: number; width: number; height: number } {
+  const width = Math.round(spec.width / 8) * 2;
+  const height = Math.round((width * 9) / 16 / 2) * 2;
+  const margin = Math.round(spec.width / 80) * 2;
+  return { x: margin, y: spec.height - height - margin, width, height };
+}
+
+/** The camera as a filtergraph over the gameplay input [0:v]: the result is [v]. */
+function cameraGraph(spec: ClipMediaSpec): string {
+  const box = cameraBox(spec);
+  const face = Math.round(box.height / 2 / 2) * 2;
+  return [
+    `color=c=0xD9822B:size=${box.width}x${box.height}:rate=${spec.fps}:duration=${spec.seconds},`
+      + `drawbox=x=${(box.width - face) / 2}:y=${(box.height - face) / 2}:w=${face}:h=${face}:color=0xF5D0A9:t=fill,`
+      + `drawbox=x=0:y=0:w=iw:h=ih:color=white:t=4[cam]`,
+    `[0:v][cam]overlay=x=${box.x}:y=${box.y}:shortest=1[v]`,
+  ].join(';');
 }
 
 export const DEFAULT_MEDIA: ClipMediaSpec = { width: 640, height: 360, fps: 30, seconds: 3 };
@@ -28,9 +56,11 @@ export async function ffmpegPath(): Promise<string> {
 /** A small real clip like the ones Twitch serves: testsrc2 + a sine tone, H.264 + AAC, +faststart. */
 export function clipMedia(spec: ClipMediaSpec = DEFAULT_MEDIA): Promise<string> {
   const { width, height, fps, seconds } = spec;
-  return once(`clip-${width}x${height}-${fps}fps-${seconds}s.mp4`, (output) => [
+  const picture = spec.camera ? ['-filter_complex', cameraGraph(spec), '-map', '[v]', '-map', '1:a'] : [];
+  return once(`clip-${width}x${height}-${fps}fps-${seconds}s${spec.camera ? '-camera' : ''}.mp4`, (output) => [
     '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
     '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
+    ...picture,
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', String(fps),
     '-c:a', 'aac', '-b:a', '64k', '-shortest', '-movflags', '+faststart', '-f', 'mp4', output,
   ]);
