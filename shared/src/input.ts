@@ -36,3 +36,17 @@ export function queryInt<T extends z.ZodNumber>(number: T, message: string) {
     .union([z.number(), z.string().regex(DIGITS).transform(Number)], { error: message })
     .pipe(number);
 }
+
+/** Digits with an optional decimal part: the query-string form of queryNumber (also for documents). */
+export const QUERY_NUMBER_PATTERN = '^[0-9]+(\\.[0-9]+)?$';
+const DECIMAL = new RegExp(QUERY_NUMBER_PATTERN);
+
+/**
+ * A number of an input that REST reads from the query string, e.g. seconds: digits with an
+ * optional decimal part there (no sign, exponent, space or repeat), or a JSON number over tRPC.
+ */
+export function queryNumber<T extends z.ZodNumber>(number: T, message: string) {
+  return z
+    .union([z.number(), z.string().regex(DECIMAL).transform(Number)], { error: message })
+    .pipe(number);
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryNumber } from './input.ts';
 
 /*
  * The studio's settings (rest-api.md "Studio"): how a clip is framed, captioned, trimmed and how
@@ -186,6 +187,11 @@ const clipRef = { id: z.string().trim().min(1).max(200) };
 export const updateClipEditInput = z.object({ ...clipRef, ...clipEditFields });
 export type UpdateClipEditInput = z.infer<typeof updateClipEditInput>;
 export type ClipEditChanges = Omit<UpdateClipEditInput, 'id'>;
+
+const FRAME_TIME_RULE = 't must be seconds from the start of the clip: digits, optionally with a decimal point (e.g. 2.5)';
+/** GET /api/clips/{id}/frame: t from the query string, clamped into the clip; 0 when absent. */
+export const clipFrameInput = z.object({ ...clipRef, t: queryNumber(z.number({ error: FRAME_TIME_RULE }).min(0, FRAME_TIME_RULE), FRAME_TIME_RULE).optional() });
+export type ClipFrameInput = z.infer<typeof clipFrameInput>;
 
 const PREVIEW_TIME_RULE = 't must be seconds from the start of the clip (a number of at least 0)';
 export const previewClipInput = z.object({ ...clipRef, t: z.number({ error: PREVIEW_TIME_RULE }).min(0, PREVIEW_TIME_RULE).max(86_400, PREVIEW_TIME_RULE).optional(), ...clipEditFields });

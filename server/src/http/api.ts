@@ -13,6 +13,7 @@ import { renderDocsPage } from './rest/docs.ts';
 import { httpError, sendError } from './rest/errors.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
 import { appRouter } from './router.ts';
+import { studioImagesRouter } from './studio-images.ts';
 import { tiktokCallbackRouter } from './tiktok-callback.ts';
 
 const JSON_BODY_LIMIT = '100kb';
@@ -54,6 +55,7 @@ export function createApiRouter(deps: AppDeps): express.Router {
     res.type('html').send(docsPage);
   });
   api.use(clipFilesRouter(deps));
+  api.use(studioImagesRouter(deps));
   api.use(tiktokCallbackRouter(deps));
   api.use(createRestRouter(deps));
   api.use((req, res) => {

@@ -37,12 +37,20 @@ function checkRepeatedParams(route: RestRoute, { params, body }: RestRequestPart
 function procedureInput(route: RestRoute, takesInput: boolean, parts: RestRequestParts): unknown {
   if (!takesInput) return undefined;
   const { params, query, body } = parts;
-  const hasParams = Object.keys(params).length > 0;
   if (route.method === 'GET' || route.method === 'DELETE') {
     const merged = { ...query, ...params };
     return Object.keys(merged).length ? merged : undefined;
   }
   checkRepeatedParams(route, parts);
+  return bodyWithParams(body, params);
+}
+
+/**
+ * A JSON body as a procedure's input: the path parameters on top of an object body (an absent body
+ * is an empty one); any other body goes as it is, for the input schema to refuse.
+ */
+export function bodyWithParams(body: unknown, params: Record<string, string>): unknown {
+  const hasParams = Object.keys(params).length > 0;
   if (body === undefined) return hasParams ? { ...params } : {};
   if (!hasParams || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   return { ...(body as Record<string, unknown>), ...params };

@@ -98,7 +98,7 @@ function parametersOf(route: RestRoute, input: z.ZodType | undefined): JsonSchem
  * The JSON body the client sends: the procedure's input without the path parameters (the adapter
  * puts those in), except the ones the body may repeat, which stay as optional fields.
  */
-function requestBodyOf(route: RestRoute, input: z.ZodType): JsonSchema | undefined {
+function requestBodyOf(route: Pick<RestRoute, 'path' | 'bodyMayRepeat'>, input: z.ZodType): JsonSchema | undefined {
   const schema = toJsonSchema(input, 'input');
   const pathParams = pathParamsOf(route.path);
   const properties: Record<string, JsonSchema> = {};
@@ -217,11 +217,13 @@ function directOperation(route: DirectRoute): JsonSchema {
     };
   }
   for (const status of errorStatusesOf(route)) responses[status] = errorResponse(route, status, route.errorPages);
+  const body = route.body ? requestBodyOf(route, route.body) : undefined;
   return {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
     parameters: [...pathParamsOf(route.path).map(pathParameter), ...route.parameters.map((param) => ({ ...param, required: false }))],
+    ...(body ? { requestBody: body } : {}),
     responses,
     ...(route.auth ? { security: [{ sessionCookie: [] }] } : {}),
   };

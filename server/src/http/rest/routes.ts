@@ -1,5 +1,5 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
-import { NAME_CANNOT_CHANGE, upload } from '@clipshift/shared';
+import { NAME_CANNOT_CHANGE, previewClipInput, QUERY_NUMBER_PATTERN, upload } from '@clipshift/shared';
 import { z } from 'zod';
 import type { AppRouter } from '../router.ts';
 
@@ -330,18 +330,20 @@ interface DirectAnswer {
 }
 
 /**
- * Routes served by handlers of their own rather than a procedure: clip files, the OAuth popup page
- * and the API's own documentation. The statuses every route answers (400 for an undecodable URL,
+ * Routes served by handlers of their own rather than a JSON procedure: clip files, the studio's
+ * images, the OAuth popup page and the API's own documentation. The statuses every route answers (400 for an undecodable URL,
  * 401 where a session is needed, 503 during a database outage) are added as for REST_ROUTES.
  */
 export interface DirectRoute {
-  method: 'GET';
+  method: 'GET' | 'POST';
   path: string;
   operationId: string;
   auth: boolean;
   tag: string;
   summary: string;
   parameters: readonly DirectParameter[];
+  /** The JSON body a POST reads: its procedure's input schema (path parameters are left out of the document). */
+  body?: z.ZodType;
   answers: Partial<Record<200 | 206 | 304, DirectAnswer>>;
   errors?: Partial<Record<ErrorStatus, ErrorMeaning>>;
   /** Error statuses answered with a page of this content type; `json`: the JSON error body may also come with that status. */
@@ -381,11 +383,48 @@ function clipFileRoute(file: 'video' | 'thumbnail', contentType: string, summary
   };
 }
 
+const IMAGES_BUSY_MEANING = 'Too many previews are being made at once on this server: try again after Retry-After seconds';
+
 export const DIRECT_ROUTES: readonly DirectRoute[] = [
   clipFileRoute('video', 'video/mp4', 'The rendered MP4 with HTTP Range support; ?download=1 names it {clip_id}.mp4', [
     { name: 'download', in: 'query', description: '1: answer as an attachment named {clip_id}.mp4; other values are ignored', schema: { type: 'string' } },
   ]),
   clipFileRoute('thumbnail', 'image/jpeg', 'The clip thumbnail (Range supported as for the video)'),
+  {
+    method: 'GET',
+    path: '/clips/{id}/frame',
+    operationId: 'studio.frame',
+    auth: true,
+    tag: 'Studio',
+    summary: "The untouched source frame at t, at the source's size (for drawing regions)",
+    parameters: [
+      {
+        name: 't',
+        in: 'query',
+        description: "Seconds from the source's start (digits, optionally with a decimal point); clamped into the clip; 0 when absent",
+        schema: { type: 'string', pattern: QUERY_NUMBER_PATTERN },
+      },
+    ],
+    answers: { 200: { description: 'The frame', content: ['image/jpeg'], headers: { 'Cache-Control': 'private, no-store' } } },
+    errors: { 400: 't is not a number of seconds', 404: 'No such clip, or its source video is missing', 429: IMAGES_BUSY_MEANING },
+  },
+  {
+    method: 'POST',
+    path: '/clips/{id}/preview',
+    operationId: 'studio.preview',
+    auth: true,
+    tag: 'Studio',
+    summary:
+      "The frame at t exactly as a render with these settings (the saved ones where not given, null = the streamer's) would show it, captions included: 1080x1920, or the source's size for a horizontal clip",
+    parameters: [],
+    body: previewClipInput,
+    answers: { 200: { description: 'The preview', content: ['image/jpeg'], headers: { 'Cache-Control': 'private, no-store' } } },
+    errors: {
+      400: 'Settings a render would refuse (as PUT /clips/{id}/edit), or a bad t',
+      404: 'No such clip, or its source video is missing',
+      429: IMAGES_BUSY_MEANING,
+    },
+  },
   {
     method: 'GET',
     path: '/tiktok/callback',

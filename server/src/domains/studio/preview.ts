@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ClipFrameInput, PreviewClipInput } from '@clipshift/shared';
+import type { AppDeps } from '../deps.ts';
+import { outputFrame, previewFrame, probe, type ProbeResult } from '../../engines/media/index.ts';
+import { notFound } from '../../platform/errors.ts';
+import { RateLimited } from '../../platform/rate-limit.ts';
+import { createSlots } from '../../platform/slots.ts';
+import { clipFilePath, findClipRow, instanceWorkDir, transcriptWordsOf, type ClipRow } from '../clips/service.ts';
+import { writeCaptionOverlay } from './captions.ts';
+import { assertRenderable, mergedEdit, streamerStudioOf } from './edits.ts';
+import { renderPlan } from './settings.ts';
+
+/** Where this process makes its images, and what aborts them (the client went away). */
+export interface ImageRun {
+  /** The process's instance id: scratch files go in its work folder, which recovery leaves alone while it lives. */
+  instance: string;
+  signal?: AbortSignal | undefined;
+}
+
+/*
+ * Each image is one ffmpeg process. A user dragging a slider asks for many; two run at once per
+ * process and a few more wait briefly, the rest are told to come back (the client debounces too).
+ */
+const IMAGE_SLOTS = 2;
+const IMAGE_WAIT_MS = 10_000;
+const IMAGE_MAX_WAITING = 6;
+export const IMAGES_BUSY = 'Too many previews are being made right now: try again in a moment';
+const imageSlots = createSlots({ size: IMAGE_SLOTS, waitMs: IMAGE_WAIT_MS, maxWaiting: IMAGE_MAX_WAITING, refuse: () => new RateLimited(IMAGES_BUSY, 1) });
+
+/** The clip's kept source and what ffprobe says of it; 404 when the file is gone. */
+async function sourceOf(deps: AppDeps, clip: ClipRow, signal: AbortSignal | undefined): Promise<{ source: string; info: ProbeResult }> {
+  const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
+  const isFile = await stat(source).then((info) => info.isFile(), () => false);
+  if (!isFile) throw notFound(`The source video of clip ${clip.clip_id} is missing`);
+  return { source, info: await probe(deps.media.ffprobe, source, signal) };
+}
+
+/**
+ * Runs `make` in a slot with a scratch folder of its own inside the instance's work folder, and
+ * answers the JPEG it wrote; the folder goes whatever happens.
+ */
+async function makeImage(deps: AppDeps, run: ImageRun, make: (folder: string, output: string) => Promise<void>): Promise<Buffer> {
+  return imageSlots.run(async () => {
+    const folder = path.join(instanceWorkDir(deps.env.dataDir, run.instance), `preview-${randomUUID()}`);
+    try {
+      await mkdir(folder, { recursive: true });
+      const output = path.join(folder, 'frame.jpg');
+      await make(folder, output);
+      return await readFile(output);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+}
+
+/** GET /api/clips/{id}/frame: the untouched source frame at t (clamped into the clip), at the source's size. */
+export async function clipFrame(deps: AppDeps, userId: string, input: ClipFrameInput, run: ImageRun): Promise<Buffer> {
+  const clip = await findClipRow(deps.db, userId, input.id);
+  return makeImage(deps, run, async (_folder, output) => {
+    const { source, info } = await sourceOf(deps, clip, run.signal);
+    await previewFrame({ ffmpeg: deps.media.ffmpeg, source, sourceInfo: info, layout: 'horizontal', t: input.t ?? 0, output, signal: run.signal, logger: deps.logger });
+  });
+}
+
+/**
+ * POST /api/clips/{id}/preview: the frame at t exactly as a render with the saved settings and
+ * these unsaved changes would show it, the clip's words burned in. Settings a render would refuse
+ * are refused the same way (400). t is seconds from the source's start, kept inside the trim; by
+ * default the middle of the kept section.
+ */
+export async function previewClip(deps: AppDeps, userId: string, input: PreviewClipInput, run: ImageRun): Promise<Buffer> {
+  const { id, t, ...changes } = input;
+  const clip = await findClipRow(deps.db, userId, id);
+  const streamer = await streamerStudioOf(deps.db, clip);
+  assertRenderable(clip, mergedEdit(clip.edit, changes), streamer);
+  return makeImage(deps, run, async (folder, output) => {
+    const { source, info } = await sourceOf(deps, clip, run.signal);
+    const plan = renderPlan({
+      vertical: clip.format_type === 'vertical',
+      streamer,
+      edit: clip.edit,
+      changes,
+      sourceDurationSec: info.durationSec,
+      renderedLayout: clip.layout,
+    });
+    const kept = plan.trim ?? { start: 0, end: info.durationSec };
+    const at = t === undefined ? (kept.start + kept.end) / 2 : Math.min(Math.max(t, kept.start), kept.end);
+    const captions = await writeCaptionOverlay({
+      words: transcriptWordsOf(clip) ?? [],
+      style: plan.captionStyle,
+      frame: outputFrame(plan.layout, info),
+      trimStart: kept.start,
+      assPath: path.join(folder, 'captions.ass'),
+    });
+    await previewFrame({ ffmpeg: deps.media.ffmpeg, source, sourceInfo: info, layout: plan.layout, captions, trim: plan.trim, t: at, output, signal: run.signal, logger: deps.logger });
+  });
+}
