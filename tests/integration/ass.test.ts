@@ -14,6 +14,8 @@ import {
   writeAssFile,
 } from '../../server/src/engines/media/captions/ass.ts';
 import { dominantScript, FONT_FAMILIES, FONT_FILES } from '../../server/src/engines/media/captions/fonts.ts';
+import { assOptionsForStyle, PRESET_LOOKS } from '../../server/src/engines/media/captions/style.ts';
+import { CAPTION_PRESET_STYLES, type CaptionStyle } from '@clipshift/shared';
 import { renderCaptionFrame } from '../fakes/whisper/index.ts';
 
 let workDir: string;
@@ -267,5 +269,104 @@ describe('rendering with the bundled fonts', () => {
     expect(white).toBeGreaterThan(500);
     expect(bottom).toBeLessThanOrEqual(1920 - 480);
     expect(top).toBeGreaterThan(1920 / 2);
+  });
+});
+
+describe('caption styles', () => {
+  const VERTICAL = { width: 1080, height: 1920, vertical: true };
+  const HORIZONTAL = { width: 1920, height: 1080, vertical: false };
+  const styled = (changes: Partial<CaptionStyle>, frame = VERTICAL, language?: string) =>
+    assOptionsForStyle({ ...CAPTION_PRESET_STYLES.classic, ...changes }, frame, language);
+
+  it('centres every event on the chosen position of the frame height', () => {
+    const ass = buildAss(timed('this is the play of the year'), styled({ position: 0.3 }));
+    expect(style(ass).Alignment).toBe('5');
+    const events = dialogues(ass);
+    expect(events.length).toBeGreaterThan(1);
+    for (const event of events) expect(event.text.startsWith('{\\an5\\pos(540,576)}')).toBe(true);
+    const horizontal = buildAss(timed('hello there'), styled({ position: 0.85 }, HORIZONTAL));
+    expect(dialogues(horizontal)[0]!.text.startsWith('{\\an5\\pos(960,918)}')).toBe(true);
+    // Without a position (the default options) the block sits above the bottom interface as before.
+    expect(style(buildAss(timed('hello there'))).Alignment).toBe('2');
+    expect(dialogues(buildAss(timed('hello there')))[0]!.text).not.toContain('\\pos');
+  });
+
+  it('gives each preset its look: outline and shadow widths, an opaque box for boxed', () => {
+    const look = (preset: CaptionStyle['preset']) => style(buildAss(timed('hello there'), assOptionsForStyle(CAPTION_PRESET_STYLES[preset], VERTICAL)));
+    expect(look('classic')).toMatchObject({ BorderStyle: '1', Outline: '5', Shadow: '2' });
+    expect(look('bold')).toMatchObject({ BorderStyle: '1', Outline: '8', Shadow: '3' });
+    expect(look('minimal')).toMatchObject({ BorderStyle: '1', Outline: '2', Shadow: '0' });
+    const boxed = look('boxed');
+    expect(boxed).toMatchObject({ BorderStyle: '3', Shadow: '0' });
+    expect(Number(boxed.Outline)).toBe(PRESET_LOOKS.boxed.outline);
+    // The box is drawn in the outline colour (#111111, blue first).
+    expect(boxed.OutlineColour).toBe('&H00111111');
+    expect(Number(look('bold').Outline)).toBeGreaterThan(Number(look('classic').Outline));
+  });
+
+  it('writes the colours and the size in pixels on a frame whose short side is 1080', () => {
+    const vertical = style(buildAss(timed('hello there'), styled({ size: 90, primary_color: '#00FF00', highlight_color: '#0000FF', outline_color: '#FF0000' })));
+    expect(vertical).toMatchObject({ Fontsize: '90', PrimaryColour: '&H0000FF00', SecondaryColour: '&H00FF0000', OutlineColour: '&H000000FF' });
+    expect(style(buildAss(timed('hello there'), styled({ size: 90 }, HORIZONTAL))).Fontsize).toBe('90');
+    // A 720p horizontal render scales everything by 720/1080.
+    const small = assOptionsForStyle({ ...CAPTION_PRESET_STYLES.bold, size: 90 }, { width: 1280, height: 720, vertical: false });
+    expect(small).toMatchObject({ fontSize: 60, outline: 5, shadow: 2 });
+    const highlight = dialogues(buildAss(timed('hello there'), styled({ highlight_color: '#0000FF' })))[0]!.text;
+    expect(highlight).toContain('{\\1c&HFF0000&}hello');
+  });
+
+  it('keeps lines inside the side margins: wider margins for 16:9, fewer units per line for large text', () => {
+    const horizontal = styled({}, HORIZONTAL);
+    expect(horizontal.marginH).toBe(120);
+    expect(horizontal.maxLineWidth).toBe(40);
+    expect(styled({}).maxLineWidth).toBe(DEFAULT_ASS_OPTIONS.maxLineWidth);
+    const large = styled({ size: 140 });
+    expect(large.maxLineWidth).toBeLessThan(16);
+    const sentence = 'so I was walking down the road with my whole squad and then out of nowhere';
+    for (const caption of layoutCaptions(timed(sentence), large)) {
+      for (const line of caption.lines) {
+        if (line.length > 1) expect(displayWidth(line.map((word) => word.text).join(' '))).toBeLessThanOrEqual(large.maxLineWidth!);
+      }
+    }
+  });
+
+  it('upper-cases by the transcript language before laying out the lines', () => {
+    const ass = buildAss(timed('istanbul iyi straße'), styled({ uppercase: true }, VERTICAL, 'tr'));
+    expect(visibleText(dialogues(ass)[0]!.text)).toBe('İSTANBUL İYİ STRASSE');
+    // Whisper's English name works too, and other languages keep the plain I.
+    expect(visibleText(dialogues(buildAss(timed('istanbul'), styled({ uppercase: true }, VERTICAL, 'turkish')))[0]!.text)).toBe('İSTANBUL');
+    expect(visibleText(dialogues(buildAss(timed('istanbul'), styled({ uppercase: true }, VERTICAL, 'english')))[0]!.text)).toBe('ISTANBUL');
+    expect(visibleText(dialogues(buildAss(timed('istanbul'), styled({ uppercase: false })))[0]!.text)).toBe('istanbul');
+  });
+
+  it('uses the style font as the base and still switches words of other scripts to their font', () => {
+    const ass = buildAss(timed('GG 페이커 wins'), styled({ font: 'Noto Sans' }));
+    expect(style(ass).Fontname).toBe('Noto Sans');
+    const text = dialogues(ass)[0]!.text;
+    expect(text).toContain('{\\fnNoto Sans KR\\fs80}페이커{\\fnNoto Sans\\fs80}');
+    expect(text).not.toContain('{\\fnNoto Sans KR\\fs80}GG');
+    // A CJK style font keeps Japanese in it and gives a Latin word the Latin font.
+    const japanese = dialogues(buildAss(timed('今日 は Valorant です'), styled({ font: 'Noto Sans SC' })))[0]!.text;
+    expect(japanese).toContain('{\\fnNoto Sans\\fs80}Valorant{\\fnNoto Sans SC\\fs80}');
+    expect(japanese).not.toContain('\\fnNoto Sans SC\\fs80}今日');
+  });
+
+  it('draws a caption centred on its position, in its colour (rendered with libass)', async () => {
+    const file = path.join(workDir, 'positioned.ass');
+    const green = { primary_color: '#00FF00', highlight_color: '#00FF00', outline_color: '#000000' } as const;
+    await writeAssFile(file, timed('hello there chat', 0, 0.5), styled({ ...green, position: 0.3 }));
+    const pixels = await renderCaptionFrame(file, fontsDir, 0.6);
+    let top = Number.POSITIVE_INFINITY;
+    let bottom = -1;
+    for (let offset = 0; offset < pixels.length; offset += 3) {
+      if (pixels[offset + 1]! > 180 && pixels[offset]! < 80 && pixels[offset + 2]! < 80) {
+        const y = Math.floor(offset / 3 / 1080);
+        top = Math.min(top, y);
+        bottom = Math.max(bottom, y);
+      }
+    }
+    expect(bottom).toBeGreaterThan(top);
+    // The glyphs' box is not the line box, but its middle lies within a few pixels of 0.3 × 1920.
+    expect(Math.abs((top + bottom) / 2 - 576)).toBeLessThan(20);
   });
 });

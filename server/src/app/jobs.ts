@@ -4,6 +4,7 @@ import { downloadRunJob } from '../domains/downloads/jobs/run.ts';
 import { scheduleJob } from '../domains/downloads/jobs/schedule.ts';
 import { autoPublishJob } from '../domains/publishing/jobs/auto-publish.ts';
 import { postJob } from '../domains/publishing/jobs/post.ts';
+import { renderJob } from '../domains/subtitles/jobs/render.ts';
 import { subtitleJob } from '../domains/subtitles/jobs/subtitle.ts';
 import { recoverJob } from '../jobs/recovery.ts';
 import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
@@ -29,6 +30,7 @@ function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[]
     scheduleJob(deps),
     recoverJob(deps, identity, options.staleVerdicts),
     subtitleJob(deps, identity),
+    renderJob(deps, identity),
     postJob(deps),
     autoPublishJob(deps),
   ];

@@ -13,6 +13,8 @@ export interface CaptionOverlayRequest {
   trimStart: number;
   /** Where the ASS file goes (the job's or preview's work folder). */
   assPath: string;
+  /** The transcript's language: upper case follows its rules. */
+  language?: string | null | undefined;
 }
 
 /**
@@ -22,6 +24,6 @@ export interface CaptionOverlayRequest {
 export async function writeCaptionOverlay(request: CaptionOverlayRequest): Promise<SubtitleOverlay | null> {
   const words = shiftWords(request.words, request.trimStart).filter((word) => word.text.trim());
   if (words.length === 0) return null;
-  await writeAssFile(request.assPath, words, assOptionsForStyle(request.style, request.frame));
+  await writeAssFile(request.assPath, words, assOptionsForStyle(request.style, request.frame, request.language));
   return { assPath: request.assPath, fontsDir: await captionFontsDir() };
 }

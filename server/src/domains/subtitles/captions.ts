@@ -45,7 +45,7 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
     onProgress: request.onProgress,
   });
   if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };
-  const overlay = await writeCaptionOverlay({ words: transcript.words, style: request.style, frame: request.target, trimStart: request.trimStart ?? 0, assPath: request.assPath });
+  const overlay = await writeCaptionOverlay({ words: transcript.words, style: request.style, frame: request.target, trimStart: request.trimStart ?? 0, assPath: request.assPath, language: transcript.language });
   return { transcript, overlay };
 }
 

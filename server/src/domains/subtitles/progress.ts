@@ -1,6 +1,6 @@
 import { IDLE_RENDER, type ClipRender } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { SubtitleRequestStatus, SubtitleStage } from '../../platform/db/schema.ts';
+import type { RenderJobKind, SubtitleRequestStatus, SubtitleStage } from '../../platform/db/schema.ts';
 import { throttledWriter } from '../../platform/throttled-writer.ts';
 import { selectLatestRequests, updateRunningProgress } from './queries.ts';
 
@@ -8,15 +8,23 @@ import { selectLatestRequests, updateRunningProgress } from './queries.ts';
  * The share of the job's percent each stage covers. Transcription and the render dominate; the
  * description suggestions are one quick call at the end.
  */
-const STAGE_SPANS: Record<SubtitleStage, readonly [from: number, to: number]> = {
-  transcribing: [0, 45],
-  rendering: [45, 95],
-  describing: [95, 99],
+const STAGE_SPANS: Record<RenderJobKind, Record<SubtitleStage, readonly [from: number, to: number]>> = {
+  subtitles: {
+    transcribing: [0, 45],
+    rendering: [45, 95],
+    describing: [95, 99],
+  },
+  // A re-render is one encode: it is the whole job (it has no other stages).
+  render: {
+    transcribing: [0, 0],
+    rendering: [0, 100],
+    describing: [100, 100],
+  },
 };
 
 /** The job's percent when `stage` is `fraction` (0–1) done. */
-export function jobPercent(stage: SubtitleStage, fraction: number): number {
-  const [from, to] = STAGE_SPANS[stage];
+export function jobPercent(stage: SubtitleStage, fraction: number, kind: RenderJobKind = 'subtitles'): number {
+  const [from, to] = STAGE_SPANS[kind][stage];
   const clamped = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
   return Math.round(from + (to - from) * clamped);
 }
@@ -28,10 +36,10 @@ export interface SubtitleProgress {
 }
 
 /** Saves a running request's stage and percent, at most once a second, only while it runs. */
-export function subtitleProgress(db: DbOrTrx, requestId: string): SubtitleProgress {
+export function subtitleProgress(db: DbOrTrx, requestId: string, kind: RenderJobKind = 'subtitles'): SubtitleProgress {
   const writer = throttledWriter((value: { stage: SubtitleStage; percent: number }) => updateRunningProgress(db, requestId, value));
   return {
-    report: (stage, fraction) => writer.push({ stage, percent: jobPercent(stage, fraction) }),
+    report: (stage, fraction) => writer.push({ stage, percent: jobPercent(stage, fraction, kind) }),
     stop: writer.stop,
   };
 }
@@ -43,7 +51,10 @@ interface RequestState {
   message: string | null;
 }
 
-/** A clip's latest request as the API shows it: finished ones (done, no speech) leave the clip idle. */
+/**
+ * A clip's latest request as the API shows it: finished ones (done, no speech) and a stopped
+ * re-render (the previous video stays) leave the clip idle.
+ */
 export function toRender(request: RequestState | undefined): ClipRender {
   if (!request) return IDLE_RENDER;
   switch (request.status) {
@@ -53,7 +64,9 @@ export function toRender(request: RequestState | undefined): ClipRender {
       return { status: 'rendering', stage: request.stage, percent: request.percent ?? 0, error: null };
     case 'failed':
       return { status: 'failed', stage: request.stage, percent: null, error: request.message ?? 'Subtitle generation failed' };
-    default:
+    case 'done':
+    case 'no_speech':
+    case 'stopped':
       return IDLE_RENDER;
   }
 }

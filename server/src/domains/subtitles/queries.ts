@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { SubtitleRequestsTable, SubtitleRequestStatus, SubtitleStage } from '../../platform/db/schema.ts';
+import type { RenderJobKind, SubtitleRequestsTable, SubtitleRequestStatus, SubtitleStage } from '../../platform/db/schema.ts';
 import type { WorkerIdentity } from '../../platform/identity.ts';
 
 /** SQL of the subtitle_requests table, which the subtitles domain owns. */
@@ -8,7 +8,10 @@ import type { WorkerIdentity } from '../../platform/identity.ts';
 type SubtitleRequestRow = Selectable<SubtitleRequestsTable>;
 
 /** A new queued request; the partial unique index refuses a second one for a clip while one is going. */
-export async function insertSubtitleRequest(db: DbOrTrx, values: { user_id: string; clip_row_id: string; model: string | null }): Promise<string> {
+export async function insertSubtitleRequest(
+  db: DbOrTrx,
+  values: { user_id: string; clip_row_id: string; model: string | null; kind?: RenderJobKind; retranscribe?: boolean },
+): Promise<string> {
   const row = await db.insertInto('subtitle_requests').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
@@ -37,14 +40,38 @@ export async function moveSubtitleRequest(
 }
 
 /** Takes a queued request for this process; undefined when it is no longer queued. */
-export function claimQueuedRequest(db: DbOrTrx, requestId: string, identity: WorkerIdentity): Promise<SubtitleRequestRow | undefined> {
+export function claimQueuedRequest(db: DbOrTrx, requestId: string, identity: WorkerIdentity, stage: SubtitleStage = 'transcribing'): Promise<SubtitleRequestRow | undefined> {
   return db
     .updateTable('subtitle_requests')
-    .set({ status: 'running', stage: 'transcribing', percent: 0, owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
+    .set({ status: 'running', stage, percent: 0, owner_host: identity.host, owner_pid: identity.pid, owner_instance: identity.instance, heartbeat_at: new Date() })
     .where('id', '=', requestId)
     .where('status', '=', 'queued')
     .returningAll()
     .executeTakeFirst();
+}
+
+/** The kind of the clip's queued or running request, if one is going. */
+export async function selectActiveKind(db: DbOrTrx, clipRowId: string): Promise<RenderJobKind | undefined> {
+  const row = await db.selectFrom('subtitle_requests').select('kind').where('clip_row_id', '=', clipRowId).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+  return row?.kind;
+}
+
+/** Ends the clip's queued or running re-render as stopped; false when none was going. */
+export async function stopActiveRender(db: DbOrTrx, clipRowId: string, message: string): Promise<boolean> {
+  const stopped = await db
+    .updateTable('subtitle_requests')
+    .set({ status: 'stopped', message, finished_at: new Date() })
+    .where('clip_row_id', '=', clipRowId)
+    .where('kind', '=', 'render')
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return stopped.numUpdatedRows > 0n;
+}
+
+/** Saves the heartbeat of a request this process runs; its status, or undefined once it is gone. */
+export async function beatRequest(db: DbOrTrx, requestId: string): Promise<SubtitleRequestStatus | undefined> {
+  const row = await db.updateTable('subtitle_requests').set({ heartbeat_at: new Date() }).where('id', '=', requestId).returning('status').executeTakeFirst();
+  return row?.status;
 }
 
 /** A running request's stage and percent (a finished one keeps its final state). */

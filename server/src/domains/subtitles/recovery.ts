@@ -4,10 +4,17 @@ import type { SubtitleRequestStatus } from '../../platform/db/schema.ts';
 import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
 import { findJob, jobWillRun } from '../../platform/queue/queue.ts';
 import { moveSubtitleRequest, selectSubtitleRequest, selectSubtitleRequestsIn } from './queries.ts';
-import { queueSubtitleJob, subtitleJobKey } from './service.ts';
+import type { RenderJobKind } from '../../platform/db/schema.ts';
+import { queueRequestJob, requestJobKey } from './service.ts';
 
-const SUBTITLES_INTERRUPTED = 'Subtitle generation was interrupted by a restart. Please try again.';
-const SUBTITLES_NEVER_STARTED = 'Subtitle generation never started: its job was lost. Please try again.';
+const INTERRUPTED: Record<RenderJobKind, string> = {
+  subtitles: 'Subtitle generation was interrupted by a restart. Please try again.',
+  render: 'The render was interrupted by a restart. Please try again.',
+};
+const NEVER_STARTED: Record<RenderJobKind, string> = {
+  subtitles: 'Subtitle generation never started: its job was lost. Please try again.',
+  render: 'The render never started: its job was lost. Please try again.',
+};
 
 async function fail(deps: AppDeps, id: string, from: SubtitleRequestStatus, message: string, now: number): Promise<number> {
   const failed = await moveSubtitleRequest(deps.db, id, { from, set: { status: 'failed', message, finished_at: new Date(now) } });
@@ -15,17 +22,18 @@ async function fail(deps: AppDeps, id: string, from: SubtitleRequestStatus, mess
 }
 
 /**
- * Subtitle requests whose process died end as failed, so the clip can be subtitled again; so do
- * queued ones whose job is gone for good (a queued request blocks new ones for its clip).
+ * Subtitle and re-render requests whose process died end as failed, so the clip can be subtitled
+ * or rendered again; so do queued ones whose job is gone for good (a queued request blocks new ones
+ * for its clip).
  */
 export async function recoverInterruptedSubtitles(deps: AppDeps, scope: RecoveryScope): Promise<number> {
   const pending = await selectSubtitleRequestsIn(deps.db, ['queued', 'running']);
   let recovered = 0;
   for (const request of pending) {
     if (request.status === 'running') {
-      if (ownerIsDead(request, scope)) recovered += await fail(deps, request.id, 'running', SUBTITLES_INTERRUPTED, scope.now);
-    } else if (!jobWillRun(await findJob(deps.db, subtitleJobKey(request.id)))) {
-      recovered += await fail(deps, request.id, 'queued', SUBTITLES_NEVER_STARTED, scope.now);
+      if (ownerIsDead(request, scope)) recovered += await fail(deps, request.id, 'running', INTERRUPTED[request.kind], scope.now);
+    } else if (!jobWillRun(await findJob(deps.db, requestJobKey(request)))) {
+      recovered += await fail(deps, request.id, 'queued', NEVER_STARTED[request.kind], scope.now);
     }
   }
   return recovered;
@@ -35,7 +43,7 @@ export async function recoverInterruptedSubtitles(deps: AppDeps, scope: Recovery
 export async function requeueInterruptedSubtitles(deps: AppDeps, requestId: string): Promise<boolean> {
   const request = await selectSubtitleRequest(deps.db, requestId);
   if (request?.status !== 'queued') return false;
-  await queueSubtitleJob(deps.db, requestId);
+  await queueRequestJob(deps.db, request);
   return true;
 }
 

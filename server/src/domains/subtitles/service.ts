@@ -4,9 +4,10 @@ import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { findClipRow } from '../clips/service.ts';
 import { badGateway, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../platform/pause.ts';
-import { SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
+import type { RenderJobKind } from '../../platform/db/schema.ts';
+import { RENDER_JOB, SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey } from '../../platform/queue/queue.ts';
-import { insertSubtitleRequest, selectSubtitleRequest } from './queries.ts';
+import { insertSubtitleRequest, selectActiveKind, selectSubtitleRequest, stopActiveRender } from './queries.ts';
 
 export { captionsForRun, type RunCaptions } from './captions.ts';
 export { renderStates } from './progress.ts';
@@ -25,24 +26,75 @@ interface SubtitleOutcome {
 
 export const subtitleJobKey = (requestId: string) => jobKey(SUBTITLE_JOB, { requestId });
 
+export const renderJobKey = (requestId: string) => jobKey(RENDER_JOB, { requestId });
+
+/** The queue key of a request's job, by its kind. */
+export const requestJobKey = (request: { id: string; kind: RenderJobKind }) => (request.kind === 'render' ? renderJobKey(request.id) : subtitleJobKey(request.id));
+
 /** Queues (or queues again, to resume) the job of a subtitle request. */
 export async function queueSubtitleJob(db: DbOrTrx, requestId: string): Promise<void> {
   await enqueue(db, SUBTITLE_JOB, { requestId });
 }
 
-/** Queues a subtitle job for the user's clip; a second request while one is going is refused. */
-export async function requestSubtitles(db: Db, userId: string, clipId: string, model: string | undefined): Promise<string> {
+/** Queues (or queues again) the job of a request of either kind. */
+export async function queueRequestJob(db: DbOrTrx, request: { id: string; kind: RenderJobKind }): Promise<void> {
+  if (request.kind === 'render') await enqueue(db, RENDER_JOB, { requestId: request.id });
+  else await queueSubtitleJob(db, request.id);
+}
+
+export const ALREADY_RENDERING = 'This clip is already being rendered';
+export const RENDER_QUEUED = 'Rendering the clip again with its settings';
+export const RENDER_STOPPED = 'Render stopped';
+export const NO_RENDER_RUNNING = 'No render is running for this clip';
+
+/** A clip has one job at a time: the refusal names the one that is going. */
+async function alreadyBusy(db: DbOrTrx, clipRowId: string) {
+  return conflict((await selectActiveKind(db, clipRowId)) === 'render' ? ALREADY_RENDERING : ALREADY_GENERATING_SUBTITLES);
+}
+
+interface NewRequest {
+  model?: string | undefined;
+  kind: RenderJobKind;
+  retranscribe?: boolean | undefined;
+}
+
+/** Inserts the request and queues its job together; a second one while one is going is refused. */
+async function queueRequest(db: Db, userId: string, clipId: string, request: NewRequest): Promise<string> {
   const clip = await findClipRow(db, userId, clipId);
   try {
     return await db.transaction().execute(async (trx) => {
-      const requestId = await insertSubtitleRequest(trx, { user_id: userId, clip_row_id: clip.id, model: model ?? null });
-      await queueSubtitleJob(trx, requestId);
-      return requestId;
+      const id = await insertSubtitleRequest(trx, { user_id: userId, clip_row_id: clip.id, model: request.model ?? null, kind: request.kind, retranscribe: request.retranscribe ?? false });
+      await queueRequestJob(trx, { id, kind: request.kind });
+      return id;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(ALREADY_GENERATING_SUBTITLES);
+    if (isUniqueViolation(error)) throw await alreadyBusy(db, clip.id);
     throw error;
   }
+}
+
+/**
+ * Queues a subtitle job for the user's clip. An edited transcript is burned as it is unless
+ * `retranscribe` asks for fresh speech recognition.
+ */
+export function requestSubtitles(db: Db, userId: string, clipId: string, model: string | undefined, retranscribe = false): Promise<string> {
+  return queueRequest(db, userId, clipId, { kind: 'subtitles', model, retranscribe });
+}
+
+/** Queues a re-render of the clip with its saved settings (POST /api/clips/{id}/render). */
+export async function requestRender(db: Db, userId: string, clipId: string): Promise<{ message: string }> {
+  await queueRequest(db, userId, clipId, { kind: 'render' });
+  return { message: RENDER_QUEUED };
+}
+
+/**
+ * Stops the clip's re-render: its row says stopped at once, and the worker running it (in any
+ * process) sees that on its next heartbeat and kills ffmpeg. The clip keeps its previous video.
+ */
+export async function stopRender(db: Db, userId: string, clipId: string): Promise<{ message: string }> {
+  const clip = await findClipRow(db, userId, clipId);
+  if (!(await stopActiveRender(db, clip.id, RENDER_STOPPED))) throw conflict(NO_RENDER_RUNNING);
+  return { message: RENDER_STOPPED };
 }
 
 export const RESTARTING_SUBTITLES = 'The server is restarting. Subtitle generation carries on after the restart: check the clip again in a minute.';

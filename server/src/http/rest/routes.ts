@@ -207,12 +207,32 @@ export const REST_ROUTES: RestRoute[] = [
 
   {
     method: 'POST',
+    path: '/clips/{id}/render',
+    procedure: 'subtitles.render',
+    status: 202,
+    auth: true,
+    errors: { 404: 'No such clip', 409: 'A render or subtitle job of the clip is already running' },
+    tag: 'Studio',
+    summary: 'Render the clip again from its source with its settings, in one encode; the clip shows the progress',
+  },
+  {
+    method: 'POST',
+    path: '/clips/{id}/render/stop',
+    procedure: 'subtitles.stopRender',
+    auth: true,
+    errors: { 404: 'No such clip', 409: 'No render is running for the clip' },
+    tag: 'Studio',
+    summary: 'Stop the running re-render: the clip keeps its previous video',
+  },
+
+  {
+    method: 'POST',
     path: '/subtitle/{id}',
     procedure: 'subtitles.generate',
     auth: true,
     errors: {
       404: subtitleFailure('No such clip, or it was deleted meanwhile'),
-      409: subtitleFailure('Subtitles for the clip are already being generated'),
+      409: subtitleFailure('Subtitles for the clip are already being generated, or it is being rendered'),
       502: subtitleFailure('Transcription failed (the message names why), or is taking too long and goes on in the background'),
       503: subtitleFailure(HELD_BY_JOB),
     },

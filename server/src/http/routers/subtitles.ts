@@ -1,13 +1,16 @@
-import { whisperModelName } from '@clipshift/shared';
+import { clipIdInput, whisperModelName } from '@clipshift/shared';
 import { z } from 'zod';
 import { whisperModelFor } from '../../domains/settings/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
-import { awaitSubtitles, requestSubtitles } from '../../domains/subtitles/service.ts';
+import { awaitSubtitles, requestRender, requestSubtitles, stopRender } from '../../domains/subtitles/service.ts';
 
 const subtitleInput = z.object({
   id: z.string().trim().min(1).max(200),
   model: whisperModelName().optional(),
+  retranscribe: z.boolean({ error: 'retranscribe must be true or false' }).optional(),
 });
+
+const messageOutput = z.object({ message: z.string() });
 
 export const subtitlesRouter = router({
   generate: authedProcedure
@@ -16,7 +19,17 @@ export const subtitlesRouter = router({
     .mutation(async ({ ctx, input, signal }) => {
       // Without a model in the request, the one saved in Settings.
       const model = await whisperModelFor(ctx.deps.db, ctx.user.id, input.model);
-      const requestId = await requestSubtitles(ctx.deps.db, ctx.user.id, input.id, model);
+      const requestId = await requestSubtitles(ctx.deps.db, ctx.user.id, input.id, model, input.retranscribe);
       return awaitSubtitles(ctx.deps.db, requestId, { signal, stopping: ctx.deps.stopping });
     }),
+
+  render: authedProcedure
+    .input(clipIdInput)
+    .output(messageOutput)
+    .mutation(({ ctx, input }) => requestRender(ctx.deps.db, ctx.user.id, input.id)),
+
+  stopRender: authedProcedure
+    .input(clipIdInput)
+    .output(messageOutput)
+    .mutation(({ ctx, input }) => stopRender(ctx.deps.db, ctx.user.id, input.id)),
 });

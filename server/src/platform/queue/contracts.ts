@@ -31,6 +31,12 @@ export const SUBTITLE_JOB = jobContract('subtitles/generate', z.object({ request
   key: ({ requestId }) => `subtitles:${requestId}`,
 });
 
+/** One re-render of a clip with its saved settings (answered at once; the clip shows its progress). */
+export const RENDER_JOB = jobContract('clips/render', z.object({ requestId: z.uuid() }), {
+  maxAttempts: 1,
+  key: ({ requestId }) => `render:${requestId}`,
+});
+
 /** One clip to one TikTok account; its saved publish_id keeps it to one post. */
 export const POST_JOB = jobContract('tiktok/post', z.object({ uploadId: z.uuid() }), { maxAttempts: 3, key: ({ uploadId }) => `upload:${uploadId}` });
 

@@ -1,19 +1,20 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
-import { clipFilePath, instanceWorkDir } from '../../clips/service.ts';
+import { clipFilePath, instanceWorkDir, type TranscriptUpdate } from '../../clips/service.ts';
 import { findClipById, markSubtitled } from '../../clips/service.ts';
 import { describeClip } from '../../descriptions/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import { findStreamerById, studioOf } from '../../streamers/service.ts';
-import { renderPlan } from '../../studio/service.ts';
-import { outputFrame, probe, renderClip } from '../../../engines/media/index.ts';
+import { renderPlan, writeCaptionOverlay } from '../../studio/service.ts';
+import { outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
+import type { RenderJobKind } from '../../../platform/db/schema.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { captionClip, recognisedTranscript, requireTranscriber } from '../captions.ts';
 import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
 import { claimQueuedRequest, moveSubtitleRequest, updateSubtitleRequest } from '../queries.ts';
-import { NO_SPEECH, queueSubtitleJob } from '../service.ts';
+import { NO_SPEECH, queueRequestJob } from '../service.ts';
 import { subtitleProgress } from '../progress.ts';
 
 const HEARTBEAT_MS = 5_000;
@@ -22,17 +23,19 @@ const HEARTBEAT_MS = 5_000;
  * Hands an interrupted request back to the queue (the app is stopping, or this worker's runner is
  * being replaced), so the next worker starts it again. False if it is no longer this process's.
  */
-async function putBack(deps: AppDeps, requestId: string, identity: WorkerIdentity): Promise<boolean> {
+export async function putBack(deps: AppDeps, requestId: string, identity: WorkerIdentity, kind: RenderJobKind = 'subtitles'): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     const set = { status: 'queued', owner_host: null, owner_pid: null, owner_instance: null, heartbeat_at: null } as const;
     if (!(await moveSubtitleRequest(trx, requestId, { from: 'running', owner: identity.instance, set }))) return false;
-    await queueSubtitleJob(trx, requestId);
+    await queueRequestJob(trx, { id: requestId, kind });
     return true;
   });
 }
 
 /**
- * `subtitles/generate`: transcribe the kept source, write captions, render the clip again from the
+ * `subtitles/generate`: transcribe the kept source with the streamer's glossary as vocabulary (or,
+ * when the user corrected the transcript and did not ask to transcribe again, take the saved
+ * words as they are), write captions, render the clip again from the
  * source in one encode (layout + captions), then mark it subtitled with its transcript and fresh
  * description suggestions. A clip with no speech is left as it was. graphile-worker's abort signal
  * (the app is stopping) reaches probe, transcription and ffmpeg; the request then goes back to the
@@ -67,7 +70,6 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       await finish('failed', 'The clip no longer exists');
       return;
     }
-    const transcriber = requireTranscriber(deps);
     const streamer = clip.streamer_id ? await findStreamerById(deps.db, clip.streamer_id) : undefined;
     await mkdir(workDir, { recursive: true });
     const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
@@ -81,19 +83,36 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       renderedLayout: clip.layout,
     });
     const { layout } = plan;
-    const { transcript, overlay } = await captionClip({
-      transcriber,
-      sourcePath: source,
-      assPath: path.join(workDir, 'captions.ass'),
-      target: outputFrame(layout, sourceInfo),
-      language: streamer?.language || clip.language || undefined,
-      model: request.model ?? undefined,
-      vocabulary: plan.glossary,
-      style: plan.captionStyle,
-      trimStart: plan.trim?.start ?? 0,
-      signal,
-      onProgress: (fraction) => progress.report('transcribing', fraction),
-    });
+    const target = outputFrame(layout, sourceInfo);
+    const trimStart = plan.trim?.start ?? 0;
+    const assPath = path.join(workDir, 'captions.ass');
+    // The user's corrected words are burned as they are; only "transcribe again" replaces them.
+    const savedWords = !request.retranscribe && clip.transcript_edited ? clip.transcript_words : null;
+    let spoken: { text: string; language: string | null; wordCount: number };
+    let recognised: TranscriptUpdate | null = null;
+    let overlay: SubtitleOverlay | null;
+    if (savedWords?.length) {
+      progress.report('rendering', 0);
+      overlay = await writeCaptionOverlay({ words: savedWords, style: plan.captionStyle, frame: target, trimStart, assPath, language: clip.transcript_language });
+      spoken = { text: clip.transcript ?? savedWords.map((word) => word.text).join(' '), language: clip.transcript_language, wordCount: savedWords.length };
+    } else {
+      const result = await captionClip({
+        transcriber: requireTranscriber(deps),
+        sourcePath: source,
+        assPath,
+        target,
+        language: streamer?.language || clip.language || undefined,
+        model: request.model ?? undefined,
+        vocabulary: plan.glossary,
+        style: plan.captionStyle,
+        trimStart,
+        signal,
+        onProgress: (fraction) => progress.report('transcribing', fraction),
+      });
+      overlay = result.overlay;
+      recognised = recognisedTranscript(result.transcript);
+      spoken = { text: result.transcript.text, language: result.transcript.language ?? null, wordCount: result.transcript.words.length };
+    }
     if (!overlay) {
       await finish('no_speech', NO_SPEECH);
       await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `No speech found in "${clip.title}" (${clip.clip_id}): no subtitles added`, userId: clip.user_id });
@@ -115,17 +134,18 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     const rendered = await probe(deps.media.ffprobe, output);
     progress.report('describing', 0);
     const descriptions = await describeClip(deps, {
-      clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: transcript.text, language: transcript.language ?? clip.language },
+      clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: spoken.text, language: spoken.language ?? clip.language },
       userId: clip.user_id,
       signal,
     });
     await markSubtitled(deps.db, clip.id, {
-      transcript: recognisedTranscript(transcript),
+      // null keeps the saved (edited) words as they are.
+      transcript: recognised,
       video: { sizeBytes: rendered.sizeBytes, durationSec: rendered.durationSec, width: rendered.width, height: rendered.height },
       descriptions,
     });
     await finish('done', null);
-    await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `Subtitles added to "${clip.title}" (${clip.clip_id}, ${transcript.words.length} words)`, userId: clip.user_id });
+    await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `Subtitles added to "${clip.title}" (${clip.clip_id}, ${spoken.wordCount} words)`, userId: clip.user_id });
   } catch (error) {
     if (signal.aborted && (await putBack(deps, requestId, identity))) {
       deps.logger.info({ requestId }, 'subtitle generation interrupted by a restart; queued again');

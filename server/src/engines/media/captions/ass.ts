@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
+import { languageCode } from '../../providers/transcription/languages.ts';
 import { needsSpaceBetween } from '../../providers/transcription/text.ts';
 import type { TranscriptWord } from '../../providers/transcription/types.ts';
-import { dominantScript, EMOJI_FONT_FAMILY, emojiFontHas, emojiRuns, FONT_FAMILIES, isRightToLeft, wordScript, type CaptionScript } from './fonts.ts';
+import { dominantScript, EMOJI_FONT_FAMILY, emojiFontHas, emojiRuns, FONT_FAMILIES, isRightToLeft, scriptOfFont, wordScript, type CaptionScript } from './fonts.ts';
 
 export { captionFontsDir, fontsDir, fontForText, FONT_FAMILIES, dominantScript } from './fonts.ts';
 
@@ -23,8 +24,20 @@ export interface AssOptions {
   /** Distance from the bottom of the frame to the bottom of the captions: clears TikTok's caption, music and button area. */
   marginV: number;
   marginH: number;
+  /** Outline width; with an opaque box (borderStyle 3), the box's padding around the text. */
   outline: number;
   shadow: number;
+  /** 1: outline and drop shadow; 3: an opaque box in the outline colour behind each line. */
+  borderStyle: 1 | 3;
+  /**
+   * Vertical centre of the caption block as a share of the frame height; unset keeps the block's
+   * bottom marginV above the frame's bottom.
+   */
+  position?: number;
+  /** Upper-case the words, by the rules of `language` (Turkish dotted İ, German ß…). */
+  uppercase?: boolean;
+  /** The transcript's language (code or whisper's English name), for upper-casing. */
+  language?: string | null;
   maxLines: number;
   /** Line width budget in display units (one unit ≈ an average lowercase Latin letter; CJK counts 1.8). */
   maxLineWidth: number;
@@ -38,7 +51,10 @@ export interface AssOptions {
   textColor: string;
   highlightColor: string;
   outlineColor: string;
-  /** Overrides the font picked from the words' script. */
+  /**
+   * The caption font, instead of the one picked from the words' script. Words of a script it is not
+   * made for still switch to their script's bundled font (a Korean word in Noto Sans: Noto Sans KR).
+   */
   fontName?: string;
 }
 
@@ -50,6 +66,7 @@ export const DEFAULT_ASS_OPTIONS: AssOptions = {
   marginH: 100,
   outline: 5,
   shadow: 2,
+  borderStyle: 1,
   maxLines: 2,
   // libass sizes a font by its ascender + descender (1.36 em for Noto Sans), so 80 gives a 59 px em;
   // 26 units × ~0.5 em × 59 px ≈ 770 px, inside the 880 px between the side margins.
@@ -252,7 +269,7 @@ function captionText(caption: Caption, active: TranscriptWord | null, context: R
 
 /** A word in the caption font, or switched to its script's bundled font when that differs. */
 function renderWord(word: TranscriptWord, highlighted: boolean, context: RenderContext): string {
-  const script = context.settings.fontName ? null : wordScript(word.text);
+  const script = wordScript(word.text);
   const switched = script !== null && script !== context.baseScript;
   let text = withEmojiFont(word.text, switched ? FONT_FAMILIES[script] : context.baseFont);
   if (switched) {
@@ -281,9 +298,21 @@ function withEmojiFont(text: string, font: string): string {
     .join('');
 }
 
+/**
+ * \an5\pos centres the block on the point whatever its line count, so `position` is exactly where
+ * the block's middle lands; without a position the style's bottom alignment and marginV apply.
+ */
+function positionTag(settings: AssOptions): string {
+  if (settings.position === undefined) return '';
+  const x = Math.round(settings.playResX / 2);
+  const y = Math.round(settings.position * settings.playResY);
+  return `{\\an5\\pos(${x},${y})}`;
+}
+
 /** Dialogue events: per caption, one per word from its start to the next word's start. */
 function dialogueLines(captions: readonly Caption[], context: RenderContext): string[] {
   const lines: string[] = [];
+  const placed = positionTag(context.settings);
   for (const caption of captions) {
     const words = caption.lines.flat();
     words.forEach((word, index) => {
@@ -291,18 +320,22 @@ function dialogueLines(captions: readonly Caption[], context: RenderContext): st
       const to = index === words.length - 1 ? caption.end : words[index + 1]!.start;
       // Words starting in the same centisecond would make an empty event: the later one takes over.
       if (Math.round(to * 100) <= Math.round(from * 100)) return;
-      lines.push(`Dialogue: 0,${formatAssTime(from)},${formatAssTime(to)},Caption,,0,0,0,,${captionText(caption, word, context)}`);
+      lines.push(`Dialogue: 0,${formatAssTime(from)},${formatAssTime(to)},Caption,,0,0,0,,${placed}${captionText(caption, word, context)}`);
     });
   }
   return lines;
 }
 
 /** The complete .ass document for these words (no events when there are none). */
-export function buildAss(words: readonly TranscriptWord[], options: Partial<AssOptions> = {}): string {
+export function buildAss(spoken: readonly TranscriptWord[], options: Partial<AssOptions> = {}): string {
   const settings = { ...DEFAULT_ASS_OPTIONS, ...options };
+  // Upper-cased before the layout, so line widths are measured on the capitals shown.
+  const words = settings.uppercase ? spoken.map((word) => ({ ...word, text: upperCased(word.text, settings.language) })) : spoken;
   const allText = words.map((word) => word.text).join(' ');
-  const baseScript = settings.fontName ? null : dominantScript(allText);
-  const baseFont = settings.fontName ?? FONT_FAMILIES[baseScript ?? 'latin'];
+  // A named font is the base for the script it is made for (a font the app does not bundle is
+  // taken for a Latin one); other scripts' words switch to their own font in renderWord.
+  const baseScript = settings.fontName ? (scriptOfFont(settings.fontName) ?? 'latin') : dominantScript(allText);
+  const baseFont = settings.fontName ?? FONT_FAMILIES[baseScript];
   const context: RenderContext = { settings, baseFont, baseScript };
   const captions = layoutCaptions(words, settings);
   // Encoding -1 asks libass to detect the base direction, so Arabic lines read right to left with
@@ -318,10 +351,10 @@ export function buildAss(words: readonly TranscriptWord[], options: Partial<AssO
     assColour('000000', '80'),
     -1, 0, 0, 0,
     100, 100, 0, 0,
-    1,
+    settings.borderStyle,
     settings.outline,
     settings.shadow,
-    2,
+    settings.position === undefined ? 2 : 5,
     settings.marginH,
     settings.marginH,
     settings.marginV,
@@ -346,6 +379,16 @@ export function buildAss(words: readonly TranscriptWord[], options: Partial<AssO
     ...dialogueLines(captions, context),
     '',
   ].join('\n');
+}
+
+/** Upper case by the language's rules; an unknown language gets the root locale's. */
+function upperCased(text: string, language: string | null | undefined): string {
+  const locale = languageCode(language);
+  try {
+    return text.toLocaleUpperCase(locale ?? undefined);
+  } catch {
+    return text.toUpperCase();
+  }
 }
 
 /** Writes the captions through a temporary name, so a crash never leaves a half file in place. */

@@ -90,6 +90,11 @@ export const FONT_FAMILIES: Readonly<Record<CaptionScript, string>> = Object.fro
 
 export const EMOJI_FONT_FAMILY = CAPTION_FONTS.emoji.family;
 
+/** The script a bundled caption font is made for; null for a family the app does not bundle. */
+export function scriptOfFont(family: string): CaptionScript | null {
+  return SCRIPTS.find((script) => FONT_FAMILIES[script] === family) ?? null;
+}
+
 /** The files committed in fontsDir, by role (the others come from npm packages). */
 export const FONT_FILES: Readonly<Partial<Record<CaptionFontRole, string>>> = Object.fromEntries(
   Object.entries(CAPTION_FONTS).flatMap(([role, font]) => ('bundled' in font.source ? [[role, font.source.bundled]] : [])),

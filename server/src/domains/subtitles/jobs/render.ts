@@ -1,0 +1,147 @@
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppDeps } from '../../deps.ts';
+import { CLIP_FILES, clipFilePath, findClipById, instanceWorkDir, markRendered, transcriptWordsOf, type ClipRow } from '../../clips/service.ts';
+import { recordLog } from '../../logs/service.ts';
+import { findStreamerById, studioOf } from '../../streamers/service.ts';
+import { renderPlan, writeCaptionOverlay, type CaptionOverlayRequest } from '../../studio/service.ts';
+import { makeThumbnail, outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
+import type { WorkerIdentity } from '../../../platform/identity.ts';
+import { RENDER_JOB } from '../../../platform/queue/contracts.ts';
+import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
+import { beatRequest, claimQueuedRequest, moveSubtitleRequest } from '../queries.ts';
+import { subtitleProgress } from '../progress.ts';
+import { putBack } from './subtitle.ts';
+
+/**
+ * How often the job beats and looks at its row: a stop (the row set to stopped, from any process)
+ * reaches ffmpeg within this.
+ */
+const STOP_CHECK_MS = 500;
+/** Frame for the fresh thumbnail, as the download run takes it (past black openings). */
+const THUMBNAIL_AT_SEC = 1;
+/** A clip's render finishes well inside this, or ffmpeg is stuck. */
+const RENDER_TIMEOUT_MS = 20 * 60_000;
+
+class RenderStopped extends Error {
+  constructor() {
+    super('Render stopped');
+  }
+}
+
+/**
+ * `clips/render`: the clip rendered again from its kept source with its settings (the clip's over
+ * its streamer's) in one encode: layout, trim, its saved words as captions when it is subtitled,
+ * loudness. The new video and thumbnail are made in the work folder and moved over the clip's in
+ * the same transaction that ends the request as done, so a stop either comes first (nothing is
+ * replaced) or finds nothing to stop.
+ */
+export function renderJob(deps: AppDeps, identity: WorkerIdentity) {
+  return defineJob({ ...RENDER_JOB, run: ({ requestId }, ctx) => renderAgain(deps, identity, requestId, ctx) });
+}
+
+/** The saved words as captions for this render, or null when the clip is not subtitled. */
+async function savedCaptions(clip: ClipRow, request: Omit<CaptionOverlayRequest, 'words' | 'language'>): Promise<SubtitleOverlay | null> {
+  const words = transcriptWordsOf(clip);
+  if (!clip.subtitled || !words?.length) return null;
+  return writeCaptionOverlay({ words, language: clip.transcript_language, ...request });
+}
+
+async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: string, ctx: JobContext): Promise<void> {
+  const { signal } = ctx;
+  const request = await claimQueuedRequest(deps.db, requestId, identity, 'rendering');
+  if (!request) return;
+  let stopped = false;
+  const beat = async () => {
+    // Stopped by the user, or ended by recovery: either way the row has its final word already.
+    if ((await beatRequest(deps.db, requestId)) !== 'running') {
+      stopped = true;
+      ctx.stop(new RenderStopped());
+    }
+  };
+  let beating: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    beating ??= beat()
+      .catch((error: unknown) => deps.logger.warn({ err: error, requestId }, 'render heartbeat failed'))
+      .finally(() => {
+        beating = null;
+      });
+  }, STOP_CHECK_MS);
+  const workDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `render-${requestId}`);
+  const progress = subtitleProgress(deps.db, requestId, 'render');
+  const fail = async (message: string) => {
+    await progress.stop();
+    await moveSubtitleRequest(deps.db, requestId, { from: 'running', set: { status: 'failed', message, finished_at: new Date() } });
+  };
+  const clip = await findClipById(deps.db, request.clip_row_id);
+  try {
+    if (!clip) {
+      await fail('The clip no longer exists');
+      return;
+    }
+    const streamer = clip.streamer_id ? await findStreamerById(deps.db, clip.streamer_id) : undefined;
+    await mkdir(workDir, { recursive: true });
+    const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
+    const sourceInfo = await probe(deps.media.ffprobe, source, signal);
+    const plan = renderPlan({
+      vertical: clip.format_type === 'vertical',
+      streamer: streamer ? studioOf(streamer) : null,
+      edit: clip.edit,
+      sourceDurationSec: sourceInfo.durationSec,
+      renderedLayout: clip.layout,
+    });
+    const captions = await savedCaptions(clip, {
+      style: plan.captionStyle,
+      frame: outputFrame(plan.layout, sourceInfo),
+      trimStart: plan.trim?.start ?? 0,
+      assPath: path.join(workDir, 'captions.ass'),
+    });
+    progress.report('rendering', 0);
+    const video = path.join(workDir, CLIP_FILES.video);
+    await renderClip({
+      ffmpeg: deps.media.ffmpeg,
+      source,
+      output: video,
+      sourceInfo,
+      layout: plan.layout,
+      captions,
+      trim: plan.trim,
+      audio: { normalize: plan.normalizeAudio },
+      signal,
+      onProgress: (fraction) => progress.report('rendering', fraction),
+      timeoutMs: RENDER_TIMEOUT_MS,
+    });
+    const rendered = await probe(deps.media.ffprobe, video, signal);
+    const thumbnail = path.join(workDir, CLIP_FILES.thumbnail);
+    await makeThumbnail({ ffmpeg: deps.media.ffmpeg, source: video, output: thumbnail, atSec: THUMBNAIL_AT_SEC, durationSec: rendered.durationSec, signal });
+    await progress.stop();
+    const placed = await deps.db.transaction().execute(async (trx) => {
+      const done = { status: 'done', percent: 100, message: null, finished_at: new Date() } as const;
+      if (!(await moveSubtitleRequest(trx, requestId, { from: 'running', owner: identity.instance, set: done }))) return false;
+      await markRendered(trx, clip.id, { sizeBytes: rendered.sizeBytes, durationSec: rendered.durationSec, width: rendered.width, height: rendered.height });
+      // Same file system (the work folder is under the media root): each rename is atomic.
+      await rename(video, clipFilePath(deps.env.dataDir, clip.files_dir, 'video'));
+      await rename(thumbnail, clipFilePath(deps.env.dataDir, clip.files_dir, 'thumbnail'));
+      return true;
+    });
+    if (!placed) throw new RenderStopped();
+    await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'render', message: `Rendered "${clip.title}" (${clip.clip_id}) again with its settings`, userId: clip.user_id });
+  } catch (error) {
+    if (stopped || error instanceof RenderStopped) {
+      deps.logger.info({ requestId }, 'render stopped; the clip keeps its previous video');
+      return;
+    }
+    if (ctx.shutdown.aborted && (await putBack(deps, requestId, identity, 'render'))) {
+      deps.logger.info({ requestId }, 'render interrupted by a restart; queued again');
+      return;
+    }
+    const reason = (error as Error).message;
+    await fail(`Render failed: ${reason}`);
+    await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'render', message: `Rendering "${clip?.title ?? 'a clip'}" again failed: ${reason}`, userId: request.user_id, error });
+  } finally {
+    clearInterval(timer);
+    await progress.stop();
+    await beating;
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
