@@ -55,7 +55,7 @@ export function TrimSection({ editor, clip }: { editor: StudioEditor; clip: Play
         data-testid="studio-video"
         onTimeUpdate={player.onTimeUpdate}
         onSeeked={player.onTimeUpdate}
-        className={cn('mx-auto block rounded-lg bg-black object-contain', vertical ? 'aspect-[9/16] max-h-[50vh]' : 'aspect-video w-full')}
+        className={cn('mx-auto block rounded-lg bg-black object-contain', vertical ? 'aspect-[9/16] h-[min(50vh,28rem)] w-auto max-w-full' : 'aspect-video w-full')}
       />
       <TrimTimeline duration={duration} start={values.trim_start} end={values.trim_end} onChange={setTrim} playhead={here} rendered={{ start: clip.trim_start, end: clip.trim_end }} />
       <div className="flex flex-wrap items-center justify-between gap-3">
