@@ -105,6 +105,13 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     return box;
   }
 
+  /** Saves; the toast waited for is this save's (an earlier one has gone first). */
+  async function saveAndWait() {
+    await waitForToastsGone(page);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast(SAVED).waitFor();
+  }
+
   /** Drags with the mouse in small steps, as a hand would. */
   async function drag(from: { x: number; y: number }, to: { x: number; y: number }) {
     await page.mouse.move(from.x, from.y);
@@ -155,11 +162,11 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     await drag({ x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 }, { x: handle.x + handle.width / 2 - frame.width * 0.05, y: handle.y + handle.height / 2 });
     await expect.poll(() => region('facecam').getAttribute('aria-label')).toBe('Facecam region: left 0%, top 0%, 20% wide, 30% high');
 
-    shown = await nextPreview(shown);
-    const after = await pixels(previewImage(), GRID);
-    expect(after).not.toEqual(before);
-    // The facecam band (the top 35%) is all camera: red across it.
-    for (const point of [[0.2, 0.1], [0.5, 0.17], [0.8, 0.3]] as const) expect(isRed((await pixels(previewImage(), [point]))[0] ?? []), `preview at ${point.join(',')}`).toBe(true);
+    await nextPreview(shown);
+    // The facecam band (the top 35%) is all camera once the latest preview is in: red across it.
+    const band = [[0.2, 0.1], [0.5, 0.17], [0.8, 0.3]] as const;
+    await expect.poll(async () => (await pixels(previewImage(), band)).every(isRed), { timeout: 30_000 }).toBe(true);
+    expect(await pixels(previewImage(), GRID)).not.toEqual(before);
     expect(await page.getByTestId('dirty-state').textContent()).toBe('Unsaved changes');
   });
 
@@ -174,8 +181,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
   });
 
   it('saves the regions to the clip', async () => {
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await toast(SAVED).waitFor();
+    await saveAndWait();
     const edit = await savedEdit();
     expect(edit.layout).toBe('split');
     expect(edit.facecam).toEqual({ x: 0, y: 0, w: 0.2, h: 0.3 });
@@ -216,8 +222,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     await expect.poll(() => page.getByRole('slider', { name: 'Trim end' }).getAttribute('aria-valuenow')).toBe('2');
     await page.keyboard.press('PageUp');
 
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await toast(SAVED).waitFor();
+    await saveAndWait();
     const edit = await savedEdit();
     expect([edit.trim_start, edit.trim_end]).toEqual([1, 3]);
   });
@@ -262,6 +267,19 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
         expect(describeViolations(await axeViolations(page)), `${width} ${theme}`).toEqual([]);
       }
     }
+    // The other tabs: at a phone's width in dark, and a laptop's in light.
+    for (const [width, height, theme] of [[390, 844, 'dark'], [1366, 900, 'light']] as const) {
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme: theme });
+      for (const [tab, name] of [['Captions', 'captions'], ['Trim & audio', 'trim']] as const) {
+        await page.getByRole('tab', { name: tab }).click();
+        await page.getByRole('tabpanel', { name: tab }).waitFor();
+        expect(await horizontalOverflow(page), `${name} ${width} ${theme}`).toBeLessThanOrEqual(0);
+        await screenshot(page, `studio-${name}-${width}-${theme}`);
+        expect(describeViolations(await axeViolations(page)), `${name} ${width} ${theme}`).toEqual([]);
+      }
+    }
+    await page.getByRole('tab', { name: 'Layout' }).click();
     await page.setViewportSize({ width: 390, height: 844 });
     // On a phone, the regions still move by touch-sized handles, and the preview folds away.
     await page.getByRole('button', { name: 'Hide' }).click();
@@ -276,8 +294,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     await page.getByRole('button', { name: 'Reset to streamer default' }).click();
     await page.getByRole('radio', { name: /Blurred background/ }).isChecked();
     expect(await region('facecam').count()).toBe(0);
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await toast(SAVED).waitFor();
+    await saveAndWait();
     const edit = await savedEdit();
     expect([edit.layout ?? null, edit.facecam ?? null, edit.trim_start]).toEqual([null, null, 1]);
   });

@@ -41,7 +41,7 @@ export function PreviewPanel({ image, vertical, at }: PreviewPanelProps) {
       </div>
       <div id={bodyId} className={cn('mt-3 space-y-2', !open && 'hidden lg:block')}>
         <div
-          className={cn('relative mx-auto overflow-hidden rounded-lg bg-black', vertical ? 'aspect-[9/16] w-full max-w-[min(100%,calc(65vh*9/16))]' : 'aspect-video w-full')}
+          className={cn('relative mx-auto overflow-hidden rounded-lg bg-black', vertical ? 'aspect-[9/16] w-full max-w-[calc(45vh*9/16)] lg:max-w-[min(100%,calc(65vh*9/16))]' : 'aspect-video w-full')}
           data-testid="preview-frame"
         >
           {image.url && <img src={image.url} alt={`Preview of the rendered video ${at}`} className={cn('size-full object-contain transition-opacity', image.loading && 'opacity-70')} />}

@@ -12,8 +12,9 @@ export interface RegionSpec {
 }
 
 const TONES = {
-  facecam: { border: 'border-amber-400', fill: 'bg-amber-400/15', label: 'bg-amber-400 text-black', handle: 'bg-amber-400' },
-  gameplay: { border: 'border-sky-400', fill: 'bg-sky-400/10', label: 'bg-sky-400 text-black', handle: 'bg-sky-400' },
+  facecam: { border: 'border-amber-400', fill: 'bg-amber-400/15', label: 'top-0 left-0 rounded-br bg-amber-400 text-black', handle: 'bg-amber-400' },
+  // Its label sits at the bottom: the facecam usually lies in a top corner of the gameplay.
+  gameplay: { border: 'border-sky-400', fill: 'bg-sky-400/10', label: 'bottom-0 left-0 rounded-tr bg-sky-400 text-black', handle: 'bg-sky-400' },
 } as const;
 
 const HANDLE_PLACE: Record<Corner, string> = {
@@ -90,7 +91,7 @@ function RegionBox({ region, frameRef, hintId, onChange }: RegionBoxProps) {
       )}
       style={{ left: `${rect.x * 100}%`, top: `${rect.y * 100}%`, width: `${rect.w * 100}%`, height: `${rect.h * 100}%` }}
     >
-      <span aria-hidden="true" className={cn('pointer-events-none absolute top-0 left-0 rounded-br px-1.5 py-0.5 text-[11px] leading-none font-semibold', tone.label)}>
+      <span aria-hidden="true" className={cn('pointer-events-none absolute px-1.5 py-0.5 text-[11px] leading-none font-semibold', tone.label)}>
         {region.label}
       </span>
       {CORNERS.map((corner) => (

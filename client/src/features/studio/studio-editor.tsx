@@ -6,6 +6,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Slider } from '@/components/ui/slider';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { cn } from '@/lib/utils';
 import { useClipFrame, useClipPreview, useClipRender, useSaveClipEdit, useSaveStreamerStudio, imageFailureText } from '@/api/studio';
 import { CaptionsSection } from './captions-section';
 import { LayoutSection } from './layout-section';
@@ -142,11 +143,22 @@ export function StudioEditor({ mode, clip, streamerName, streamer, header }: Stu
           <PreviewPanel image={preview} vertical={vertical} at={at} />
         </div>
         <Tabs defaultValue="layout" className="min-w-0">
-          <TabsList className="h-auto flex-wrap">
-            <TabsTrigger value="layout">Layout</TabsTrigger>
-            <TabsTrigger value="captions">Captions</TabsTrigger>
-            <TabsTrigger value="trim">{mode === 'clip' ? 'Trim & audio' : 'Audio'}</TabsTrigger>
-            {mode === 'clip' && <TabsTrigger value="transcript">Transcript</TabsTrigger>}
+          {/* Two rows of two on a phone: four tabs in one row would not fit 390 px. */}
+          <TabsList className={cn('grid h-auto gap-1', mode === 'clip' ? 'grid-cols-2 sm:grid-cols-4' : 'grid-cols-3')}>
+            <TabsTrigger value="layout" className="h-8">
+              Layout
+            </TabsTrigger>
+            <TabsTrigger value="captions" className="h-8">
+              Captions
+            </TabsTrigger>
+            <TabsTrigger value="trim" className="h-8">
+              {mode === 'clip' ? 'Trim & audio' : 'Audio'}
+            </TabsTrigger>
+            {mode === 'clip' && (
+              <TabsTrigger value="transcript" className="h-8">
+                Transcript
+              </TabsTrigger>
+            )}
           </TabsList>
           <div className="rounded-xl border bg-card p-4 shadow-xs sm:p-5">
             <TabsContent value="layout">
