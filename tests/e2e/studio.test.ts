@@ -294,6 +294,13 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     await page.getByRole('button', { name: 'Reset to streamer default' }).click();
     await page.getByRole('radio', { name: /Blurred background/ }).isChecked();
     expect(await region('facecam').count()).toBe(0);
+    // Leaving with unsaved changes asks first; staying keeps them.
+    await page.getByRole('main').getByRole('link', { name: 'Clips' }).click();
+    const leave = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    await leave.waitFor({ state: 'detached' });
+    expect(pathnameOf(page)).toBe(`/app/clips/${CLIP.clip_id}/studio`);
+    expect(await page.getByTestId('dirty-state').textContent()).toBe('Unsaved changes');
     await saveAndWait();
     const edit = await savedEdit();
     expect([edit.layout ?? null, edit.facecam ?? null, edit.trim_start]).toEqual([null, null, 1]);

@@ -144,8 +144,9 @@ export function RegionEditor({ frameUrl, frameAlt, regions, onChange, overlay, l
         ref={frameRef}
         data-testid="source-frame"
         aria-busy={loading}
-        className="relative w-full overflow-hidden rounded-lg bg-black select-none"
-        style={{ aspectRatio: aspect }}
+        className="relative mx-auto overflow-hidden rounded-lg bg-black select-none"
+        // A portrait source would otherwise be screens tall: its height is kept to 60% of the window.
+        style={{ aspectRatio: aspect, width: `min(100%, calc(60vh * ${aspect.toFixed(4)}))` }}
       >
         {frameUrl && <img src={frameUrl} alt={frameAlt} draggable={false} onLoad={(event) => loaded(event.currentTarget)} className="absolute inset-0 size-full object-fill" />}
         {overlay}
