@@ -108,6 +108,18 @@ const SCREENS: Screen[] = [
     },
     close: (page) => page.keyboard.press('Escape'),
   },
+  {
+    name: 'clip-studio',
+    path: '/app/clips/AceClutch/studio',
+    title: 'Studio · Clipshift',
+    heading: 'Studio',
+    signedIn: true,
+    // The pictures come from ffmpeg: the screen is what it is once both are in.
+    check: async (page) => {
+      await page.getByTestId('source-frame').locator('img').waitFor({ timeout: 30_000 });
+      await page.getByTestId('preview-frame').locator('img').waitFor({ timeout: 30_000 });
+    },
+  },
   { name: 'logs', path: '/app/logs', title: 'Logs · Clipshift', heading: 'System Logs', signedIn: true },
   { name: 'settings', path: '/app/settings', title: 'Settings · Clipshift', heading: 'Settings', signedIn: true },
 ];

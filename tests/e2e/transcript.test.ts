@@ -114,8 +114,8 @@ describe('the transcript editor and the streamer’s studio defaults', () => {
   });
 
   it('lists the words with their times in lines split at pauses, fillers marked', async () => {
-    await page.goto(`/app/clips/${CLIP_ID}/transcript`);
-    await heading(page, 'Edit transcript').waitFor();
+    await page.goto(`/app/clips/${CLIP_ID}/studio?tab=transcript`);
+    await heading(page, 'Studio').waitFor();
     // The frame shows while the words load; the words arrive in it.
     await word('actualy').waitFor();
     const lines = editor().getByRole('list', { name: 'Transcript lines' }).getByRole('listitem');
@@ -222,7 +222,7 @@ describe('the transcript editor and the streamer’s studio defaults', () => {
 
   it('says when a clip has no transcript yet and offers to generate subtitles', async () => {
     await seedClip(server.app.deps, userId, { clip_id: 'NoWordsYet', title: 'Quiet clip', streamer_name: STREAMER });
-    await page.goto('/app/clips/NoWordsYet/transcript');
+    await page.goto('/app/clips/NoWordsYet/studio?tab=transcript');
     await page.getByText('No transcript yet').waitFor();
     await page.getByRole('button', { name: 'Generate subtitles' }).waitFor();
     expect(describeViolations(await axeViolations(page))).toEqual([]);

@@ -88,7 +88,3 @@ export function useDeleteStreamer(onDone: () => void) {
   });
 }
 
-/** The fonts captions can use (GET /api/fonts); the same for everybody, so loaded once. */
-export function useCaptionFonts() {
-  return trpc.fonts.list.useQuery(undefined, { staleTime: Number.POSITIVE_INFINITY });
-}

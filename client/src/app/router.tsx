@@ -19,8 +19,8 @@ const privacy = () => import('@/features/legal/privacy-page').then((m) => ({ Com
 const dashboard = () => import('@/features/dashboard/dashboard-page').then((m) => ({ Component: m.DashboardPage }));
 const streamers = () => import('@/features/streamers/streamers-page').then((m) => ({ Component: m.StreamersPage }));
 const clips = () => import('@/features/clips/clips-page').then((m) => ({ Component: m.ClipsPage }));
+const studio = () => import('@/features/studio/studio-page').then((m) => ({ Component: m.StudioPage }));
 const logs = () => import('@/features/logs/logs-page').then((m) => ({ Component: m.LogsPage }));
-const transcript = () => import('@/features/studio/transcript/transcript-page').then((m) => ({ Component: m.TranscriptPage }));
 const settings = () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage }));
 
 /** The route table of spec section 2; /app routes sit behind the auth guard. */
@@ -40,9 +40,10 @@ const routes: RouteObject[] = [
           { path: paths.app.dashboard, lazy: dashboard, handle: titled('Dashboard') },
           { path: paths.app.streamers, lazy: streamers, handle: titled('Streamers') },
           { path: paths.app.clips, lazy: clips, handle: titled('Clips') },
+          { path: paths.app.clipStudio, lazy: studio, handle: titled('Studio') },
+          { path: paths.app.streamerStudio, lazy: studio, handle: titled('Studio') },
           { path: paths.app.logs, lazy: logs, handle: titled('Logs') },
           { path: paths.app.settings, lazy: settings, handle: titled('Settings') },
-          { path: paths.app.clipTranscript, lazy: transcript, handle: titled('Edit transcript') },
         ],
       },
       { path: '*', element: <Navigate to={paths.home} replace /> },

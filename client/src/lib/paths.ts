@@ -11,14 +11,10 @@ export const paths = {
     clips: '/app/clips',
     logs: '/app/logs',
     settings: '/app/settings',
-    clipTranscript: '/app/clips/:clipId/transcript',
+    clipStudio: '/app/clips/:clipId/studio',
+    streamerStudio: '/app/streamers/:name/studio',
   },
 } as const;
-
-/** The transcript editor of one clip. */
-export function clipTranscriptPath(clipId: string): string {
-  return paths.app.clipTranscript.replace(':clipId', encodeURIComponent(clipId));
-}
 
 /** Sections of the landing page that other pages link to. */
 export const landingSections = {
@@ -58,4 +54,29 @@ export const ADD_STREAMER_PARAM = 'add';
 
 export function addStreamerPath(): string {
   return `${paths.app.streamers}?${ADD_STREAMER_PARAM}`;
+}
+
+/** The query parameter naming the clip a streamer's studio draws on. */
+export const STUDIO_CLIP_PARAM = 'clip';
+
+/** The query parameter naming the studio tab to open. */
+export const STUDIO_TAB_PARAM = 'tab';
+export const STUDIO_TABS = ['layout', 'captions', 'trim', 'transcript'] as const;
+export type StudioTab = (typeof STUDIO_TABS)[number];
+
+/** The studio of one clip (its layout, captions, trim and audio), optionally at one tab. */
+export function clipStudioPath(clipId: string, tab?: StudioTab): string {
+  const path = paths.app.clipStudio.replace(':clipId', encodeURIComponent(clipId));
+  return tab ? `${path}?${STUDIO_TAB_PARAM}=${tab}` : path;
+}
+
+/** The tab a studio link asked for, when it names one. */
+export function studioTabOf(search: URLSearchParams): StudioTab | null {
+  const tab = search.get(STUDIO_TAB_PARAM);
+  return (STUDIO_TABS as readonly string[]).includes(tab ?? '') ? (tab as StudioTab) : null;
+}
+
+/** A streamer's default layout and captions, drawn on one of its clips. */
+export function streamerStudioPath(name: string, clipId: string): string {
+  return `${paths.app.streamerStudio.replace(':name', encodeURIComponent(name))}?${STUDIO_CLIP_PARAM}=${encodeURIComponent(clipId)}`;
 }

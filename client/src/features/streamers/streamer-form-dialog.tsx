@@ -15,6 +15,7 @@ import {
   type StreamerFormMode,
   type StreamerFormValues,
 } from './streamer-form';
+import { StudioLink } from './studio-link';
 import { AutomationFields, ClipLimitField, FormatFields, LanguageField, NameField, ScheduleField } from './streamer-form-fields';
 import { CaptionStyleField, GlossaryField, LoudnessField } from './streamer-studio-fields';
 
@@ -104,6 +105,7 @@ export function StreamerFormDialog({ target, onClose }: StreamerFormDialogProps)
             <LanguageField {...fields} />
           </div>
           <FormatFields {...fields} />
+          {target.mode === 'edit' && <StudioLink streamerName={target.streamer.name} />}
           <Separator />
           <CaptionStyleField {...fields} />
           <GlossaryField {...fields} />

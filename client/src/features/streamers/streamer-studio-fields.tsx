@@ -11,7 +11,7 @@ import {
   type CaptionPreset,
   type CaptionStyle,
 } from '@clipshift/shared';
-import { useCaptionFonts } from '@/api/streamers';
+import { useCaptionFonts } from '@/api/studio';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { SegmentedControl, type SegmentedOption } from '@/components/ui/segmented-control';

@@ -1,8 +1,10 @@
-import { Download, Trash2 } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { Clapperboard, Download, Trash2 } from 'lucide-react';
 import type { Clip } from '@clipshift/shared';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
+import { clipStudioPath } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import type { ClipActions } from '../shared/clip-actions';
 import { ClipBadges } from '../shared/clip-badges';
@@ -23,6 +25,12 @@ function DetailsActions({ clip, actions }: { clip: Clip; actions: ClipActions })
       <Button variant="outline" size="sm" onClick={() => actions.download(clip)}>
         <Download aria-hidden="true" />
         Download MP4
+      </Button>
+      <Button asChild variant="outline" size="sm">
+        <Link to={clipStudioPath(clip.clip_id)}>
+          <Clapperboard aria-hidden="true" />
+          Open studio
+        </Link>
       </Button>
       <SubtitleButton withLabel generating={actions.isGenerating(clip)} render={clip.render} onClick={() => actions.generateSubtitles(clip)} />
       <Button
@@ -90,7 +98,7 @@ function DetailsBody({ listed, actions, onClose }: DetailsBodyProps) {
         ) : (
           <DescriptionsSkeleton />
         )}
-        {loaded?.transcript && <ClipTranscript text={loaded.transcript} />}
+        {loaded?.transcript && <ClipTranscript text={loaded.transcript} clipId={loaded.clip_id} />}
       </div>
     </div>
   );

@@ -1,0 +1,94 @@
+import { useId } from 'react';
+import { LAYOUTS, LAYOUT_LABELS, MAX_SPLIT_RATIO, MIN_SPLIT_RATIO, type Layout } from '@clipshift/shared';
+import { SegmentedControl } from '@/components/ui/segmented-control';
+import { Label } from '@/components/ui/label';
+import { SectionHeader, SliderField, SourceTag, SwitchField } from './studio-controls';
+import { sectionIsOwn, STARTING_FACECAM } from './studio-draft';
+import type { StudioEditor } from './use-studio-editor';
+
+const LAYOUT_DESCRIPTIONS: Record<Layout, string> = {
+  blur: 'The whole picture over a blurred copy of itself',
+  crop: 'A 9:16 window of the picture, moved with the focus',
+  split: 'The facecam on top, the gameplay below',
+};
+
+const percent = (value: number) => `${Math.round(value * 100)}%`;
+
+/** Layout, crop focus, split ratio and the facecam switch; the regions are drawn on the frame. */
+export function LayoutSection({ editor, horizontal }: { editor: StudioEditor; horizontal: boolean }) {
+  const { mode, draft, values, set } = editor;
+  const labelId = useId();
+  const chooseLayout = (layout: Layout) => {
+    // Split needs a facecam: start from the usual corner rather than have the save refused.
+    if (layout === 'split' && !values.facecam) editor.patch({ layout, facecam: STARTING_FACECAM });
+    else set('layout', layout);
+  };
+  return (
+    <section className="space-y-5" aria-label="Layout">
+      <SectionHeader
+        title="Layout"
+        description={horizontal ? 'This clip is kept horizontal: the layout applies when it is rendered vertical.' : 'How the 16:9 picture fills the 9:16 video.'}
+        mode={mode}
+        own={sectionIsOwn(draft, 'layout')}
+        onReset={() => editor.reset('layout')}
+      />
+      <div className="space-y-2">
+        <div className="flex items-center gap-2">
+          <Label id={labelId}>Layout</Label>
+          <SourceTag mode={mode} own={draft.layout !== null} />
+        </div>
+        <SegmentedControl
+          labelledBy={labelId}
+          value={values.layout}
+          onValueChange={chooseLayout}
+          options={LAYOUTS.map((layout) => ({ value: layout, label: LAYOUT_LABELS[layout], description: LAYOUT_DESCRIPTIONS[layout] }))}
+          className="sm:grid-cols-3"
+        />
+      </div>
+      {values.layout === 'crop' && (
+        <SliderField
+          label="Crop focus"
+          value={values.crop_focus}
+          min={0}
+          max={1}
+          step={0.01}
+          format={(value) => (value < 0.34 ? `Left ${percent(value)}` : value > 0.66 ? `Right ${percent(value)}` : `Centre ${percent(value)}`)}
+          onChange={(value) => set('crop_focus', value)}
+          tag={<SourceTag mode={mode} own={draft.crop_focus !== null} />}
+          hint="Where the 9:16 window sits across the picture (shown on the frame)."
+        />
+      )}
+      {values.layout === 'split' && (
+        <>
+          <SliderField
+            label="Facecam height"
+            value={values.split_ratio}
+            min={MIN_SPLIT_RATIO}
+            max={MAX_SPLIT_RATIO}
+            step={0.01}
+            format={(value) => `${percent(value)} of the video`}
+            onChange={(value) => set('split_ratio', value)}
+            tag={<SourceTag mode={mode} own={draft.split_ratio !== null} />}
+            hint="The share of the video's height the facecam takes at the top."
+          />
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="font-medium">Regions</span>
+            <span className="text-muted-foreground">Facecam</span>
+            <SourceTag mode={mode} own={draft.facecam !== null} />
+            <span className="text-muted-foreground">Gameplay</span>
+            <SourceTag mode={mode} own={draft.gameplay !== null} />
+          </div>
+          {mode === 'clip' && (
+            <SwitchField
+              label="Facecam off for this clip"
+              description="Only the gameplay, for a clip where the camera shows nothing useful."
+              checked={values.facecam_off}
+              onChange={(checked) => set('facecam_off', checked)}
+              tag={<SourceTag mode={mode} own={draft.facecam_off !== null} />}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,167 @@
+import { useId, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode, type RefObject } from 'react';
+import type { Rect } from '@clipshift/shared';
+import { cn } from '@/lib/utils';
+import { CORNERS, describeRect, moveRect, rectAfterKey, resizeRect, type Corner } from './region-geometry';
+
+export interface RegionSpec {
+  id: 'facecam' | 'gameplay';
+  label: string;
+  rect: Rect;
+  /** Border and label colours: the two regions must never be confused. */
+  tone: 'facecam' | 'gameplay';
+}
+
+const TONES = {
+  facecam: { border: 'border-amber-400', fill: 'bg-amber-400/15', label: 'top-0 left-0 rounded-br bg-amber-400 text-black', handle: 'bg-amber-400' },
+  // Its label sits at the bottom: the facecam usually lies in a top corner of the gameplay.
+  gameplay: { border: 'border-sky-400', fill: 'bg-sky-400/10', label: 'bottom-0 left-0 rounded-tr bg-sky-400 text-black', handle: 'bg-sky-400' },
+} as const;
+
+const HANDLE_PLACE: Record<Corner, string> = {
+  nw: 'top-0 left-0 -translate-x-1/2 -translate-y-1/2 cursor-nwse-resize',
+  ne: 'top-0 right-0 translate-x-1/2 -translate-y-1/2 cursor-nesw-resize',
+  sw: 'bottom-0 left-0 -translate-x-1/2 translate-y-1/2 cursor-nesw-resize',
+  se: 'bottom-0 right-0 translate-x-1/2 translate-y-1/2 cursor-nwse-resize',
+};
+
+interface Drag {
+  pointerId: number;
+  mode: 'move' | Corner;
+  startX: number;
+  startY: number;
+  start: Rect;
+}
+
+interface RegionBoxProps {
+  region: RegionSpec;
+  frameRef: RefObject<HTMLDivElement | null>;
+  hintId: string;
+  onChange: (rect: Rect) => void;
+}
+
+/** One region: drag its body to move it, a corner to resize it, or use the arrow keys. */
+function RegionBox({ region, frameRef, hintId, onChange }: RegionBoxProps) {
+  const drag = useRef<Drag | null>(null);
+  const tone = TONES[region.tone];
+  const { rect } = region;
+
+  const begin = (mode: Drag['mode']) => (event: PointerEvent<HTMLElement>) => {
+    if (event.button !== 0) return;
+    event.stopPropagation();
+    event.preventDefault();
+    event.currentTarget.setPointerCapture(event.pointerId);
+    drag.current = { pointerId: event.pointerId, mode, startX: event.clientX, startY: event.clientY, start: rect };
+    // Focus follows the pointer, so the keyboard carries on with the region just touched.
+    (event.currentTarget.closest('[data-region]') as HTMLElement | null)?.focus({ preventScroll: true });
+  };
+  const move = (event: PointerEvent<HTMLElement>) => {
+    const current = drag.current;
+    const frame = frameRef.current?.getBoundingClientRect();
+    if (!current || current.pointerId !== event.pointerId || !frame || frame.width === 0 || frame.height === 0) return;
+    const dx = (event.clientX - current.startX) / frame.width;
+    const dy = (event.clientY - current.startY) / frame.height;
+    onChange(current.mode === 'move' ? moveRect(current.start, dx, dy) : resizeRect(current.start, current.mode, dx, dy));
+  };
+  const end = (event: PointerEvent<HTMLElement>) => {
+    if (drag.current?.pointerId === event.pointerId) drag.current = null;
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const next = rectAfterKey(rect, event.key, event.shiftKey);
+    if (!next) return;
+    event.preventDefault();
+    onChange(next);
+  };
+  const pointerHandlers = { onPointerMove: move, onPointerUp: end, onPointerCancel: end };
+
+  return (
+    <div
+      data-region={region.id}
+      data-testid={`region-${region.id}`}
+      role="group"
+      tabIndex={0}
+      aria-label={`${region.label} region: ${describeRect(rect)}`}
+      aria-describedby={hintId}
+      onKeyDown={onKeyDown}
+      onPointerDown={begin('move')}
+      {...pointerHandlers}
+      className={cn(
+        'absolute cursor-move touch-none border-2 outline-none focus-visible:ring-4 focus-visible:ring-ring/60',
+        tone.border,
+        tone.fill,
+      )}
+      style={{ left: `${rect.x * 100}%`, top: `${rect.y * 100}%`, width: `${rect.w * 100}%`, height: `${rect.h * 100}%` }}
+    >
+      <span aria-hidden="true" className={cn('pointer-events-none absolute px-1.5 py-0.5 text-[11px] leading-none font-semibold', tone.label)}>
+        {region.label}
+      </span>
+      {CORNERS.map((corner) => (
+        // A 28 px touch target around a 12 px dot: fingers at 390 px wide can grab it.
+        <span
+          key={corner}
+          aria-hidden="true"
+          data-handle={corner}
+          onPointerDown={begin(corner)}
+          {...pointerHandlers}
+          className={cn('absolute z-10 flex size-7 touch-none items-center justify-center', HANDLE_PLACE[corner])}
+        >
+          <span className={cn('size-3 rounded-full border-2 border-white shadow', tone.handle)} />
+        </span>
+      ))}
+    </div>
+  );
+}
+
+interface RegionEditorProps {
+  frameUrl: string | null;
+  frameAlt: string;
+  regions: readonly RegionSpec[];
+  onChange: (id: RegionSpec['id'], rect: Rect) => void;
+  /** Drawn over the frame under the regions (the crop window). */
+  overlay?: ReactNode;
+  loading: boolean;
+  error: string | null;
+  /** Hears the source's width / height once a frame has loaded. */
+  onAspect?: (aspect: number) => void;
+}
+
+/** Twitch clips are 16:9; the box keeps that shape until the first frame says otherwise. */
+const DEFAULT_ASPECT = 16 / 9;
+
+/** The source frame with the regions over it, as fractions of the frame. */
+export function RegionEditor({ frameUrl, frameAlt, regions, onChange, overlay, loading, error, onAspect }: RegionEditorProps) {
+  const frameRef = useRef<HTMLDivElement>(null);
+  const [aspect, setAspect] = useState(DEFAULT_ASPECT);
+  const loaded = (image: HTMLImageElement) => {
+    if (image.naturalWidth === 0 || image.naturalHeight === 0) return;
+    const next = image.naturalWidth / image.naturalHeight;
+    setAspect(next);
+    onAspect?.(next);
+  };
+  const hintId = useId();
+  return (
+    <div className="space-y-2">
+      <div
+        ref={frameRef}
+        data-testid="source-frame"
+        aria-busy={loading}
+        className="relative mx-auto overflow-hidden rounded-lg bg-black select-none"
+        // A portrait source would otherwise be screens tall: its height is kept to 60% of the window.
+        style={{ aspectRatio: aspect, width: `min(100%, calc(60vh * ${aspect.toFixed(4)}))` }}
+      >
+        {frameUrl && <img src={frameUrl} alt={frameAlt} draggable={false} onLoad={(event) => loaded(event.currentTarget)} className="absolute inset-0 size-full object-fill" />}
+        {overlay}
+        {regions.map((region) => (
+          <RegionBox key={region.id} region={region} frameRef={frameRef} hintId={hintId} onChange={(rect) => onChange(region.id, rect)} />
+        ))}
+        {error && (
+          <p role="alert" className="absolute inset-x-2 bottom-2 rounded bg-background/90 px-2 py-1 text-xs text-destructive">
+            {error}
+          </p>
+        )}
+      </div>
+      <p id={hintId} className={cn('text-xs text-muted-foreground', regions.length === 0 && 'sr-only')}>
+        Drag a region to move it and its corners to resize it. With a region focused, arrow keys move it and Shift + arrow keys resize it.
+      </p>
+    </div>
+  );
+}

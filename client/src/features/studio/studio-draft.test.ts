@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { CAPTION_PRESET_STYLES, EMPTY_CLIP_EDIT, STREAMER_STUDIO_DEFAULTS, type StreamerStudio } from '@clipshift/shared';
+import { changedFields, draftProblem, effectiveValues, fallbackValues, previewRequest, resetSection, savedDraft, sectionIsOwn, streamerChanges } from './studio-draft';
+
+const streamer: StreamerStudio = { ...STREAMER_STUDIO_DEFAULTS, layout: 'split', facecam: { x: 0, y: 0, w: 0.3, h: 0.3 }, caption_style: CAPTION_PRESET_STYLES.bold, normalize_audio: false };
+
+describe('studio draft', () => {
+  it("shows a clip's overrides over its streamer's settings, and the whole clip untrimmed", () => {
+    const draft = savedDraft('clip', { ...EMPTY_CLIP_EDIT, layout: 'crop', crop_focus: 0.2 }, streamer);
+    const values = effectiveValues(draft, fallbackValues('clip', streamer, 12));
+    expect(values).toMatchObject({ layout: 'crop', crop_focus: 0.2, facecam: streamer.facecam, caption_style: CAPTION_PRESET_STYLES.bold, normalize_audio: false, trim_start: 0, trim_end: 12 });
+    expect(sectionIsOwn(draft, 'layout')).toBe(true);
+    expect(sectionIsOwn(draft, 'captions')).toBe(false);
+  });
+
+  it('resets a section to null (the streamer default) and knows what changed', () => {
+    const saved = savedDraft('clip', { ...EMPTY_CLIP_EDIT, layout: 'crop', trim_start: 2 }, streamer);
+    const reset = resetSection(saved, 'layout');
+    expect(reset).toMatchObject({ layout: null, trim_start: 2 });
+    expect(changedFields(reset, saved)).toEqual(['layout']);
+    expect(changedFields(saved, saved)).toEqual([]);
+  });
+
+  it("edits a streamer's settings over the contract defaults and saves them whole", () => {
+    const draft = savedDraft('streamer', EMPTY_CLIP_EDIT, streamer);
+    expect(draft).toMatchObject({ layout: 'split', crop_focus: null, normalize_audio: false });
+    const values = effectiveValues(resetSection(draft, 'audio'), fallbackValues('streamer', streamer, 12));
+    const { glossary: _glossary, ...studioFields } = streamer;
+    expect(streamerChanges(values)).toEqual({ ...studioFields, normalize_audio: true });
+  });
+
+  it("previews a streamer's settings without the clip's own trim and facecam switch", () => {
+    const values = effectiveValues(savedDraft('streamer', EMPTY_CLIP_EDIT, streamer), fallbackValues('streamer', streamer, 12));
+    expect(previewRequest('streamer', EMPTY_CLIP_EDIT, values, 3.456)).toMatchObject({ layout: 'split', facecam_off: null, trim_start: null, trim_end: null, t: 3.46 });
+    expect(previewRequest('clip', { ...EMPTY_CLIP_EDIT, layout: 'blur' }, values, 1)).toEqual({ ...EMPTY_CLIP_EDIT, layout: 'blur', t: 1 });
+  });
+
+  it('says why a draft cannot be saved, as the server would', () => {
+    const values = effectiveValues(EMPTY_CLIP_EDIT, fallbackValues('clip', { ...streamer, facecam: null }, 12));
+    expect(draftProblem('clip', values, 12)).toMatch(/needs a facecam region/);
+    expect(draftProblem('clip', { ...values, facecam_off: true }, 12)).toBeNull();
+    expect(draftProblem('clip', { ...values, facecam_off: true, trim_start: 5, trim_end: 5.5 }, 12)).toMatch(/at least 1 s/);
+  });
+});

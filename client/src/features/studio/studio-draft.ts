@@ -1,0 +1,154 @@
+import {
+  EMPTY_CLIP_EDIT,
+  STREAMER_STUDIO_DEFAULTS,
+  trimProblem,
+  splitProblem,
+  type CaptionStyle,
+  type ClipEdit,
+  type ClipEditChanges,
+  type Layout,
+  type Rect,
+  type StreamerStudio,
+  type UpdateStreamerInput,
+} from '@clipshift/shared';
+import type { PreviewRequest } from '@/api/studio';
+
+/*
+ * What the studio edits, one model for both of its modes:
+ * - a clip: the draft is the clip's overrides (null = the streamer's setting);
+ * - a streamer's defaults: the draft is the streamer's settings (null = the contract default).
+ * Every field shown is the draft's value, or where it is null the fallback's.
+ */
+
+/** Every setting as a render would use it. */
+export interface StudioValues {
+  layout: Layout;
+  crop_focus: number;
+  facecam: Rect | null;
+  gameplay: Rect;
+  split_ratio: number;
+  facecam_off: boolean;
+  caption_style: CaptionStyle;
+  trim_start: number;
+  trim_end: number;
+  normalize_audio: boolean;
+}
+
+export type StudioField = keyof ClipEdit;
+export type StudioDraft = ClipEdit;
+export type StudioMode = 'clip' | 'streamer';
+
+/** The settings a streamer holds; the others (trim, facecam off) belong to one clip. */
+export const STREAMER_FIELDS = ['layout', 'crop_focus', 'facecam', 'gameplay', 'split_ratio', 'caption_style', 'normalize_audio'] as const;
+type StreamerField = (typeof STREAMER_FIELDS)[number];
+
+/** The fields each part of the page edits, for its "Reset" and its saved/own state. */
+export const SECTION_FIELDS = {
+  layout: ['layout', 'crop_focus', 'facecam', 'gameplay', 'split_ratio', 'facecam_off'],
+  captions: ['caption_style'],
+  trim: ['trim_start', 'trim_end'],
+  audio: ['normalize_audio'],
+} as const satisfies Record<string, readonly StudioField[]>;
+export type StudioSection = keyof typeof SECTION_FIELDS;
+
+/** Where a facecam region starts when split is first chosen: a webcam's usual top-right corner. */
+export const STARTING_FACECAM: Rect = { x: 0.7, y: 0.05, w: 0.25, h: 0.3 };
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** What a null field falls back to: the streamer's settings (clip mode) or the contract defaults (streamer mode). */
+export function fallbackValues(mode: StudioMode, streamer: StreamerStudio, durationSec: number): StudioValues {
+  const base = mode === 'clip' ? streamer : STREAMER_STUDIO_DEFAULTS;
+  return {
+    layout: base.layout,
+    crop_focus: base.crop_focus,
+    facecam: base.facecam,
+    gameplay: base.gameplay,
+    split_ratio: base.split_ratio,
+    facecam_off: false,
+    caption_style: base.caption_style,
+    trim_start: 0,
+    trim_end: durationSec,
+    normalize_audio: base.normalize_audio,
+  };
+}
+
+/** The saved state as a draft: the clip's overrides, or the streamer's settings that differ from the defaults. */
+export function savedDraft(mode: StudioMode, clipEdit: ClipEdit, streamer: StreamerStudio): StudioDraft {
+  if (mode === 'clip') return { ...EMPTY_CLIP_EDIT, ...clipEdit };
+  const draft: StudioDraft = { ...EMPTY_CLIP_EDIT };
+  for (const field of STREAMER_FIELDS) {
+    if (!same(streamer[field], STREAMER_STUDIO_DEFAULTS[field])) Object.assign(draft, { [field]: streamer[field] });
+  }
+  return draft;
+}
+
+export function effectiveValues(draft: StudioDraft, fallback: StudioValues): StudioValues {
+  return {
+    layout: draft.layout ?? fallback.layout,
+    crop_focus: draft.crop_focus ?? fallback.crop_focus,
+    facecam: draft.facecam ?? fallback.facecam,
+    gameplay: draft.gameplay ?? fallback.gameplay,
+    split_ratio: draft.split_ratio ?? fallback.split_ratio,
+    facecam_off: draft.facecam_off ?? fallback.facecam_off,
+    caption_style: draft.caption_style ?? fallback.caption_style,
+    trim_start: draft.trim_start ?? fallback.trim_start,
+    trim_end: draft.trim_end ?? fallback.trim_end,
+    normalize_audio: draft.normalize_audio ?? fallback.normalize_audio,
+  };
+}
+
+/** The fields whose draft differs from what is saved. */
+export function changedFields(draft: StudioDraft, saved: StudioDraft): StudioField[] {
+  return (Object.keys(EMPTY_CLIP_EDIT) as StudioField[]).filter((field) => !same(draft[field], saved[field]));
+}
+
+/** Whether a section holds a value of its own (this clip's, or a streamer's non-default one). */
+export function sectionIsOwn(draft: StudioDraft, section: StudioSection): boolean {
+  return SECTION_FIELDS[section].some((field) => draft[field] !== null);
+}
+
+/** The draft with a section back on its fallback. */
+export function resetSection(draft: StudioDraft, section: StudioSection): StudioDraft {
+  const next = { ...draft };
+  for (const field of SECTION_FIELDS[section]) Object.assign(next, { [field]: null });
+  return next;
+}
+
+/** What PUT /api/clips/{id}/edit is sent: the whole draft (null resets a field to the streamer's). */
+export function clipChanges(draft: StudioDraft): ClipEditChanges {
+  return { ...draft };
+}
+
+/** What streamers.update is sent: the streamer's settings as the page shows them. */
+export function streamerChanges(values: StudioValues): Omit<UpdateStreamerInput, 'name'> {
+  const changes: Pick<StudioValues, StreamerField> = {
+    layout: values.layout,
+    crop_focus: values.crop_focus,
+    facecam: values.facecam,
+    gameplay: values.gameplay,
+    split_ratio: values.split_ratio,
+    caption_style: values.caption_style,
+    normalize_audio: values.normalize_audio,
+  };
+  return changes;
+}
+
+/**
+ * The preview's body. A clip's draft goes as it is (its nulls mean the streamer's saved setting, as
+ * a save would); a streamer's draft goes as whole values, with the clip's own trim and facecam
+ * switch set back, so the picture shows what the streamer's settings alone would make.
+ */
+export function previewRequest(mode: StudioMode, draft: StudioDraft, values: StudioValues, t: number): PreviewRequest {
+  const at = Math.round(t * 100) / 100;
+  if (mode === 'clip') return { ...clipChanges(draft), t: at };
+  return { ...streamerChanges(values), facecam_off: null, trim_start: null, trim_end: null, t: at };
+}
+
+/** Why the draft cannot be saved as it is, or null (the server would refuse it with these words). */
+export function draftProblem(mode: StudioMode, values: StudioValues, durationSec: number): string | null {
+  const split = splitProblem({ layout: values.layout, facecam: values.facecam_off ? STARTING_FACECAM : values.facecam });
+  if (split) return 'The facecam + gameplay layout needs a facecam region: draw one on the frame';
+  if (mode === 'clip') return trimProblem(values.trim_start, values.trim_end, durationSec);
+  return null;
+}
