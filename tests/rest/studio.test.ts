@@ -338,6 +338,15 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
       const anonymous = await image(null, 'GET', `/api/clips/${CLIP}/frame`);
       expect({ status: anonymous.status, body: anonymous.json }).toEqual({ status: 401, body: errorBody('UNAUTHORIZED', 'Authentication required') });
     });
+
+    it('answers 404 naming the problem, without paths or ffprobe output, when the source holds no readable video', async () => {
+      // seedClip writes bytes that are no video at all as the source.
+      await seedClip(app.deps, aliceId, { clip_id: 'Unreadable', streamer_name: 'nobody' });
+      for (const [method, route] of [['GET', 'frame'], ['POST', 'preview']] as const) {
+        const reply = await image(alice, method, `/api/clips/Unreadable/${route}`);
+        expect({ status: reply.status, body: reply.json }).toEqual({ status: 404, body: errorBody('NOT_FOUND', 'The source video of clip Unreadable cannot be read') });
+      }
+    });
   });
 
   describe('POST /api/clips/{id}/preview', () => {

@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClipFrameInput, PreviewClipInput } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
-import { outputFrame, previewFrame, probe, type ProbeResult } from '../../engines/media/index.ts';
+import { isMediaError, outputFrame, previewFrame, probe, type ProbeResult } from '../../engines/media/index.ts';
 import { notFound } from '../../platform/errors.ts';
 import { RateLimited } from '../../platform/rate-limit.ts';
 import { createSlots } from '../../platform/slots.ts';
@@ -29,12 +29,20 @@ const IMAGE_MAX_WAITING = 6;
 export const IMAGES_BUSY = 'Too many previews are being made right now: try again in a moment';
 const imageSlots = createSlots({ size: IMAGE_SLOTS, waitMs: IMAGE_WAIT_MS, maxWaiting: IMAGE_MAX_WAITING, refuse: () => new RateLimited(IMAGES_BUSY, 1) });
 
-/** The clip's kept source and what ffprobe says of it; 404 when the file is gone. */
+/**
+ * The clip's kept source and what ffprobe says of it; 404 when the file is gone or holds no video
+ * ffprobe can read (there is no frame to show; the answer names neither paths nor ffprobe's output).
+ */
 async function sourceOf(deps: AppDeps, clip: ClipRow, signal: AbortSignal | undefined): Promise<{ source: string; info: ProbeResult }> {
   const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
   const isFile = await stat(source).then((info) => info.isFile(), () => false);
   if (!isFile) throw notFound(`The source video of clip ${clip.clip_id} is missing`);
-  return { source, info: await probe(deps.media.ffprobe, source, signal) };
+  try {
+    return { source, info: await probe(deps.media.ffprobe, source, signal) };
+  } catch (error) {
+    if (isMediaError(error, 'invalid_input')) throw notFound(`The source video of clip ${clip.clip_id} cannot be read`);
+    throw error;
+  }
 }
 
 /**
