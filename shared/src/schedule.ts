@@ -56,7 +56,8 @@ export const postingScheduleInput = z.object({
   daily_cap: z.number({ error: CAP_RULE }).int(CAP_RULE).min(1, CAP_RULE).max(DAILY_CAP_MAX, CAP_RULE).nullable(),
   min_gap_minutes: z.number({ error: GAP_RULE }).int(GAP_RULE).min(0, GAP_RULE).max(MIN_GAP_MAX_MINUTES, GAP_RULE),
 });
-export type PostingScheduleInput = z.input<typeof postingScheduleInput>;
+/** A schedule as the server saves it: the zone canonical, the slots sorted and unique. */
+export type PostingScheduleInput = z.output<typeof postingScheduleInput>;
 
 export const postingSchedule = z.object({
   timezone: z.string(),
