@@ -19,6 +19,7 @@ const privacy = () => import('@/features/legal/privacy-page').then((m) => ({ Com
 const dashboard = () => import('@/features/dashboard/dashboard-page').then((m) => ({ Component: m.DashboardPage }));
 const streamers = () => import('@/features/streamers/streamers-page').then((m) => ({ Component: m.StreamersPage }));
 const clips = () => import('@/features/clips/clips-page').then((m) => ({ Component: m.ClipsPage }));
+const queue = () => import('@/features/queue/queue-page').then((m) => ({ Component: m.QueuePage }));
 const logs = () => import('@/features/logs/logs-page').then((m) => ({ Component: m.LogsPage }));
 const settings = () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage }));
 
@@ -39,6 +40,7 @@ const routes: RouteObject[] = [
           { path: paths.app.dashboard, lazy: dashboard, handle: titled('Dashboard') },
           { path: paths.app.streamers, lazy: streamers, handle: titled('Streamers') },
           { path: paths.app.clips, lazy: clips, handle: titled('Clips') },
+          { path: paths.app.queue, lazy: queue, handle: titled('Queue') },
           { path: paths.app.logs, lazy: logs, handle: titled('Logs') },
           { path: paths.app.settings, lazy: settings, handle: titled('Settings') },
         ],
