@@ -12,7 +12,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useNow } from '@/lib/use-now';
-import { queueTimeLabel } from './queue-time';
+import { queueTimeLabel } from '@/lib/queue-time';
 
 /** Statuses a user may still take back or hurry: nothing has gone to TikTok yet. */
 const WAITING = ['scheduled', 'queued'];

@@ -9,7 +9,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
-import { browserTimeZone, knownTimeZones } from '@/features/queue/queue-time';
+import { browserTimeZone, knownTimeZones } from '@/lib/queue-time';
 
 /** Monday first on screen, as most weeks are read; `day` stays the contract's (0 = Sunday). */
 const DAY_ORDER = [1, 2, 3, 4, 5, 6, 0] as const;
