@@ -18,6 +18,10 @@ create table posting_schedules (
 -- When the post goes (or went) to TikTok: its slot, or the moment it was queued for an immediate post.
 -- Null only for uploads made before this migration. Daily caps and gaps count these times.
 alter table uploads add column scheduled_for timestamptz;
+-- 'now': the user asked for this post and waits for TikTok's answer (a refusal fails it, in words);
+-- 'next-slot': automatic or approved, nobody waits (a rate refusal moves it to the next free slot).
+alter table uploads add column timing text not null default 'now';
+alter table uploads add constraint uploads_timing_check check (timing in ('now', 'next-slot'));
 alter table uploads drop constraint uploads_status_check;
 alter table uploads add constraint uploads_status_check
   check (status in ('scheduled', 'queued', 'uploading', 'processing', 'sent_to_inbox', 'published', 'failed', 'canceled'));

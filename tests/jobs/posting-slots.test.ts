@@ -9,6 +9,7 @@ import { findJob, jobKey, rescheduleJob } from '../../server/src/platform/queue/
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
 /** How late a slot may fire: the worker polls every second; anything past this is a bug. */
@@ -99,7 +100,8 @@ describe('posting slots with a real worker and a fake TikTok', () => {
     console.info(`posting slot fired ${lateness} ms after its time (limit ${SLOT_LATENESS_LIMIT_MS} ms)`);
     expect(lateness).toBeGreaterThanOrEqual(0);
     expect(lateness).toBeLessThan(SLOT_LATENESS_LIMIT_MS);
-    expect(await findJob(app.deps.db, jobKey(POST_JOB, { uploadId: upload.id }))).toBeUndefined();
+    // The job row goes a moment after its task returns.
+    await expect.poll(() => findJob(app.deps.db, jobKey(POST_JOB, { uploadId: upload.id }))).toBeUndefined();
     expect(await api().queue.list()).toEqual([]);
   });
 
@@ -154,9 +156,11 @@ describe('posting slots with a real worker and a fake TikTok', () => {
     const slots = [0, 1, 2, 3, 4, 5, 6].flatMap((day) => [{ day, time: '06:00' }, { day, time: '18:00' }]);
     await api().queue.saveSchedule({ id: accountId, timezone: 'America/New_York', slots, daily_cap: null, min_gap_minutes: 0 });
     tiktok.setDailyPostCap(0);
-    // A post the user made "now" (the wizard), refused by TikTok at creator_info.
-    const upload = await queueClip(accountId, 'now');
-    const moved = await waitForStatus(upload.id, 'scheduled');
+    // An automatic post, hurried by the user, refused by TikTok at creator_info.
+    const upload = await queueClip(accountId, 'next-slot');
+    expect(upload.status).toBe('scheduled');
+    await api().queue.postNow({ id: upload.id });
+    const moved = await waitUntil(() => uploadOf(upload.id), { until: (row) => row.status === 'scheduled' && row.error !== null, message: 'the refused post to wait', timeoutMs: 20_000, intervalMs: 100 });
     const expected = await app.deps.db.transaction().execute(async (trx) => {
       const plan = await planPost(trx, { id: accountId, open_id: 'open-capped' }, 'next-slot', new Date(Date.now() + 60_000), upload.id);
       return plan.scheduled_for;
@@ -192,6 +196,17 @@ describe('posting slots with a real worker and a fake TikTok', () => {
     expect(delay).toBeGreaterThanOrEqual(3_600_000);
     expect(delay).toBeLessThan(3_600_000 + 20_000);
     expect(moved.error).toMatch(/^TikTok allows at most 5 drafts waiting in the inbox per 24 hours; moved to \w{3} \d\d:\d\d UTC$/);
+  });
+
+  it('fails a post someone made themselves when TikTok refuses it for rate reasons: they are waiting for the answer', async () => {
+    const accountId = await addAccount('open-manual');
+    await api().queue.saveSchedule({ id: accountId, timezone: 'UTC', slots: [{ day: 1, time: '06:00' }], daily_cap: null, min_gap_minutes: 0 });
+    tiktok.setDailyPostCap(0);
+    expectErrorLogs(/^Posting a clip to TikTok failed: This TikTok account has reached its daily posting limit/);
+    const upload = await queueClip(accountId, 'now');
+    expect(upload.status).toBe('queued');
+    const failed = await waitForStatus(upload.id, 'failed');
+    expect(failed.error).toBe('This TikTok account has reached its daily posting limit. Try again tomorrow.');
   });
 
   it('plans slots across a DST change and a daily cap that counts posts already made (database)', async () => {

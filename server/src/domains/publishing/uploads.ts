@@ -91,6 +91,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
     const planned = await planPost(db, account, options.timing);
     const values = {
       ...planned,
+      timing: options.timing,
       user_id: input.userId,
       clip_row_id: input.clipRowId,
       tiktok_account_id: account.id,

@@ -273,6 +273,8 @@ export interface UploadsTable {
   error: string | null;
   /** When it goes (or went) to TikTok: its slot, or when it was queued; null for uploads older than posting slots. */
   scheduled_for: Timestamp | null;
+  /** 'now': someone waits for TikTok's answer; 'next-slot': automatic, a rate refusal waits for the next slot. */
+  timing: ColumnType<'now' | 'next-slot', 'now' | 'next-slot' | undefined, 'now' | 'next-slot'>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

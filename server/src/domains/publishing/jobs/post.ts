@@ -127,13 +127,14 @@ async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Pro
 }
 
 /**
- * TikTok refused a post for how often the account posts before it took the video (no publish_id):
- * the post waits for the account's next free slot, saying so, instead of failing. Once TikTok holds a
+ * TikTok refused an automatic post for how often the account posts before it took the video (no
+ * publish_id): the post waits for the account's next free slot, saying so, instead of failing. A post
+ * someone made themselves fails in words, as they are waiting for the answer. Once TikTok holds a
  * publish_id the post is never initialised again, so a later refusal takes the usual retries.
  */
 async function rescheduleAfterRefusal(deps: AppDeps, uploadId: string, code: string): Promise<boolean> {
   const upload = await selectUpload(deps.db, uploadId);
-  if (!upload || upload.publish_id) return false;
+  if (!upload || upload.publish_id || upload.timing !== 'next-slot') return false;
   const moved = await rescheduleRefused(deps.db, upload, code);
   if (moved) await recordLog(deps.db, deps.logger, { level: 'WARNING', logger: 'tiktok', message: `Posting to ${upload.account_name} waits: ${moved.message}`, userId: upload.user_id });
   // Canceled meanwhile: nothing to post, nothing to fail.
