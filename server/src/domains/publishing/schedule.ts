@@ -170,7 +170,7 @@ export function isRateRefusal(code: string | null): boolean {
 
 /**
  * A post TikTok refused for rate reasons before it received anything: back to `scheduled` at the
- * account's next free slot (an hour later without slots), saying so. False when the upload left
+ * account's next free slot (an hour later without slots), saying so. Null when the upload left
  * the states a job holds meanwhile (canceled). The caller has checked that TikTok holds no publish_id.
  */
 export async function rescheduleRefused(db: Db, upload: UploadRow, code: string, now = new Date()): Promise<{ at: Date; message: string } | null> {
