@@ -1,4 +1,4 @@
-import { LayoutDashboard, Film, ScrollText, Settings, Users, type LucideIcon } from 'lucide-react';
+import { CalendarClock, LayoutDashboard, Film, ScrollText, Settings, Users, type LucideIcon } from 'lucide-react';
 import { paths } from '@/lib/paths';
 
 interface NavItem {
@@ -14,6 +14,7 @@ export const APP_NAV_ITEMS: readonly NavItem[] = [
   { label: 'Dashboard', to: paths.app.dashboard, icon: LayoutDashboard, end: true },
   { label: 'Streamers', to: paths.app.streamers, icon: Users },
   { label: 'Clips', to: paths.app.clips, icon: Film },
+  { label: 'Queue', to: paths.app.queue, icon: CalendarClock },
   { label: 'Logs', to: paths.app.logs, icon: ScrollText },
   { label: 'Settings', to: paths.app.settings, icon: Settings },
 ];

@@ -27,7 +27,7 @@ export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Prom
 
 /**
  * A new clip of an auto_publish streamer (queued with its row): one upload to every account linked
- * to its streamer, with the best-ranked description (subtitles, when asked for, ran before the
+ * to its streamer, into each account's next free posting slot (at once without slots), with the best-ranked description (subtitles, when asked for, ran before the
  * render, so the suggestions already know the speech). Accounts it already went to are skipped.
  */
 export async function autoPublishClip(deps: AppDeps, clipRowId: string): Promise<void> {
@@ -41,15 +41,19 @@ export async function autoPublishClip(deps: AppDeps, clipRowId: string): Promise
   }
   const description = clip.descriptions[0]?.description ?? clip.title;
   const rows = await deps.db.transaction().execute((trx) =>
-    queueUploads(trx, { userId, clipRowId, accountIds, description, mode: deps.env.TIKTOK_POST_MODE }, { skipExisting: true }),
+    queueUploads(trx, { userId, clipRowId, accountIds, description, mode: deps.env.TIKTOK_POST_MODE }, { skipExisting: true, timing: 'next-slot' }),
   );
-  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Auto-publishing "${clip.title}" to ${rows.length} TikTok account${rows.length === 1 ? '' : 's'}`, userId });
+  const scheduled = rows.filter((row) => row.status === 'scheduled').length;
+  const when = scheduled ? ` (${scheduled === rows.length ? 'all' : scheduled} into posting slots: see the Queue)` : '';
+  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Auto-publishing "${clip.title}" to ${rows.length} TikTok account${rows.length === 1 ? '' : 's'}${when}`, userId });
 }
 
 /** An upload whose job a dead worker held: queued again while it has work left (from its saved publish_id). */
 export async function requeueInterruptedUpload(deps: AppDeps, uploadId: string): Promise<boolean> {
   const upload = await selectUpload(deps.db, uploadId);
   if (!upload || !(UNFINISHED_UPLOAD as readonly string[]).includes(upload.status)) return false;
-  await queuePostJob(deps.db, uploadId);
+  // A dead worker only held the job once it was due, but a slot still ahead (rescheduled meanwhile) keeps its time.
+  const ahead = upload.status === 'scheduled' && upload.scheduled_for && upload.scheduled_for > new Date() ? upload.scheduled_for : undefined;
+  await queuePostJob(deps.db, uploadId, ahead);
   return true;
 }
