@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { AppDeps } from '../domains/deps.ts';
 import { createApiRouter } from '../http/api.ts';
+import { httpMetrics } from '../http/metrics.ts';
 import { finalErrorHandler } from '../http/middleware.ts';
 import { clientRouter } from '../http/static-assets.ts';
 import { appPath } from '../platform/paths.ts';
@@ -12,6 +13,7 @@ export function createApp(deps: AppDeps, options: { clientDist?: string } = {}):
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.env.TRUST_PROXY);
+  app.use(httpMetrics());
   app.use(
     helmet({
       contentSecurityPolicy: {
