@@ -280,6 +280,8 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     expect(await save().isDisabled()).toBe(true);
     expect(await saveState().textContent()).toBe('Defaults');
     await processing().getByText('never reach the browser', { exact: false }).waitFor();
+    // No clips yet: what they take on the server's disk, measured there (settings.storageUsage).
+    await processing().getByTestId('storage-usage').getByText('Your clips use 0 B on the server (0 clips).').waitFor();
 
     await model().click();
     const options = await page.getByRole('option').allTextContents();

@@ -44,10 +44,12 @@ export async function healthStatus(baseUrl: string, cookie?: string): Promise<nu
 /**
  * The real app (server/src/app/main.ts: web + worker, as `npm start` runs it) in a process of its own,
  * configured by `env` on top of loopback defaults; resolves once /api/health answers 200.
+ * `launch` runs something else the same way (the production bundle with plain node, from its folder).
  */
-export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
+export async function startAppProcess(env: Record<string, string>, launch: { args: string[]; cwd?: string } = { args: ['--import', 'tsx', path.resolve('server/src/app/main.ts')] }): Promise<AppProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/src/app/main.ts')], {
+  const child = spawn(process.execPath, launch.args, {
+    cwd: launch.cwd,
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -87,3 +87,8 @@ export function useSaveProcessingPreferences(callbacks: { onSaved: () => void; o
     onError: callbacks.onFailed,
   });
 }
+
+/** What the user's clips take on the server's disk, for Settings. */
+export function useStorageUsage() {
+  return trpc.settings.storageUsage.useQuery();
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatLogTimestamp, formatTime, plural, timeAgo } from './format';
+import { formatBytes, formatDate, formatDateTime, formatLogTimestamp, formatTime, plural, timeAgo } from './format';
 
 describe('dates and times', () => {
   it('show a dash for a missing or unreadable value', () => {
@@ -51,5 +51,16 @@ describe('time ago', () => {
   it('reads a time slightly ahead (another clock) as just now, and an unreadable one as a dash', () => {
     expect(timeAgo(new Date(now + 5_000).toISOString(), now)).toBe('just now');
     expect(timeAgo('garbage', now)).toBe('—');
+  });
+});
+
+describe('formatBytes', () => {
+  it('uses powers of 1024 with one decimal below 10', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1023)).toBe('1023 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(10 * 1024 * 1024)).toBe('10 MB');
+    expect(formatBytes(3.25 * 1024 ** 3)).toBe('3.3 GB');
+    expect(formatBytes(5 * 1024 ** 5)).toBe('5120 TB');
   });
 });

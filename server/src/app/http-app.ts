@@ -1,18 +1,19 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { AppDeps } from '../domains/deps.ts';
 import { createApiRouter } from '../http/api.ts';
+import { httpMetrics } from '../http/metrics.ts';
 import { finalErrorHandler } from '../http/middleware.ts';
 import { clientRouter } from '../http/static-assets.ts';
+import { appPath } from '../platform/paths.ts';
 
-export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../client/dist');
+export const CLIENT_DIST = appPath('client/dist');
 
 export function createApp(deps: AppDeps, options: { clientDist?: string } = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.env.TRUST_PROXY);
+  app.use(httpMetrics());
   app.use(
     helmet({
       contentSecurityPolicy: {

@@ -6,6 +6,7 @@ import { FAULT_LOG_BUDGET, recordLog } from '../domains/logs/service.ts';
 import { createRequestContext } from './context.ts';
 import { isServerFault } from './errors.ts';
 import { clipFilesRouter } from './files.ts';
+import { metricsRouter } from './metrics.ts';
 import { rejectUndecodableUrls } from './input.ts';
 import { finalErrorHandler, limitTrpcBatches, rejectCrossSite, requireJsonBodies } from './middleware.ts';
 import { createRestRouter } from './rest/adapter.ts';
@@ -54,6 +55,7 @@ export function createApiRouter(deps: AppDeps): express.Router {
   api.get('/docs', (_req, res) => {
     res.type('html').send(docsPage);
   });
+  api.use(metricsRouter(deps));
   api.use(clipFilesRouter(deps));
   api.use(studioImagesRouter(deps));
   api.use(tiktokCallbackRouter(deps));

@@ -8,6 +8,7 @@ import { createRequestContext } from './context.ts';
 import { databaseUnavailable, notFound, unauthorized } from '../platform/errors.ts';
 import { clipFilePath } from '../domains/clips/files.ts';
 import { findClipRow } from '../domains/clips/service.ts';
+import { storageErrors } from '../platform/metrics.ts';
 
 type ClipFile = 'video' | 'thumbnail';
 
@@ -48,7 +49,10 @@ function sendFailure(deps: AppDeps, req: Request, res: Response, error: Error & 
   if (error.status === 416) sendRangeNotSatisfiable(deps, req, res, size);
   else if (error.status === 404) void sendError(deps, req, res, notFound(`${what} is missing`));
   else if (error.status === 412) void sendError(deps, req, res, new TRPCError({ code: 'PRECONDITION_FAILED', message: `${what} has changed` }));
-  else void sendError(deps, req, res, error);
+  else {
+    storageErrors.inc({ operation: 'read' });
+    void sendError(deps, req, res, error);
+  }
 }
 
 async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: ClipFile): Promise<void> {

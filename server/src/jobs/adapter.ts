@@ -1,6 +1,7 @@
 import type { JobHelpers, Task, TaskList } from 'graphile-worker';
 import type { AnyJobDefinition, JobAttempts, JobContext, JobDefinition } from '../platform/queue/define.ts';
 import type { Logger } from '../platform/logger.ts';
+import { jobDuration, timed } from '../platform/metrics.ts';
 
 interface RunJobOptions {
   /** graphile-worker's abort signal: the worker is stopping. */
@@ -47,7 +48,10 @@ export function runTypedJob<P>(definition: JobDefinition<P>, payload: NoInfer<P>
 
 function toTask(definition: AnyJobDefinition, logger: Logger): Task {
   return (rawPayload, helpers: JobHelpers) =>
-    runJob(definition, rawPayload, logger, { shutdown: helpers.abortSignal, attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
+    timed(
+      (outcome, seconds) => jobDuration.observe({ task: definition.name, outcome }, seconds),
+      () => runJob(definition, rawPayload, logger, { shutdown: helpers.abortSignal, attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts }),
+    );
 }
 
 /** graphile-worker's task list from job definitions (one per name). */

@@ -96,6 +96,10 @@ const rawEnv = z.object({
   LLM_MODEL: optionalText,
   FFMPEG_PATH: optionalText,
   FFPROBE_PATH: optionalText,
+  /** Bearer token of GET /api/metrics; unset turns the route off (404). */
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** New download runs are refused while DATA_DIR has less free space than this (MB). */
+  MIN_FREE_DISK_MB: integer(1024, 0, 100_000_000),
   /** Lets webhooks reach loopback and private addresses (a receiver on the same machine or network). */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag(false),
 });

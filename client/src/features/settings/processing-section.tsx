@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { StorageUsageLine } from './storage-usage';
 import { useProcessingForm, type ProcessingSaveState } from './use-processing-form';
 
 const SAVE_STATE_TEXT: Record<ProcessingSaveState, string> = {
@@ -119,6 +120,7 @@ export function ProcessingSection() {
             <ConcurrencyField value={form.concurrencyText} error={form.concurrencyError} onChange={form.setConcurrencyText} />
           </div>
           <CredentialsNote />
+          <StorageUsageLine />
           <div className="flex flex-wrap items-center justify-end gap-3">
             <span className="text-xs text-muted-foreground" data-testid="processing-save-state">
               {SAVE_STATE_TEXT[form.state]}

@@ -4,6 +4,7 @@ import { EMPTY_CLIP_EDIT, sortByRank, type ClipEdit, type ListClipsInput, type T
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { DescriptionOption } from '../../platform/db/schema.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
+import { countingStorageErrors } from '../../platform/metrics.ts';
 import type { ClipLayout, VerticalLayoutSpec } from '../../engines/media/index.ts';
 import type { TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { AUTO_PUBLISH_JOB } from '../../platform/queue/contracts.ts';
@@ -32,7 +33,7 @@ import {
 } from './queries.ts';
 
 /** Where a clip's files and a process's scratch folders live, for the domains that read or build them. */
-export { CLIP_FILES, clipFilePath, instanceWorkDir } from './files.ts';
+export { CLIP_FILES, clipFilePath, instanceWorkDir, mediaRoot, workRoot } from './files.ts';
 
 export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
 
@@ -128,7 +129,7 @@ export async function updateDescriptions(db: DbOrTrx, userId: string, input: Upd
 export async function deleteClip(db: DbOrTrx, dataDir: string, userId: string, clipId: string): Promise<ClipRow> {
   const row = await deleteClipRow(db, userId, clipId);
   if (!row) throw clipNotFound(clipId);
-  await rm(path.join(mediaRoot(dataDir), row.files_dir), { recursive: true, force: true });
+  await countingStorageErrors('delete', () => rm(path.join(mediaRoot(dataDir), row.files_dir), { recursive: true, force: true }));
   return row;
 }
 
@@ -185,8 +186,10 @@ export async function saveClip(db: Db, dataDir: string, workDir: string, clip: N
   const id = crypto.randomUUID();
   const filesDir = clipFilesDir(clip.userId, id);
   const finalDir = path.join(mediaRoot(dataDir), filesDir);
-  await mkdir(path.dirname(finalDir), { recursive: true });
-  await rename(workDir, finalDir);
+  await countingStorageErrors('write', async () => {
+    await mkdir(path.dirname(finalDir), { recursive: true });
+    await rename(workDir, finalDir);
+  });
   const { twitch } = clip;
   const vertical = clip.layout !== 'horizontal';
   const inserted = await db.transaction().execute(async (trx) => {

@@ -4,6 +4,9 @@ import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { concurrencyFor } from '../settings/service.ts';
 import { findStreamer, streamerNames, type StreamerRow } from '../streamers/service.ts';
 import { conflict } from '../../platform/errors.ts';
+import { freeDiskBytes } from '../../platform/disk.ts';
+import type { Env } from '../../platform/env.ts';
+import { mediaRoot, workRoot } from '../clips/service.ts';
 import { HEARTBEAT_STALE_MS } from '../../platform/identity.ts';
 import { RUN_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
@@ -47,6 +50,36 @@ export async function queueRunJob(db: DbOrTrx, runId: string): Promise<void> {
   await enqueue(db, RUN_JOB, { runId });
 }
 
+const MB = 1024 * 1024;
+
+export interface DiskShortage {
+  freeMb: number;
+  neededMb: number;
+  /** Where it was measured, for the operator's log (users are not told server paths). */
+  dir: string;
+}
+
+/**
+ * Whether the clip library and the scratch folder (both under DATA_DIR/media today, measured apart
+ * so that either may move to another disk) have MIN_FREE_DISK_MB free; the tighter one if not.
+ */
+export async function diskShortage(env: Pick<Env, 'dataDir' | 'MIN_FREE_DISK_MB'>): Promise<DiskShortage | null> {
+  let shortage: DiskShortage | null = null;
+  for (const dir of [mediaRoot(env.dataDir), workRoot(env.dataDir)]) {
+    const freeMb = Math.floor((await freeDiskBytes(dir)) / MB);
+    if (freeMb < env.MIN_FREE_DISK_MB && (!shortage || freeMb < shortage.freeMb)) shortage = { freeMb, neededMb: env.MIN_FREE_DISK_MB, dir };
+  }
+  return shortage;
+}
+
+export const diskShortageMessage = (shortage: DiskShortage) =>
+  `Not enough free disk space to start a download: ${shortage.freeMb} MB free on the server, at least ${shortage.neededMb} MB needed. Delete clips you no longer need, or ask the operator to free space or lower MIN_FREE_DISK_MB.`;
+
+/** Refuses (409) to start a run while the disk is short of space: downloads and renders would fail half-way. */
+export async function ensureRoomForRun(env: Pick<Env, 'dataDir' | 'MIN_FREE_DISK_MB'>): Promise<void> {
+  const shortage = await diskShortage(env);
+  if (shortage) throw conflict(diskShortageMessage(shortage));
+}
 
 interface StartedRun {
   run: RunRow;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../platform/logger.ts';
+import { renderDuration, timed } from '../../platform/metrics.ts';
 import { MediaError } from './errors.ts';
 import {
   AUDIO_ENCODE_ARGS,
@@ -208,7 +209,11 @@ function measureIfNormalising(options: ClipRender): Promise<LoudnessMeasurement 
  * source in a single encode (layout, trim, captions, loudness), written atomically over `output`.
  * Normalisation measures first, on the audio alone, then applies the gain inside that encode.
  */
-export async function renderClip(options: ClipRender): Promise<RenderResult> {
+export function renderClip(options: ClipRender): Promise<RenderResult> {
+  return timed((outcome, seconds) => renderDuration.observe({ outcome }, seconds), () => renderClipOnce(options));
+}
+
+async function renderClipOnce(options: ClipRender): Promise<RenderResult> {
   if (isPlainRemux(options)) return remuxHorizontal({ ...options, durationSec: options.sourceInfo.durationSec });
   const loudness = await measureIfNormalising(options);
   return writeAtomically(options.output, async (temporary) => {

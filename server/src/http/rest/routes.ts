@@ -150,7 +150,7 @@ export const REST_ROUTES: RestRoute[] = [
     procedure: 'downloads.start',
     status: 202,
     auth: true,
-    errors: { 404: 'No such streamer', 409: 'Clips of the streamer are already being downloaded' },
+    errors: { 404: 'No such streamer', 409: 'Clips of the streamer are already being downloaded, or the server has less free disk space than MIN_FREE_DISK_MB' },
     tag: 'Downloads',
     summary: "Start downloading a streamer's most-viewed clips",
   },

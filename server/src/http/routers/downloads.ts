@@ -2,7 +2,7 @@ import { startDownloadInput, startDownloadResult, statusMap as statusMapSchema, 
 import { z } from 'zod';
 import { recordLog } from '../../domains/logs/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
-import { requestStop, startRun, statusMap } from '../../domains/downloads/service.ts';
+import { ensureRoomForRun, requestStop, startRun, statusMap } from '../../domains/downloads/service.ts';
 
 export const downloadsRouter = router({
   status: authedProcedure.output(statusMapSchema).query(({ ctx }) => statusMap(ctx.deps.db, ctx.user.id)),
@@ -11,6 +11,7 @@ export const downloadsRouter = router({
     .input(startDownloadInput)
     .output(startDownloadResult)
     .mutation(async ({ ctx, input }) => {
+      await ensureRoomForRun(ctx.deps.env);
       const { run, streamer } = await startRun(ctx.deps.db, ctx.user.id, input, {
         trigger: 'manual',
         maxConcurrency: ctx.deps.env.WORKER_CONCURRENCY,

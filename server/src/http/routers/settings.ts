@@ -1,4 +1,6 @@
 import { processingSettings, processingSettingsInput } from '@clipshift/shared';
+import { z } from 'zod';
+import { storageUsage } from '../../domains/clips/storage.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { saveProcessingSettings, storedProcessingSettings, toProcessingSettings } from '../../domains/settings/service.ts';
@@ -8,6 +10,11 @@ export const settingsRouter = router({
   processing: authedProcedure
     .output(processingSettings)
     .query(async ({ ctx }) => toProcessingSettings(await storedProcessingSettings(ctx.deps.db, ctx.user.id))),
+
+  /** What the user's clips take on the server's disk (Settings shows it). */
+  storageUsage: authedProcedure
+    .output(z.object({ bytes: z.number().int().nonnegative(), clips: z.number().int().nonnegative() }))
+    .query(({ ctx }) => storageUsage(ctx.deps.env.dataDir, ctx.user.id)),
 
   saveProcessing: authedProcedure
     .input(processingSettingsInput)

@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { appPath } from '../paths.ts';
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../migrations');
+export const MIGRATIONS_DIR = appPath('migrations');
 
 /** Arbitrary but fixed: every process that migrates takes this advisory lock first. */
 const MIGRATION_LOCK_ID = 0x636c6970; // "clip"

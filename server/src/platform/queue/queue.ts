@@ -100,3 +100,29 @@ export async function findJob(db: DbOrTrx, jobKey: string): Promise<JobState | u
 export function jobWillRun(job: JobState | undefined): boolean {
   return job !== undefined && (job.locked_by !== null || job.attempts < job.max_attempts);
 }
+
+export type QueueState = 'running' | 'failed' | 'retrying' | 'scheduled' | 'queued';
+
+/**
+ * How many jobs each task has in each state, across every process: running (locked), failed
+ * (out of attempts, kept by graphile-worker), retrying (failed before, waiting for its next
+ * attempt), scheduled (for later), queued (due, waiting for a free worker).
+ */
+export async function jobCountsByState(db: DbOrTrx): Promise<{ task: string; state: QueueState; count: number }[]> {
+  const { rows } = await sql<{ task: string; state: QueueState; count: number }>`
+    select task_identifier as task, state, count(*)::int as count from (
+      select task_identifier,
+        case
+          when locked_by is not null then 'running'
+          when attempts >= max_attempts then 'failed'
+          when attempts > 0 and run_at > now() then 'retrying'
+          when run_at > now() then 'scheduled'
+          else 'queued'
+        end as state
+      from graphile_worker.jobs
+    ) as jobs
+    group by task_identifier, state
+    order by task_identifier, state
+  `.execute(db);
+  return rows;
+}

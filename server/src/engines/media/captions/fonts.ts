@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from '
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { appPath } from '../../../platform/paths.ts';
 import { fullUnicodeRanges, preferFullUnicodeCmap } from './cmap.ts';
 
 /*
@@ -18,7 +18,7 @@ import { fullUnicodeRanges, preferFullUnicodeCmap } from './cmap.ts';
  */
 
 /** Absolute path of the fonts committed with the app (not all caption fonts: see captionFontsDir). */
-export const fontsDir = fileURLToPath(new URL('../../../../assets/fonts/', import.meta.url));
+export const fontsDir = appPath('server/assets/fonts');
 
 export type CaptionScript = 'latin' | 'cjk' | 'korean' | 'arabic' | 'devanagari';
 

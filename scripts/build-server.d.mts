@@ -1,0 +1,3 @@
+/** Bundles the server into server/dist; resolves to that folder. */
+export function buildServer(): Promise<string>;
+export const PRODUCTION_FILES: readonly string[];
