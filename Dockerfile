@@ -1,6 +1,6 @@
 # Clipshift: web server + job worker in one image (split them with RUN_WEB / RUN_WORKER).
 # The server runs as a bundle (server/dist, no tsx) over production dependencies only, with
-# Debian's ffmpeg; see docs/decisions/0017-production-build.md.
+# Debian's ffmpeg; see docs/decisions/0018-production-build.md.
 #
 #   docker build -t clipshift .
 #   docker build --build-arg WHISPER_GPU=cuda -t clipshift:cuda .   # keep a GPU build of whisper.cpp

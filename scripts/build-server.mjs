@@ -1,5 +1,5 @@
 // `npm run build:server`: bundles the server (and the TypeScript of @clipshift/shared) into
-// server/dist/*.js, run with plain `node` in production (docs/decisions/0017-production-build.md).
+// server/dist/*.js, run with plain `node` in production (docs/decisions/0018-production-build.md).
 // npm packages stay external: they are installed with `npm ci --omit=dev` next to the bundle.
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';

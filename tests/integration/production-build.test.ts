@@ -12,7 +12,7 @@ import { startAppProcess, type AppProcess } from '../helpers/app-process.ts';
 
 const execFileAsync = promisify(execFile);
 
-/** The production install the Dockerfile runs (docs/decisions/0017-production-build.md says why not `npm ci`). */
+/** The production install the Dockerfile runs (docs/decisions/0018-production-build.md says why not `npm ci`). */
 const INSTALL = ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--workspace', 'server'];
 
 async function registryReachable(): Promise<string | null> {

@@ -226,7 +226,7 @@ describe('OpenAPI document = server behaviour', () => {
 
   it('serves every documented operation, and documents every route it serves', () => {
     // With metrics on, so that GET /metrics is served: it is the one route left out of the document
-    // on purpose (an operator's endpoint behind its own token, docs/decisions/0017-production-build.md).
+    // on purpose (an operator's endpoint behind its own token, docs/decisions/0018-production-build.md).
     const withMetrics = { ...app.deps, env: { ...app.deps.env, METRICS_TOKEN: 'a-metrics-token-of-16+-chars' } };
     const served = expressRoutes(createApp(withMetrics).router)
       .filter((route) => !route.includes('/trpc'))

@@ -17,7 +17,7 @@ function bearerMatches(header: string | undefined, expected: Buffer): boolean {
  * GET /api/metrics, Prometheus text for operators. Off (the API's 404, as for any unknown route)
  * unless METRICS_TOKEN is set; then only with `Authorization: Bearer <METRICS_TOKEN>`. Left out of
  * /api/openapi.json on purpose: it is an operator's endpoint, not part of the app's API
- * (docs/decisions/0017-production-build.md).
+ * (docs/decisions/0018-production-build.md).
  */
 export function metricsRouter(deps: AppDeps): Router {
   const router = Router();
