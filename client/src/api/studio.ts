@@ -30,8 +30,17 @@ const IMAGE_CACHE_MS = 30_000;
 export { useFreshClipDetails as useStudioClip } from './clips';
 
 /** The fonts captions can use (GET /api/fonts); the same for everybody, so loaded once. */
-export function useCaptionFonts() {
+function useCaptionFonts() {
   return trpc.fonts.list.useQuery(undefined, { staleTime: Number.POSITIVE_INFINITY });
+}
+
+/**
+ * The font families to offer: the server's, with the saved one kept choosable even when it has left
+ * the bundled list or the list failed to load (rather than blanking the select).
+ */
+export function useCaptionFontFamilies(current: string): string[] {
+  const listed = useCaptionFonts().data?.map((font) => font.family) ?? [];
+  return listed.includes(current) ? listed : [current, ...listed];
 }
 
 /**

@@ -11,11 +11,11 @@ import {
   type CaptionPreset,
   type CaptionStyle,
 } from '@clipshift/shared';
-import { useCaptionFonts } from '@/api/studio';
+import { useCaptionFontFamilies } from '@/api/studio';
+import { CaptionFontSelect } from '@/components/caption-font-select';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { SegmentedControl, type SegmentedOption } from '@/components/ui/segmented-control';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
 import { cn } from '@/lib/utils';
 import { Field, SwitchRow } from './form-controls';
@@ -82,17 +82,10 @@ function ColorField({ id, label, value, onChange }: { id: string; label: string;
   );
 }
 
-/** Fonts the server can burn captions in; the saved one stays listed even if the list fails to load. */
-function useFontFamilies(current: string): string[] {
-  const fonts = useCaptionFonts();
-  const families = fonts.data?.map((font) => font.family) ?? [];
-  return families.includes(current) ? families : [current, ...families];
-}
-
 export function CaptionStyleField({ values, errors, onChange }: FieldsProps) {
   const style = values.captionStyle;
+  const families = useCaptionFontFamilies(style.font);
   const [open, setOpen] = useState(() => isCustomised(style) || Boolean(errors.captionSize));
-  const families = useFontFamilies(style.font);
   const set = (patch: Partial<CaptionStyleValues>) => onChange({ captionStyle: { ...style, ...patch } });
   const percentDown = Math.round(style.position * 100);
 
@@ -127,20 +120,7 @@ export function CaptionStyleField({ values, errors, onChange }: FieldsProps) {
         <div className="space-y-4 border-t px-3 py-3">
           <div className="grid gap-4 min-[420px]:grid-cols-2">
             <Field id="streamer-caption-font" label="Font">
-              {(aria) => (
-                <Select value={style.font} onValueChange={(font) => set({ font })}>
-                  <SelectTrigger id={aria.id} aria-describedby={aria['aria-describedby']}>
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent className="max-h-72">
-                    {families.map((family) => (
-                      <SelectItem key={family} value={family}>
-                        {family}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              )}
+              {(aria) => <CaptionFontSelect id={aria.id} aria-describedby={aria['aria-describedby']} value={style.font} families={families} onChange={(font) => set({ font })} />}
             </Field>
             <Field id="streamer-caption-size" label="Size" error={errors.captionSize} hint={`Pixels at 1080 wide, ${MIN_CAPTION_SIZE} to ${MAX_CAPTION_SIZE}.`}>
               {(aria) => (

@@ -10,8 +10,8 @@ import {
 } from '@clipshift/shared';
 import { Label } from '@/components/ui/label';
 import { SegmentedControl } from '@/components/ui/segmented-control';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { useCaptionFonts } from '@/api/studio';
+import { useCaptionFontFamilies } from '@/api/studio';
+import { CaptionFontSelect } from '@/components/caption-font-select';
 import { SectionHeader, SliderField, SwitchField } from './studio-controls';
 import { sectionIsOwn } from './studio-draft';
 import type { StudioEditor } from './use-studio-editor';
@@ -47,13 +47,10 @@ function ColorInput({ label, value, onChange }: { label: string; value: string; 
 export function CaptionsSection({ editor }: { editor: StudioEditor }) {
   const { mode, draft, values } = editor;
   const style = values.caption_style;
-  const fonts = useCaptionFonts();
+  const families = useCaptionFontFamilies(style.font);
   const presetLabel = useId();
   const fontId = useId();
   const change = (changes: Partial<CaptionStyle>) => editor.set('caption_style', { ...style, ...changes });
-  // The saved font may have left the bundled list: it stays choosable rather than blanking the select.
-  const families = fonts.data?.map((font) => font.family) ?? [];
-  if (!families.includes(style.font)) families.unshift(style.font);
 
   return (
     <section className="space-y-5" aria-label="Captions">
@@ -77,18 +74,7 @@ export function CaptionsSection({ editor }: { editor: StudioEditor }) {
       <div className="grid gap-5 sm:grid-cols-2">
         <div className="space-y-2">
           <Label htmlFor={fontId}>Font</Label>
-          <Select value={style.font} onValueChange={(font) => change({ font })}>
-            <SelectTrigger id={fontId}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent className="max-h-72">
-              {families.map((family) => (
-                <SelectItem key={family} value={family}>
-                  {family}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <CaptionFontSelect id={fontId} value={style.font} families={families} onChange={(font) => change({ font })} />
         </div>
         <SliderField
           label="Size"

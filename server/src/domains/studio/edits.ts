@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../../platform/errors.ts';
 import { joinWords } from '../../engines/providers/transcription/index.ts';
 import { findClipRow, saveClipEdit, saveTranscript, type ClipRow } from '../clips/service.ts';
 import { assertCaptionStyle, findStreamerById, studioOf } from '../streamers/service.ts';
+import { renderPlan, type RenderPlan } from './settings.ts';
 
 /** The clip's overrides after `changes`: undefined keeps a value, null drops it (the streamer's applies). */
 export function mergedEdit(saved: Partial<ClipEdit>, changes: ClipEditChanges): Partial<ClipEdit> {
@@ -14,6 +15,26 @@ export function mergedEdit(saved: Partial<ClipEdit>, changes: ClipEditChanges): 
     else Object.assign(merged, { [key]: value });
   }
   return merged;
+}
+
+/**
+ * How a render of this clip would come out: its overrides (and unsaved `changes`) over its
+ * streamer's settings, for a source of `sourceDurationSec` seconds.
+ */
+export async function clipRenderPlan(
+  db: DbOrTrx,
+  clip: Pick<ClipRow, 'streamer_id' | 'format_type' | 'edit' | 'layout'>,
+  sourceDurationSec: number,
+  changes?: ClipEditChanges,
+): Promise<RenderPlan> {
+  return renderPlan({
+    vertical: clip.format_type === 'vertical',
+    streamer: await streamerStudioOf(db, clip),
+    edit: clip.edit,
+    changes,
+    sourceDurationSec,
+    renderedLayout: clip.layout,
+  });
 }
 
 /** The clip's streamer's studio settings; null once that streamer is deleted. */

@@ -9,8 +9,7 @@ import { RateLimited } from '../../platform/rate-limit.ts';
 import { createSlots } from '../../platform/slots.ts';
 import { clipFilePath, findClipRow, instanceWorkDir, transcriptWordsOf, type ClipRow } from '../clips/service.ts';
 import { writeCaptionOverlay } from './captions.ts';
-import { assertRenderable, mergedEdit, streamerStudioOf } from './edits.ts';
-import { renderPlan } from './settings.ts';
+import { assertRenderable, clipRenderPlan, mergedEdit, streamerStudioOf } from './edits.ts';
 
 /** Where this process makes its images, and what aborts them (the client went away). */
 export interface ImageRun {
@@ -85,14 +84,7 @@ export async function previewClip(deps: AppDeps, userId: string, input: PreviewC
   assertRenderable(clip, mergedEdit(clip.edit, changes), streamer);
   return makeImage(deps, run, async (folder, output) => {
     const { source, info } = await sourceOf(deps, clip, run.signal);
-    const plan = renderPlan({
-      vertical: clip.format_type === 'vertical',
-      streamer,
-      edit: clip.edit,
-      changes,
-      sourceDurationSec: info.durationSec,
-      renderedLayout: clip.layout,
-    });
+    const plan = await clipRenderPlan(deps.db, clip, info.durationSec, changes);
     const kept = plan.trim ?? { start: 0, end: info.durationSec };
     const at = t === undefined ? (kept.start + kept.end) / 2 : Math.min(Math.max(t, kept.start), kept.end);
     const captions = await writeCaptionOverlay({

@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
 import { CLIP_FILES, clipFilePath, findClipById, instanceWorkDir, markRendered, transcriptWordsOf, type ClipRow } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
-import { findStreamerById, studioOf } from '../../streamers/service.ts';
-import { renderPlan, writeCaptionOverlay, type CaptionOverlayRequest } from '../../studio/service.ts';
+import { clipRenderPlan, writeCaptionOverlay, type CaptionOverlayRequest } from '../../studio/service.ts';
 import { makeThumbnail, outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { RENDER_JOB } from '../../../platform/queue/contracts.ts';
@@ -79,17 +78,10 @@ async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: s
       await fail('The clip no longer exists');
       return;
     }
-    const streamer = clip.streamer_id ? await findStreamerById(deps.db, clip.streamer_id) : undefined;
     await mkdir(workDir, { recursive: true });
     const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
     const sourceInfo = await probe(deps.media.ffprobe, source, signal);
-    const plan = renderPlan({
-      vertical: clip.format_type === 'vertical',
-      streamer: streamer ? studioOf(streamer) : null,
-      edit: clip.edit,
-      sourceDurationSec: sourceInfo.durationSec,
-      renderedLayout: clip.layout,
-    });
+    const plan = await clipRenderPlan(deps.db, clip, sourceInfo.durationSec);
     const captions = await savedCaptions(clip, {
       style: plan.captionStyle,
       frame: outputFrame(plan.layout, sourceInfo),

@@ -5,8 +5,8 @@ import { clipFilePath, instanceWorkDir, type TranscriptUpdate } from '../../clip
 import { findClipById, markSubtitled } from '../../clips/service.ts';
 import { describeClip } from '../../descriptions/service.ts';
 import { recordLog } from '../../logs/service.ts';
-import { findStreamerById, studioOf } from '../../streamers/service.ts';
-import { renderPlan, writeCaptionOverlay } from '../../studio/service.ts';
+import { findStreamerById } from '../../streamers/service.ts';
+import { clipRenderPlan, writeCaptionOverlay } from '../../studio/service.ts';
 import { outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
 import type { RenderJobKind } from '../../../platform/db/schema.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
@@ -75,13 +75,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
     const output = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
     const sourceInfo = await probe(deps.media.ffprobe, source, signal);
-    const plan = renderPlan({
-      vertical: clip.format_type === 'vertical',
-      streamer: streamer ? studioOf(streamer) : null,
-      edit: clip.edit,
-      sourceDurationSec: sourceInfo.durationSec,
-      renderedLayout: clip.layout,
-    });
+    const plan = await clipRenderPlan(deps.db, clip, sourceInfo.durationSec);
     const { layout } = plan;
     const target = outputFrame(layout, sourceInfo);
     const trimStart = plan.trim?.start ?? 0;
