@@ -16,3 +16,4 @@ export * from './fonts.ts';
 export * from './studio.ts';
 export * from './selection.ts';
 export * from './notifications.ts';
+export * from './review.ts';

@@ -12,6 +12,7 @@ import { invitesRouter } from './routers/invites.ts';
 import { logsRouter } from './routers/logs.ts';
 import { settingsRouter } from './routers/settings.ts';
 import { webhooksRouter } from './routers/notifications.ts';
+import { reviewRouter } from './routers/review.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 /** The one router of domain procedures; REST routes call into it (see rest/routes.ts). */
@@ -30,6 +31,7 @@ export const appRouter = router({
   health: healthRouter,
   settings: settingsRouter,
   webhooks: webhooksRouter,
+  review: reviewRouter,
 });
 
 export type AppRouter = typeof appRouter;
