@@ -9,6 +9,7 @@ export const paths = {
     dashboard: '/app',
     streamers: '/app/streamers',
     clips: '/app/clips',
+    review: '/app/review',
     logs: '/app/logs',
     settings: '/app/settings',
     clipStudio: '/app/clips/:clipId/studio',
