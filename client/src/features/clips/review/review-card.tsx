@@ -57,7 +57,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
               {clip.streamer} · {formatViewsFull(clip.view_count)}
             </p>
           </div>
-          <section className="space-y-2" aria-label="Suggestions">
+          <div className="space-y-2">
             <h3 className="text-sm font-medium">Suggestions</h3>
             <DescriptionOptions
               options={suggestions}
@@ -67,7 +67,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
                 setDescription(suggestions[index]?.description ?? '');
               }}
             />
-          </section>
+          </div>
           <DescriptionEditor label="Description" rows={3} value={description} onChange={setDescription} />
           <fieldset className="space-y-2">
             <legend className="mb-2 text-sm font-medium">Post to</legend>
