@@ -1,6 +1,8 @@
 // `npm run demo`: the whole product offline. Starts fake Twitch, TikTok and speech-to-text servers
 // (tests/fakes), points the app at them, starts the app, and seeds a demo account with streamers
 // through the public REST API.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFakeOpenAi } from '../tests/fakes/openai/index.ts';
 import { startFakeTikTok } from '../tests/fakes/tiktok/index.ts';
 import { cameraRegion, startFakeTwitch, type FakeTwitch } from '../tests/fakes/twitch/index.ts';
@@ -76,10 +78,54 @@ async function seedAccount(): Promise<void> {
       caption_style: { preset: 'bold' },
       glossary: ['shroud', 'VALORANT', 'Jett'],
     },
-    { name: 'pokimane', clip_limit: 3, vertical: true, layout: 'crop' },
+    // New clips wait in the Review inbox; approved ones take the TikTok account's next posting slot.
+    { name: 'pokimane', clip_limit: 3, vertical: true, layout: 'crop', auto_publish: true, publish_mode: 'review' },
     { name: 'xqc', clip_limit: 2, vertical: false, schedule: { interval: 6, unit: 'hours' } },
   ];
   for (const streamer of streamers) await api('/streamers', { method: 'POST', body: JSON.stringify(streamer), cookie });
+  const accountId = await connectTikTok(cookie);
+  if (accountId) {
+    await api('/streamers/pokimane/link-tiktok', { method: 'POST', body: JSON.stringify({ tiktok_account_id: accountId }), cookie });
+    await api(`/accounts/${accountId}/schedule`, { method: 'PUT', body: JSON.stringify(demoSlots()), cookie });
+  }
+  await api('/webhooks', { method: 'POST', body: JSON.stringify({ url: receiver.url, kind: 'json', events: [...WEBHOOK_EVENTS] }), cookie });
+}
+
+/** The OAuth round trip a click on "Connect TikTok" makes, against the fake TikTok: the account's id. */
+async function connectTikTok(cookie: string): Promise<string | null> {
+  const { auth_url: authUrl } = (await (await api('/tiktok/auth-url', { cookie })).json()) as { auth_url: string };
+  const consent = await fetch(authUrl, { redirect: 'manual' });
+  const callback = consent.headers.get('location');
+  if (!callback) return null;
+  await fetch(callback, { redirect: 'manual', headers: { cookie } });
+  const accounts = (await (await api('/tiktok/accounts', { cookie })).json()) as { id: string }[];
+  return accounts[0]?.id ?? null;
+}
+
+/** Posting slots every few minutes from now on, every day, so approved clips visibly wait for theirs. */
+function demoSlots() {
+  const now = new Date();
+  const slots = Array.from({ length: 8 }, (_, index) => {
+    const at = new Date(now.getTime() + (index + 1) * 4 * 60_000);
+    const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
+    return Array.from({ length: 7 }, (_, day) => ({ day, time }));
+  }).flat();
+  return { timezone: 'UTC', slots, daily_cap: null, min_gap_minutes: 2 };
+}
+
+const WEBHOOK_EVENTS = ['run.completed', 'run.failed', 'clip.review', 'post.published', 'post.failed', 'account.reconnect'] as const;
+
+/** A local webhook receiver that prints what it gets (point your own at it, or replace the URL in Settings). */
+function startWebhookReceiver(): Promise<{ url: string }> {
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      console.log(`[webhook receiver] ${request.headers['x-clipshift-event'] ?? 'event'}: ${body.slice(0, 300)}`);
+      response.writeHead(204).end();
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` })));
 }
 
 const fake = await startFakeTwitch({ media: MEDIA });
@@ -90,6 +136,7 @@ const tiktok = await startFakeTikTok();
 tiktok.addUser({ displayName: 'Demo Creator', username: 'democreator' });
 tiktok.setPollsUntilDone(1);
 const speech = await startFakeOpenAi({ scenario: 'speech' });
+const receiver = await startWebhookReceiver();
 Object.assign(process.env, fake.env, tiktok.env, {
   TRANSCRIBE_ENGINE: process.env.TRANSCRIBE_ENGINE ?? 'openai',
   TRANSCRIBE_API_URL: process.env.TRANSCRIBE_API_URL ?? speech.url,
@@ -97,6 +144,8 @@ Object.assign(process.env, fake.env, tiktok.env, {
   PORT: String(PORT),
   DATA_DIR: process.env.DATA_DIR ?? './data/demo',
   REGISTRATION_MODE: process.env.REGISTRATION_MODE ?? 'open',
+  // The demo's webhook receiver listens on this machine.
+  WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? 'true',
 });
 ensureClientBuilt();
 await import('../server/src/app/main.ts');
@@ -104,5 +153,6 @@ await waitForHealth();
 await seedAccount();
 console.log(
   `\nClipshift demo is running at http://localhost:${PORT}\nSign in as ${DEMO_USER.username} / ${DEMO_USER.password}.\n` +
-    `Fakes: Twitch ${fake.url} · TikTok ${tiktok.url} · speech-to-text ${speech.url}\n`,
+    `Fakes: Twitch ${fake.url} · TikTok ${tiktok.url} · speech-to-text ${speech.url} · webhook receiver ${receiver.url}\n` +
+    'pokimane is in review mode (Review inbox), Demo Creator has posting slots every 4 minutes (Queue), and every event goes to the webhook receiver above.\n',
 );

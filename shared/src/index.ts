@@ -17,3 +17,4 @@ export * from './studio.ts';
 export * from './selection.ts';
 export * from './notifications.ts';
 export * from './review.ts';
+export * from './schedule.ts';

@@ -24,8 +24,8 @@ describe('statuses as every screen shows them', () => {
   });
 
   it('names and colours each upload status', () => {
-    expect(UPLOAD_STATUSES.map(uploadStatusLabel)).toEqual(['Queued', 'Uploading', 'Processing', 'Sent to inbox', 'Published', 'Failed']);
-    expect(UPLOAD_STATUSES.map(uploadStatusTone)).toEqual(['neutral', 'neutral', 'neutral', 'info', 'success', 'danger']);
+    expect(UPLOAD_STATUSES.map(uploadStatusLabel)).toEqual(['Queued', 'Uploading', 'Processing', 'Sent to inbox', 'Published', 'Failed', 'Scheduled', 'Canceled']);
+    expect(UPLOAD_STATUSES.map(uploadStatusTone)).toEqual(['neutral', 'neutral', 'neutral', 'info', 'success', 'danger', 'info', 'neutral']);
     expect(uploadStatusLabel('archived')).toBe('archived');
   });
 

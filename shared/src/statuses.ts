@@ -41,6 +41,8 @@ const UPLOAD_STATUS_LABELS: Record<UploadStatus, string> = {
   sent_to_inbox: 'Sent to inbox',
   published: 'Published',
   failed: 'Failed',
+  scheduled: 'Scheduled',
+  canceled: 'Canceled',
 };
 
 const UPLOAD_STATUS_TONES: Record<UploadStatus, StatusTone> = {
@@ -50,6 +52,8 @@ const UPLOAD_STATUS_TONES: Record<UploadStatus, StatusTone> = {
   sent_to_inbox: 'info',
   published: 'success',
   failed: 'danger',
+  scheduled: 'info',
+  canceled: 'neutral',
 };
 
 /** Upload statuses after which the clip is on TikTok (published, or waiting in the creator's inbox). */
@@ -76,9 +80,12 @@ export function isDeliveredUpload(status: string): boolean {
   return (DELIVERED_UPLOAD_STATUSES as readonly string[]).includes(status);
 }
 
-/** Still on its way: queued, uploading, or processing at TikTok. */
+/** Upload statuses in which nothing is happening now and nothing will without the user or a slot. */
+const IDLE_UPLOAD_STATUSES: readonly string[] = ['failed', 'canceled', 'scheduled'];
+
+/** Still on its way now: queued, uploading, or processing at TikTok (a post waiting for its slot is not). */
 export function isUploadInProgress(status: string): boolean {
-  return !isDeliveredUpload(status) && status !== 'failed';
+  return !isDeliveredUpload(status) && !IDLE_UPLOAD_STATUSES.includes(status);
 }
 
 /** The words for each stage of one clip of a run (download, inspect, transcribe, render…). */

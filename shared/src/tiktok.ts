@@ -46,7 +46,8 @@ export const linkAccountInput = z.object({
   tiktok_account_id: rowId('tiktok_account_id is required'),
 });
 
-export const UPLOAD_STATUSES = ['queued', 'uploading', 'processing', 'sent_to_inbox', 'published', 'failed'] as const;
+/** `scheduled`: waiting for its posting slot; `canceled`: taken off the queue before it started. */
+export const UPLOAD_STATUSES = ['queued', 'uploading', 'processing', 'sent_to_inbox', 'published', 'failed', 'scheduled', 'canceled'] as const;
 
 export const upload = z.object({
   id: z.string(),
@@ -59,6 +60,8 @@ export const upload = z.object({
   percent: wholePercent.nullable(),
   publish_id: z.string().nullable(),
   error: z.string().nullable(),
+  /** When it goes (or went) to TikTok: its posting slot, or when it was queued for an immediate post. */
+  scheduled_for: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

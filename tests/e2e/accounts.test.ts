@@ -153,6 +153,7 @@ describe('signing up, signing in and the signed-in screens', () => {
       'TikTok Accounts',
       'Invite Codes',
       'Processing',
+      'Notifications',
       'Recent Logs',
     ]);
     await page.getByText('No Invite Codes').waitFor();

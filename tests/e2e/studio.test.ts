@@ -253,6 +253,82 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     await video.evaluate((element) => (element as HTMLVideoElement).pause());
   }, RENDER_TIMEOUT_MS + 30_000);
 
+  /** Renders again from the studio and waits for the player to take the new video. */
+  async function renderAndReload(): Promise<void> {
+    await waitForToastsGone(page);
+    // The player lives on the Trim & audio tab.
+    await page.getByRole('tab', { name: 'Trim & audio' }).click();
+    const before = await page.getByTestId('studio-video').getAttribute('src');
+    await page.getByRole('button', { name: 'Render again' }).click();
+    await page.getByTestId('render-progress').waitFor();
+    await page.getByTestId('render-progress').waitFor({ state: 'detached', timeout: RENDER_TIMEOUT_MS });
+    expect(await page.getByTestId('render-failed').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('studio-video').getAttribute('src')).not.toBe(before);
+  }
+
+  /** The caption band of the player's picture at `atSec` of the rendered video, read through a canvas. */
+  function captionBand(atSec: number): Promise<number[]> {
+    return page.getByTestId('studio-video').evaluate(async (element, at) => {
+      const player = element as HTMLVideoElement;
+      if (player.readyState < 2) await new Promise((resolve) => player.addEventListener('loadeddata', resolve, { once: true }));
+      player.pause();
+      player.currentTime = at;
+      await new Promise((resolve) => player.addEventListener('seeked', resolve, { once: true }));
+      const canvas = document.createElement('canvas');
+      canvas.width = player.videoWidth;
+      canvas.height = player.videoHeight;
+      const context = canvas.getContext('2d');
+      if (!context) return [];
+      context.drawImage(player, 0, 0);
+      // The classic preset centres the caption block at 68 % of the height.
+      const top = Math.round(canvas.height * 0.62);
+      const band = context.getImageData(0, top, canvas.width, Math.round(canvas.height * 0.12)).data;
+      const sums: number[] = [];
+      for (let column = 0; column < 24; column++) {
+        let sum = 0;
+        const from = Math.floor((column * canvas.width) / 24);
+        const to = Math.floor(((column + 1) * canvas.width) / 24);
+        for (let row = 0; row < band.length / 4 / canvas.width; row += 2) {
+          for (let x = from; x < to; x += 2) sum += band[(row * canvas.width + x) * 4]!;
+        }
+        sums.push(sum);
+      }
+      return sums;
+    }, atSec);
+  }
+
+  it('edits a caption word in the transcript and sees it in the re-rendered video', async () => {
+    // The clip was transcribed: its words lie inside the 1..3 s trim.
+    const words = [
+      { start: 1.1, end: 1.5, text: 'nice' },
+      { start: 1.5, end: 2.9, text: 'shot' },
+    ];
+    await db()
+      .updateTable('clips')
+      .set({ subtitled: true, transcript: 'nice shot', transcript_words: JSON.stringify(words), transcript_language: 'en' })
+      .where('id', '=', clipRowId)
+      .execute();
+    await page.reload();
+    await renderAndReload();
+    const before = await captionBand(1);
+
+    await page.getByRole('tab', { name: 'Transcript' }).click();
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByRole('button', { name: /^shot at / }).click();
+    await transcript.getByRole('group', { name: /^Word \d+,/ }).getByRole('textbox').fill('WOWZERS!!');
+    await page.keyboard.press('Enter');
+    await transcript.getByRole('button', { name: 'Save' }).click();
+    await toast('Transcript saved').waitFor();
+    await renderAndReload();
+    const after = await captionBand(1);
+
+    // The same moment now shows other letters: the caption band changed where the new word sits.
+    const changed = after.filter((value, index) => Math.abs(value - before[index]!) > before[index]! * 0.05).length;
+    expect(changed).toBeGreaterThan(2);
+    const saved = await db().selectFrom('clips').select(['transcript_words', 'transcript_edited']).where('id', '=', clipRowId).executeTakeFirstOrThrow();
+    expect(saved).toMatchObject({ transcript_edited: true, transcript_words: [words[0], { ...words[1], text: 'WOWZERS!!' }] });
+  }, 2 * RENDER_TIMEOUT_MS + 30_000);
+
   it('looks right at 390 and 1366 px, light and dark, with no axe violations and no sideways scroll', async () => {
     await page.getByRole('tab', { name: 'Layout' }).click();
     await waitForToastsGone(page);

@@ -283,7 +283,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     let row: { id: string } | undefined;
     try {
       const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
-      [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'retry #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
+      [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'retry #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' }, { timing: 'now' });
       const post = (attempts: number) => runTypedJob(postJob(app.deps), { uploadId: row!.id }, app.deps.logger, { attempts, maxAttempts: 3 });
       await post(1);
       const inits = tiktok.requestsTo('video_init').length;
@@ -384,7 +384,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     });
     const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
     const clip = await app.deps.db.selectFrom('clips').select('id').where('clip_id', '=', 'Keepsake').executeTakeFirstOrThrow();
-    const queued = await queueUploads(app.deps.db, { userId: alice.id, clipRowId: clip.id, accountIds: [again], description: 'auto #a', mode: 'direct' }, { skipExisting: true });
+    const queued = await queueUploads(app.deps.db, { userId: alice.id, clipRowId: clip.id, accountIds: [again], description: 'auto #a', mode: 'direct' }, { skipExisting: true, timing: 'next-slot' });
     expect(queued).toEqual([]);
     expect(tiktok.requestsTo('video_init').length).toBe(inits);
     // And the history is the reconnected account's again.
@@ -400,7 +400,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     let row: { id: string } | undefined;
     try {
       const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
-      [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' });
+      [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' }, { timing: 'now' });
       await api.tiktok.deleteAccount({ id: accountId });
       await runTypedJob(postJob(app.deps), { uploadId: row!.id }, app.deps.logger, { attempts: 1, maxAttempts: 3 });
       expect(await api.tiktok.uploadStatus({ id: row!.id })).toMatchObject({

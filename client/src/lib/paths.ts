@@ -10,6 +10,7 @@ export const paths = {
     streamers: '/app/streamers',
     clips: '/app/clips',
     review: '/app/review',
+    queue: '/app/queue',
     logs: '/app/logs',
     settings: '/app/settings',
     clipStudio: '/app/clips/:clipId/studio',

@@ -13,6 +13,7 @@ import { logsRouter } from './routers/logs.ts';
 import { settingsRouter } from './routers/settings.ts';
 import { webhooksRouter } from './routers/notifications.ts';
 import { reviewRouter } from './routers/review.ts';
+import { queueRouter } from './routers/queue.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 /** The one router of domain procedures; REST routes call into it (see rest/routes.ts). */
@@ -32,6 +33,7 @@ export const appRouter = router({
   settings: settingsRouter,
   webhooks: webhooksRouter,
   review: reviewRouter,
+  queue: queueRouter,
 });
 
 export type AppRouter = typeof appRouter;

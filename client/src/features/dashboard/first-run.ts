@@ -16,9 +16,9 @@ export interface FirstRunFacts {
   posted: boolean;
 }
 
-/** An upload counts once it is queued; a failed one does not. */
+/** An upload counts once it is queued or waits for its posting slot; a failed or canceled one does not. */
 export function hasPosted(clips: readonly Pick<Clip, 'posted_to'>[]): boolean {
-  return clips.some((clip) => clip.posted_to.some((upload) => isUploadInProgress(upload.status) || isDeliveredUpload(upload.status)));
+  return clips.some((clip) => clip.posted_to.some((upload) => upload.status === 'scheduled' || isUploadInProgress(upload.status) || isDeliveredUpload(upload.status)));
 }
 
 export function doneSteps(facts: FirstRunFacts): ReadonlySet<FirstRunStep> {

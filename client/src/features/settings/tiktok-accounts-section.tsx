@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { LoaderCircle, Plus, UsersRound } from 'lucide-react';
+import type { TikTokAccount } from '@clipshift/shared';
 import { accountMessages, useDeleteAccount, useTikTokAccounts } from '@/api/tiktok-accounts';
 import { useConnectAccount } from '@/api/tiktok-connect';
 import { EmptyState } from '@/components/empty-state';
@@ -8,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { GuestCode } from './guest-code';
+import { PostingScheduleDialog } from './posting-schedule-dialog';
 import { TikTokAccountsTable } from './tiktok-accounts-table';
 
 interface AccountsListProps {
@@ -18,6 +21,7 @@ interface AccountsListProps {
 function TikTokAccountsList({ connecting, onReconnect }: AccountsListProps) {
   const accounts = useTikTokAccounts({ toastOnError: true });
   const { remove, isRemoving } = useDeleteAccount();
+  const [scheduling, setScheduling] = useState<TikTokAccount | null>(null);
 
   if (accounts.isPending) return <Skeleton className="h-24 w-full" />;
   if (accounts.isError) return <LoadFailed icon={UsersRound} title={accountMessages.loadFailed} onRetry={() => void accounts.refetch()} />;
@@ -25,13 +29,17 @@ function TikTokAccountsList({ connecting, onReconnect }: AccountsListProps) {
     return <EmptyState icon={UsersRound} title={accountMessages.emptyTitle} description={accountMessages.emptyDescription} />;
   }
   return (
-    <TikTokAccountsTable
-      accounts={accounts.data}
-      isRemoving={isRemoving}
-      reconnecting={connecting}
-      onRemove={remove}
-      onReconnect={onReconnect}
-    />
+    <>
+      <TikTokAccountsTable
+        accounts={accounts.data}
+        isRemoving={isRemoving}
+        reconnecting={connecting}
+        onRemove={remove}
+        onReconnect={onReconnect}
+        onSchedule={setScheduling}
+      />
+      <PostingScheduleDialog account={scheduling} onClose={() => setScheduling(null)} />
+    </>
   );
 }
 
@@ -43,7 +51,7 @@ export function TikTokAccountsSection() {
       <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
         <div className="space-y-1.5">
           <CardTitle id="settings-tiktok-title">TikTok Accounts</CardTitle>
-          <CardDescription>The TikTok accounts Clipshift posts your clips to.</CardDescription>
+          <CardDescription>The TikTok accounts Clipshift posts your clips to, and when each one posts automatically.</CardDescription>
         </div>
         <CardAction>
           <Button variant="brand" size="sm" disabled={waiting} onClick={connect}>

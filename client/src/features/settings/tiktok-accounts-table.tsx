@@ -1,4 +1,4 @@
-import { LoaderCircle, RefreshCw, Trash2 } from 'lucide-react';
+import { CalendarClock, LoaderCircle, RefreshCw, Trash2 } from 'lucide-react';
 import { accountUsername, type TikTokAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
 import { Badge } from '@/components/ui/badge';
@@ -13,6 +13,7 @@ interface AccountRowProps {
   reconnecting: boolean;
   onRemove: (id: string) => void;
   onReconnect: () => void;
+  onSchedule: (account: TikTokAccount) => void;
 }
 
 /** Columns that give way to a summary under the name on narrow screens. */
@@ -65,7 +66,7 @@ function LinkedStreamers({ names }: { names: readonly string[] }) {
   );
 }
 
-function AccountRow({ account, removing, reconnecting, onRemove, onReconnect }: AccountRowProps) {
+function AccountRow({ account, removing, reconnecting, onRemove, onReconnect, onSchedule }: AccountRowProps) {
   return (
     <TableRow data-testid="tiktok-account-row" aria-label={account.display_name}>
       <TableCell className="whitespace-normal md:whitespace-nowrap">
@@ -94,6 +95,10 @@ function AccountRow({ account, removing, reconnecting, onRemove, onReconnect }: 
               <span className="hidden sm:inline">Reconnect</span>
             </Button>
           )}
+          <Button variant="outline" size="sm" aria-label={`Posting schedule of ${account.display_name}`} onClick={() => onSchedule(account)}>
+            <CalendarClock aria-hidden="true" />
+            <span className="hidden sm:inline">Schedule</span>
+          </Button>
           <Button
             variant="ghost"
             size="sm"
@@ -117,9 +122,10 @@ interface TikTokAccountsTableProps {
   reconnecting: boolean;
   onRemove: (id: string) => void;
   onReconnect: () => void;
+  onSchedule: (account: TikTokAccount) => void;
 }
 
-export function TikTokAccountsTable({ accounts, isRemoving, reconnecting, onRemove, onReconnect }: TikTokAccountsTableProps) {
+export function TikTokAccountsTable({ accounts, isRemoving, reconnecting, onRemove, onReconnect, onSchedule }: TikTokAccountsTableProps) {
   return (
     <div className="rounded-lg border">
       <Table stacked aria-label="TikTok accounts">
@@ -141,6 +147,7 @@ export function TikTokAccountsTable({ accounts, isRemoving, reconnecting, onRemo
               reconnecting={reconnecting}
               onRemove={onRemove}
               onReconnect={onReconnect}
+              onSchedule={onSchedule}
             />
           ))}
         </TableBody>

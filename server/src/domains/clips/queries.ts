@@ -163,6 +163,13 @@ export async function selectKnownFilesDirs(db: DbOrTrx, filesDirs: readonly stri
 }
 
 /** clip_id (the public id) of each clip row id. */
+/** The public id and title of each clip row, for lists of other things (the posting queue). */
+export async function selectClipLabels(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, { clip_id: string; title: string }>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('clips').select(['id', 'clip_id', 'title']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, { clip_id: row.clip_id, title: row.title }]));
+}
+
 export async function selectClipIds(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();
   const rows = await db.selectFrom('clips').select(['id', 'clip_id']).where('id', 'in', ids).execute();

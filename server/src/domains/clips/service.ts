@@ -16,6 +16,7 @@ import {
   selectClipById,
   selectClipByClipId,
   selectClipIds,
+  selectClipLabels,
   selectClipPage,
   selectKnownFilesDirs,
   selectLibraryClipIds,
@@ -67,6 +68,11 @@ export function findClipById(db: DbOrTrx, id: string): Promise<ClipRow | undefin
 /** The public clip id of each clip row id (rows deleted since are missing). */
 export function clipIdsOf(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, string>> {
   return selectClipIds(db, ids);
+}
+
+/** The public id and title of each clip row id (rows deleted since are missing). */
+export function clipLabelsOf(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, { clip_id: string; title: string }>> {
+  return selectClipLabels(db, ids);
 }
 
 /** The clip's overrides as the API shows them: every field, null where the streamer's applies. */

@@ -1,14 +1,15 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { AccountPostSettingsTable, OAuthStatesTable, TikTokAccountsTable, UploadsTable } from '../../platform/db/schema.ts';
+import type { AccountPostSettingsTable, OAuthStatesTable, PostingSchedulesTable, TikTokAccountsTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
 
 /**
- * SQL of the tables the publishing domain owns: tiktok_accounts, streamer_tiktok_accounts, uploads
- * and oauth_states. Other domains reach them through service.ts.
+ * SQL of the tables the publishing domain owns: tiktok_accounts, streamer_tiktok_accounts, uploads,
+ * posting_schedules, account_post_settings and oauth_states. Other domains reach them through service.ts.
  */
 
 export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
 export type UploadRow = Selectable<UploadsTable>;
+export type ScheduleRow = Selectable<PostingSchedulesTable>;
 
 // tiktok_accounts
 
@@ -111,8 +112,11 @@ export function selectUploadsOfClips(db: DbOrTrx, clipRowIds: readonly string[])
     .execute();
 }
 
+/** Statuses in which an upload of the same clip to the same account may be made again. */
+const RETRIABLE_UPLOAD: UploadStatus[] = ['failed', 'canceled'];
+
 /**
- * A new upload of a clip to an account, or a failed one of the same pair tried again; undefined when
+ * A new upload of a clip to an account, or a failed (or canceled) one of the same pair tried again; undefined when
  * that pair has one posted or posting (the unique (clip_row_id, account_open_id) index).
  */
 export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Promise<UploadRow | undefined> {
@@ -122,8 +126,8 @@ export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Pro
     .onConflict((onConflict) =>
       onConflict
         .columns(['clip_row_id', 'account_open_id'])
-        .doUpdateSet({ ...values, status: 'queued', publish_id: null, upload_url_enc: null, percent: null, error: null, updated_at: new Date() })
-        .where('uploads.status', '=', 'failed'),
+        .doUpdateSet({ status: 'queued', ...values, publish_id: null, upload_url_enc: null, percent: null, error: null, updated_at: new Date() })
+        .where('uploads.status', 'in', RETRIABLE_UPLOAD),
     )
     .returningAll()
     .executeTakeFirst();
@@ -147,6 +151,70 @@ export async function reattachUploads(db: DbOrTrx, account: Pick<TikTokAccountRo
     .where('account_open_id', '=', account.open_id)
     .where('tiktok_account_id', 'is', null)
     .execute();
+}
+
+/** Statuses of uploads that will not post (again) by themselves: they take no slot. */
+const SLOT_FREE_UPLOAD: UploadStatus[] = ['failed', 'canceled'];
+
+/** When the TikTok account's posts since `since` go or went out (other than `exceptUploadId`), any user's. */
+export async function selectPostTimes(db: DbOrTrx, openId: string, since: Date, exceptUploadId?: string): Promise<Date[]> {
+  let query = db
+    .selectFrom('uploads')
+    .select('scheduled_for')
+    .where('account_open_id', '=', openId)
+    .where('status', 'not in', SLOT_FREE_UPLOAD)
+    .where('scheduled_for', '>=', since);
+  if (exceptUploadId) query = query.where('id', '!=', exceptUploadId);
+  const rows = await query.execute();
+  return rows.flatMap((row) => (row.scheduled_for ? [row.scheduled_for] : []));
+}
+
+/**
+ * Serialises slot choices for one TikTok account until the transaction ends, so two posts queued
+ * at once cannot both take the same free slot. An advisory lock rather than the account row's:
+ * token refreshes hold that one across a call to TikTok.
+ */
+export async function lockAccountSlots(db: DbOrTrx, openId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`posting-slots:${openId}`}))`.execute(db);
+}
+
+/** The uploads of the user that have not finished, soonest first, with their account's name and zone. */
+export function selectUnfinishedUploads(db: DbOrTrx, userId: string, statuses: readonly UploadStatus[]) {
+  return db
+    .selectFrom('uploads as u')
+    .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
+    .leftJoin('posting_schedules as s', 's.account_id', 'u.tiktok_account_id')
+    .selectAll('u')
+    .select(['a.username', 'a.display_name', 's.timezone'])
+    .where('u.user_id', '=', userId)
+    .where('u.status', 'in', statuses)
+    .orderBy(sql`coalesce(u.scheduled_for, u.created_at)`)
+    .orderBy('u.created_at')
+    .execute();
+}
+
+/**
+ * Moves an upload to `to` only while it is in one of `from`; undefined when it was not (another
+ * request or the post job got there first). The row lock makes the check and the change one step.
+ */
+export function transitionUpload(db: DbOrTrx, uploadId: string, from: readonly UploadStatus[], values: Updateable<UploadsTable>): Promise<UploadRow | undefined> {
+  return db.updateTable('uploads').set({ ...values, updated_at: new Date() }).where('id', '=', uploadId).where('status', 'in', from).returningAll().executeTakeFirst();
+}
+
+// posting_schedules
+
+export function selectSchedule(db: DbOrTrx, accountId: string): Promise<ScheduleRow | undefined> {
+  return db.selectFrom('posting_schedules').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export function upsertSchedule(db: DbOrTrx, values: Insertable<PostingSchedulesTable>): Promise<ScheduleRow> {
+  const { account_id: _accountId, ...update } = values;
+  return db
+    .insertInto('posting_schedules')
+    .values(values)
+    .onConflict((conflict) => conflict.column('account_id').doUpdateSet({ ...update, updated_at: new Date() }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 // oauth_states

@@ -36,7 +36,7 @@ export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Prom
 
 /**
  * A new clip of an auto_publish streamer (queued with its row): one upload to every account linked
- * to its streamer, with the best-ranked description (subtitles, when asked for, ran before the
+ * to its streamer, into each account's next free posting slot (at once without slots), with the best-ranked description (subtitles, when asked for, ran before the
  * render, so the suggestions already know the speech). Accounts it already went to are skipped.
  */
 export async function autoPublishClip(deps: AppDeps, clipRowId: string): Promise<void> {
@@ -54,7 +54,9 @@ export async function autoPublishClip(deps: AppDeps, clipRowId: string): Promise
   const rows = await deps.db.transaction().execute((trx) =>
     queueUnattendedUploads(trx, { userId, clipRowId, accountIds, description, mode: deps.env.TIKTOK_POST_MODE }, { requireChoice: false }),
   );
-  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Auto-publishing "${clip.title}" to ${rows.length} TikTok account${rows.length === 1 ? '' : 's'}`, userId });
+  const scheduled = rows.filter((row) => row.status === 'scheduled').length;
+  const when = scheduled ? ` (${scheduled === rows.length ? 'all' : scheduled} into posting slots: see the Queue)` : '';
+  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Auto-publishing "${clip.title}" to ${rows.length} TikTok account${rows.length === 1 ? '' : 's'}${when}`, userId });
 }
 
 interface UnattendedPost {
@@ -69,7 +71,8 @@ interface UnattendedPost {
  * Queues a post nobody set up by hand (an approval, an auto post) to each account, with the privacy
  * and interactions the user chose once for that account. With `requireChoice` (approvals), an
  * account without a chosen privacy refuses the whole post before anything is queued; without it,
- * such an account keeps the post job's own choice. Accounts the clip already went to are skipped.
+ * such an account keeps the post job's own choice. Each post takes its account's next free posting
+ * slot (at once without slots); accounts the clip already went to are skipped.
  */
 export async function queueUnattendedUploads(db: DbOrTrx, post: UnattendedPost, options: { requireChoice: boolean }): Promise<UploadRow[]> {
   const choices = await postChoices(db, post.accountIds);
@@ -90,7 +93,7 @@ export async function queueUnattendedUploads(db: DbOrTrx, post: UnattendedPost, 
           ? { privacyLevel: choice.privacyLevel, disableComment: choice.disableComment, disableDuet: choice.disableDuet, disableStitch: choice.disableStitch }
           : {}),
       },
-      { skipExisting: true },
+      { skipExisting: true, timing: 'next-slot' },
     );
     rows.push(...queued);
   }
@@ -101,6 +104,8 @@ export async function queueUnattendedUploads(db: DbOrTrx, post: UnattendedPost, 
 export async function requeueInterruptedUpload(deps: AppDeps, uploadId: string): Promise<boolean> {
   const upload = await selectUpload(deps.db, uploadId);
   if (!upload || !(UNFINISHED_UPLOAD as readonly string[]).includes(upload.status)) return false;
-  await queuePostJob(deps.db, uploadId);
+  // A dead worker only held the job once it was due, but a slot still ahead (rescheduled meanwhile) keeps its time.
+  const ahead = upload.status === 'scheduled' && upload.scheduled_for && upload.scheduled_for > new Date() ? upload.scheduled_for : undefined;
+  await queuePostJob(deps.db, uploadId, ahead);
   return true;
 }

@@ -3,14 +3,13 @@ import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { clipIdsOf, findClipRow } from '../clips/service.ts';
 import { badGateway, badRequest, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../platform/pause.ts';
-import { POST_JOB } from '../../platform/queue/contracts.ts';
-import { enqueue } from '../../platform/queue/queue.ts';
 import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
+import { planPost, queuePostJob, type PostTiming } from './schedule.ts';
 import { insertUpload, selectAccountNames, selectLinkedAccountIds, selectUploads, selectUserUpload, type UploadRow } from './queries.ts';
 
 export type { UploadRow };
 /** Statuses after which TikTok has accepted (or refused) the video. */
-const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed'] as const;
+const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed', 'canceled'] as const;
 const WAIT_LIMIT_MS = 20 * 60_000;
 const POLL_MS = 500;
 
@@ -35,6 +34,7 @@ export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
     percent: row.percent,
     publish_id: row.publish_id,
     error: row.error,
+    scheduled_for: row.scheduled_for?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -48,13 +48,10 @@ export async function findUpload(db: DbOrTrx, userId: string, uploadId: string |
   return row;
 }
 
-/** Statuses in which an upload's job still has work to do. */
-export const UNFINISHED_UPLOAD = ['queued', 'uploading', 'processing'] as const;
+/** Statuses in which an upload's job still has work to do (a scheduled one's job waits for its slot). */
+export const UNFINISHED_UPLOAD = ['queued', 'uploading', 'processing', 'scheduled'] as const;
 
-/** Queues (or queues again, to resume) the job that posts an upload; its saved publish_id keeps it to one post. */
-export async function queuePostJob(db: DbOrTrx, uploadId: string): Promise<void> {
-  await enqueue(db, POST_JOB, { uploadId });
-}
+export { queuePostJob };
 
 interface QueueInput {
   userId: string;
@@ -68,18 +65,33 @@ interface QueueInput {
   disableStitch?: boolean;
 }
 
+interface QueueOptions {
+  /** Skip accounts the clip is already posted or posting to, instead of refusing with 409. */
+  skipExisting?: boolean;
+  /**
+   * `now` for a post the user asked for this minute (the wizard's Post); `next-slot` for posts
+   * nobody is waiting on (auto-publish, review approvals): each account's next free posting slot,
+   * or at once for an account without slots.
+   */
+  timing: PostTiming;
+}
+
 /**
- * One upload row per (clip, TikTok account) and its job, in one transaction. A clip already posted
- * or posting to an account is refused — also when that TikTok account was removed and connected
- * again since (same open_id); a failed attempt may be tried again.
+ * One upload row per (clip, TikTok account) and its job, in one transaction (pass it: the slot
+ * lock lasts until it commits). A clip already posted or posting to an account is refused — also
+ * when that TikTok account was removed and connected again since (same open_id); a failed or
+ * canceled attempt may be tried again.
  */
-export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { skipExisting?: boolean } = {}): Promise<UploadRow[]> {
+export async function queueUploads(db: DbOrTrx, input: QueueInput, options: QueueOptions): Promise<UploadRow[]> {
   const accounts = input.accountIds.length ? await selectAccountNames(db, input.accountIds) : [];
   const rows: UploadRow[] = [];
   for (const accountId of input.accountIds) {
     const account = accounts.find((candidate) => candidate.id === accountId);
     if (!account) throw accountNotFound();
+    const planned = await planPost(db, account, options.timing);
     const values = {
+      ...planned,
+      timing: options.timing,
       user_id: input.userId,
       clip_row_id: input.clipRowId,
       tiktok_account_id: account.id,
@@ -97,7 +109,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: { sk
       if (options.skipExisting) continue;
       throw conflict(`This clip is already posted or being posted to ${accountLabel(account)}`);
     }
-    await queuePostJob(db, row.id);
+    await queuePostJob(db, row.id, planned.status === 'scheduled' ? planned.scheduled_for : undefined);
     rows.push(row);
   }
   return rows;
@@ -130,7 +142,7 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
       disableComment: input.disable_comment,
       disableDuet: input.disable_duet,
       disableStitch: input.disable_stitch,
-    });
+    }, { timing: 'now' });
   });
 }
 

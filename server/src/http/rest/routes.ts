@@ -313,6 +313,37 @@ export const REST_ROUTES: RestRoute[] = [
     summary: "Start connecting a guest's TikTok account to the passkey's owner",
   },
 
+  { method: 'GET', path: '/accounts/{id}/schedule', procedure: 'queue.schedule', auth: true, errors: { 404: 'No such account' }, tag: 'Queue', summary: "An account's posting slots, daily cap and minimum gap (defaults, with updated_at null, until saved)" },
+  {
+    method: 'PUT',
+    path: '/accounts/{id}/schedule',
+    procedure: 'queue.saveSchedule',
+    auth: true,
+    errors: { 400: 'Unknown time zone, a bad day or time, a daily cap or gap out of range', 404: 'No such account' },
+    tag: 'Queue',
+    summary: "Save an account's posting slots: new automatic posts take the next free slot in its time zone (none: they post at once)",
+  },
+  { method: 'GET', path: '/queue', procedure: 'queue.list', auth: true, tag: 'Queue', summary: 'Posts not yet finished, soonest first' },
+  {
+    method: 'DELETE',
+    path: '/queue/{id}',
+    procedure: 'queue.cancel',
+    auth: true,
+    errors: { 404: 'No such post', 409: 'The post is already being sent to TikTok, or has finished' },
+    tag: 'Queue',
+    summary: 'Cancel a post waiting in the queue',
+  },
+  {
+    method: 'POST',
+    path: '/queue/{id}/post-now',
+    procedure: 'queue.postNow',
+    status: 202,
+    auth: true,
+    errors: { 404: 'No such post', 409: 'The post is already being sent to TikTok, or has finished' },
+    tag: 'Queue',
+    summary: 'Post a scheduled post now instead of at its slot',
+  },
+
   { method: 'GET', path: '/settings/processing', procedure: 'settings.processing', auth: true, tag: 'Settings', summary: 'Your processing preferences (speech model, clips at once); the defaults with updated_at null until saved' },
   { method: 'PUT', path: '/settings/processing', procedure: 'settings.saveProcessing', auth: true, tag: 'Settings', summary: 'Save your processing preferences; scheduled and automatic work uses them' },
 

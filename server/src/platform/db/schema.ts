@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { PostingSlot } from '@clipshift/shared';
 import type { CaptionStyle, ClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
@@ -285,7 +286,21 @@ export interface UploadsTable {
   /** Share of the video's bytes TikTok has received, 0–100; null before the upload starts. */
   percent: number | null;
   error: string | null;
+  /** When it goes (or went) to TikTok: its slot, or when it was queued; null for uploads older than posting slots. */
+  scheduled_for: Timestamp | null;
+  /** 'now': someone waits for TikTok's answer; 'next-slot': automatic, a rate refusal waits for the next slot. */
+  timing: ColumnType<'now' | 'next-slot', 'now' | 'next-slot' | undefined, 'now' | 'next-slot'>;
   created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** An account's posting slots (absent: the account posts at once). */
+export interface PostingSchedulesTable {
+  account_id: string;
+  timezone: string;
+  slots: ColumnType<PostingSlot[], string, string>;
+  daily_cap: number | null;
+  min_gap_minutes: number;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -352,6 +367,7 @@ export interface Database {
   streamer_tiktok_accounts: StreamerTikTokAccountsTable;
   oauth_states: OAuthStatesTable;
   uploads: UploadsTable;
+  posting_schedules: PostingSchedulesTable;
   app_instances: AppInstancesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

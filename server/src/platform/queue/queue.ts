@@ -40,6 +40,18 @@ export async function removeJob(db: DbOrTrx, jobKey: string): Promise<void> {
   await sql`select graphile_worker.remove_job(${jobKey})`.execute(db);
 }
 
+/**
+ * Moves the waiting job with this key to `runAt`; false when there is none, or it is running now
+ * (graphile-worker leaves locked jobs alone). Unlike enqueue's replace, this never creates a
+ * second job beside a running one.
+ */
+export async function rescheduleJob(db: DbOrTrx, jobKey: string, runAt: Date): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    select id from graphile_worker.reschedule_jobs(array(select id from graphile_worker.jobs where key = ${jobKey}), run_at => ${runAt}::timestamptz)
+  `.execute(db);
+  return rows.length > 0;
+}
+
 export interface LockedJob {
   key: string | null;
   task_identifier: string;

@@ -1,4 +1,4 @@
-import { CircleAlert, CircleCheck, Inbox, LoaderCircle, type LucideIcon } from 'lucide-react';
+import { Ban, CalendarClock, CircleAlert, CircleCheck, Inbox, LoaderCircle, type LucideIcon } from 'lucide-react';
 import { uploadProgressLabel, uploadStatusTone, type Clip, type StatusTone } from '@clipshift/shared';
 import { Progress } from '@/components/ui/progress';
 import { StatusBadge } from '@/components/status-badge';
@@ -12,10 +12,13 @@ const TONE_ICON: Partial<Record<StatusTone, LucideIcon>> = {
   danger: CircleAlert,
 };
 
+/** Waiting for a posting slot, or taken off the queue: nothing turns. */
+const STATUS_ICON: Partial<Record<string, LucideIcon>> = { scheduled: CalendarClock, canceled: Ban };
+
 /** The upload's state; while the bytes go, with how much TikTok has received ("Uploading 42%"). */
 function UploadBadge({ entry }: { entry: PostedEntry }) {
   const tone = uploadStatusTone(entry.status);
-  const icon = TONE_ICON[tone];
+  const icon = STATUS_ICON[entry.status] ?? TONE_ICON[tone];
   return <StatusBadge tone={tone} icon={icon ?? LoaderCircle} busy={icon === undefined} label={uploadProgressLabel(entry)} />;
 }
 

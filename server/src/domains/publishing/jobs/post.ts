@@ -19,11 +19,14 @@ import { throttledWriter } from '../../../platform/throttled-writer.ts';
 import { ACCOUNT_REMOVED, freshAccessToken, ReconnectRequired } from '../accounts.ts';
 import { POST_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
-import { selectUpload, updateUpload, updateUploadPercent } from '../queries.ts';
+import { selectUpload, transitionUpload, updateUpload, updateUploadPercent } from '../queries.ts';
+import { isRateRefusal, rescheduleRefused } from '../schedule.ts';
 import { queuePostJob, type UploadRow } from '../uploads.ts';
 
 /** TikTok may have the video already; we can no longer ask. */
 const ACCOUNT_REMOVED_MIDWAY = 'The TikTok account was removed while TikTok was receiving the video: check the account on TikTok before posting again';
+/** A job this much ahead of its upload's slot (rescheduled meanwhile) waits for the slot instead. */
+const EARLY_TOLERANCE_MS = 5000;
 /** Cover frame one second in: the first frame of a clip is often a fade. */
 const COVER_AT_MS = 1000;
 
@@ -95,7 +98,11 @@ export function postJob(deps: AppDeps) {
 
 async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Promise<void> {
   const upload = await selectUpload(deps.db, uploadId);
-  if (!upload || ['sent_to_inbox', 'published', 'failed'].includes(upload.status)) return;
+  if (!upload || ['sent_to_inbox', 'published', 'failed', 'canceled'].includes(upload.status)) return;
+  if (upload.status === 'scheduled' && upload.scheduled_for && upload.scheduled_for.getTime() - Date.now() > EARLY_TOLERANCE_MS) {
+    await queuePostJob(deps.db, uploadId, upload.scheduled_for);
+    return;
+  }
   const lastAttempt = ctx.attempts.last;
   try {
     if (!deps.tiktok) throw new Error('TikTok is not configured on this server');
@@ -107,6 +114,7 @@ async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Pro
       deps.logger.info({ uploadId }, 'posting interrupted by a restart; queued again');
       return;
     }
+    if (isTikTokError(error) && isRateRefusal(error.code) && (await rescheduleAfterRefusal(deps, uploadId, error.code!))) return;
     const retry = isTikTokError(error) && error.retryable && !lastAttempt;
     if (retry) throw error;
     const reason = error instanceof ReconnectRequired || isTikTokError(error) || error instanceof Error ? (error as Error).message : String(error);
@@ -116,6 +124,21 @@ async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Pro
     });
     await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'tiktok', message: `Posting a clip to TikTok failed: ${reason}`, userId: upload.user_id, error });
   }
+}
+
+/**
+ * TikTok refused an automatic post for how often the account posts before it took the video (no
+ * publish_id): the post waits for the account's next free slot, saying so, instead of failing. A post
+ * someone made themselves fails in words, as they are waiting for the answer. Once TikTok holds a
+ * publish_id the post is never initialised again, so a later refusal takes the usual retries.
+ */
+async function rescheduleAfterRefusal(deps: AppDeps, uploadId: string, code: string): Promise<boolean> {
+  const upload = await selectUpload(deps.db, uploadId);
+  if (!upload || upload.publish_id || upload.timing !== 'next-slot') return false;
+  const moved = await rescheduleRefused(deps.db, upload, code);
+  if (moved) await recordLog(deps.db, deps.logger, { level: 'WARNING', logger: 'tiktok', message: `Posting to ${upload.account_name} waits: ${moved.message}`, userId: upload.user_id });
+  // Canceled meanwhile: nothing to post, nothing to fail.
+  return true;
 }
 
 async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, signal: AbortSignal): Promise<void> {
@@ -139,7 +162,9 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
 
   let publishId = upload.publish_id;
   if (!publishId) {
-    await setStatus(deps, upload.id, 'uploading', { percent: 0 });
+    // Claimed only from a state a job may start from: a post canceled meanwhile stays canceled, unsent.
+    const claimed = await transitionUpload(deps.db, upload.id, ['queued', 'scheduled', 'uploading'], { status: 'uploading', percent: 0 });
+    if (!claimed) return;
     const target = await withToken(async (accessToken) => {
       if (upload.mode === 'inbox') return tiktok.initInboxUpload(accessToken, plan, signal);
       const creator = await tiktok.queryCreatorInfo(accessToken, signal);

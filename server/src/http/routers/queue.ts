@@ -1,0 +1,37 @@
+import { accountIdInput, postingSchedule, postingScheduleInput, queueItem, queueItemInput } from '@clipshift/shared';
+import { z } from 'zod';
+import { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from '../../domains/publishing/schedule.ts';
+import { authedProcedure, router } from '../trpc.ts';
+
+const message = z.object({ message: z.string() });
+
+/** Posting slots per account and the queue of posts waiting for them (rest-api.md "Automation"). */
+export const queueRouter = router({
+  schedule: authedProcedure
+    .input(accountIdInput)
+    .output(postingSchedule)
+    .query(({ ctx, input }) => getSchedule(ctx.deps.db, ctx.user.id, input.id)),
+
+  saveSchedule: authedProcedure
+    .input(postingScheduleInput)
+    .output(postingSchedule)
+    .mutation(({ ctx, input }) => saveSchedule(ctx.deps.db, ctx.user.id, input)),
+
+  list: authedProcedure.output(z.array(queueItem)).query(({ ctx }) => listQueue(ctx.deps.db, ctx.user.id)),
+
+  cancel: authedProcedure
+    .input(queueItemInput)
+    .output(message)
+    .mutation(async ({ ctx, input }) => {
+      await cancelQueued(ctx.deps.db, ctx.user.id, input.id);
+      return { message: 'The post was taken off the queue' };
+    }),
+
+  postNow: authedProcedure
+    .input(queueItemInput)
+    .output(message)
+    .mutation(async ({ ctx, input }) => {
+      await postQueuedNow(ctx.deps.db, ctx.user.id, input.id);
+      return { message: 'The post goes to TikTok now' };
+    }),
+});
