@@ -16,4 +16,5 @@ export * from './fonts.ts';
 export * from './studio.ts';
 export * from './selection.ts';
 export * from './notifications.ts';
+export * from './review.ts';
 export * from './schedule.ts';

@@ -49,6 +49,7 @@ const SCREENS: Screen[] = [
   { name: 'terms', path: '/tos', title: 'Terms of Service · Clipshift', heading: 'Terms of Service', signedIn: false },
   { name: 'privacy', path: '/privacy-policy', title: 'Privacy Policy · Clipshift', heading: 'Privacy Policy', signedIn: false },
   { name: 'dashboard', path: '/app', title: 'Dashboard · Clipshift', heading: 'Dashboard', signedIn: true },
+  { name: 'review', path: '/app/review', title: 'Review · Clipshift', heading: 'Review', signedIn: true },
   { name: 'streamers', path: '/app/streamers', title: 'Streamers · Clipshift', heading: 'Streamers', signedIn: true },
   { name: 'clips', path: '/app/clips', title: 'Clips · Clipshift', heading: 'Clips', signedIn: true, check: expectEvenShortCards },
   {
@@ -239,6 +240,8 @@ describe('every screen at 390 and 1366 px, light and dark', () => {
       await writeFile(path.join(dir, CLIP_FILES.thumbnail), clip.media.thumbnail);
       await db.updateTable('clips').set({ format_type: clip.format }).where('id', '=', id).execute();
     }
+    // One clip waits in the review inbox, so its screen shows a card.
+    await db.updateTable('clips').set({ review_status: 'pending' }).where('clip_id', '=', 'LateChat').execute();
     const secret = server.app.deps.appSecret;
     await db
       .insertInto('tiktok_accounts')

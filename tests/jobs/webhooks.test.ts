@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser, StatusEntry, WebhookEvent } from '@clipshift/shared';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
@@ -11,51 +11,7 @@ import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { waitUntil } from '../helpers/wait.ts';
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-type Responder = (request: Received, response: ServerResponse) => void;
-
-/** A local webhook receiver: records every request and answers as `respond` says (default 204). */
-async function startReceiver() {
-  const received: Received[] = [];
-  const sockets = new Set<Socket>();
-  let respond: Responder = (_request, response) => response.writeHead(204).end();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
-      received.push(request);
-      respond(request, res);
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    port,
-    received,
-    on: (path: string) => received.filter((request) => request.path === path),
-    answer(next: Responder) {
-      respond = next;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 /** A port nothing listens on: connections are refused. */
 async function closedPort(): Promise<number> {

@@ -20,6 +20,7 @@ const dashboard = () => import('@/features/dashboard/dashboard-page').then((m) =
 const streamers = () => import('@/features/streamers/streamers-page').then((m) => ({ Component: m.StreamersPage }));
 const clips = () => import('@/features/clips/clips-page').then((m) => ({ Component: m.ClipsPage }));
 const studio = () => import('@/features/studio/studio-page').then((m) => ({ Component: m.StudioPage }));
+const review = () => import('@/features/clips/review/review-page').then((m) => ({ Component: m.ReviewPage }));
 const queue = () => import('@/features/queue/queue-page').then((m) => ({ Component: m.QueuePage }));
 const logs = () => import('@/features/logs/logs-page').then((m) => ({ Component: m.LogsPage }));
 const settings = () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage }));
@@ -43,6 +44,7 @@ const routes: RouteObject[] = [
           { path: paths.app.clips, lazy: clips, handle: titled('Clips') },
           { path: paths.app.clipStudio, lazy: studio, handle: titled('Studio') },
           { path: paths.app.streamerStudio, lazy: studio, handle: titled('Studio') },
+          { path: paths.app.review, lazy: review, handle: titled('Review') },
           { path: paths.app.queue, lazy: queue, handle: titled('Queue') },
           { path: paths.app.logs, lazy: logs, handle: titled('Logs') },
           { path: paths.app.settings, lazy: settings, handle: titled('Settings') },

@@ -9,6 +9,7 @@ export const paths = {
     dashboard: '/app',
     streamers: '/app/streamers',
     clips: '/app/clips',
+    review: '/app/review',
     queue: '/app/queue',
     logs: '/app/logs',
     settings: '/app/settings',

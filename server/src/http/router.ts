@@ -12,6 +12,7 @@ import { invitesRouter } from './routers/invites.ts';
 import { logsRouter } from './routers/logs.ts';
 import { settingsRouter } from './routers/settings.ts';
 import { webhooksRouter } from './routers/notifications.ts';
+import { reviewRouter } from './routers/review.ts';
 import { queueRouter } from './routers/queue.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
@@ -31,6 +32,7 @@ export const appRouter = router({
   health: healthRouter,
   settings: settingsRouter,
   webhooks: webhooksRouter,
+  review: reviewRouter,
   queue: queueRouter,
 });
 

@@ -5,9 +5,32 @@ import { BrandLogo } from '@/components/brand-logo';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { Button } from '@/components/ui/button';
 import { useAuth, type AuthStatus } from '@/api/auth';
+import { useReviewCount } from '@/api/review';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
-import { APP_NAV_ITEMS } from './nav-items';
+import { APP_NAV_ITEMS, type NavItem } from './nav-items';
+
+/** The clips waiting for review beside the Review link; nothing while there are none. */
+function ReviewBadge() {
+  const { data } = useReviewCount(true);
+  const count = data?.count ?? 0;
+  if (count === 0) return null;
+  return (
+    <span className="ml-0.5 inline-flex min-w-5 items-center justify-center rounded-full bg-brand px-1.5 text-xs font-semibold text-brand-foreground tabular-nums" data-testid="review-badge">
+      {count}
+      <span className="sr-only"> waiting</span>
+    </span>
+  );
+}
+
+function NavLabel({ item }: { item: NavItem }) {
+  return (
+    <>
+      {item.label}
+      {item.badge === 'review' && <ReviewBadge />}
+    </>
+  );
+}
 
 function desktopLinkClass({ isActive }: { isActive: boolean }): string {
   return cn(
@@ -39,7 +62,7 @@ function DesktopNav({ status, onSignOut }: { status: AuthStatus; onSignOut: () =
       {APP_NAV_ITEMS.map((item) => (
         <NavLink key={item.to} to={item.to} end={item.end} className={desktopLinkClass}>
           <item.icon className="size-4" aria-hidden="true" />
-          {item.label}
+          <NavLabel item={item} />
         </NavLink>
       ))}
       <Button variant="ghost" size="sm" className="ml-2 text-sm text-muted-foreground" onClick={onSignOut}>
@@ -58,7 +81,7 @@ function MobileMenu({ status, onSignOut, id }: { status: AuthStatus; onSignOut: 
             {APP_NAV_ITEMS.map((item) => (
               <NavLink key={item.to} to={item.to} end={item.end} className={mobileLinkClass}>
                 <item.icon className="size-5" aria-hidden="true" />
-                {item.label}
+                <NavLabel item={item} />
               </NavLink>
             ))}
             <button type="button" onClick={onSignOut} className={mobileLinkClass({ isActive: false })}>

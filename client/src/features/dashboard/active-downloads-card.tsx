@@ -56,6 +56,7 @@ export function ActiveDownloadsCard({ status, failure, streamers, refreshing, on
       name={name}
       title={streamerTitleOf(find(name), name)}
       entry={entry}
+      rules={find(name)}
       now={now}
       starting={isStarting(name)}
       stopping={isStopping(name)}

@@ -1,12 +1,12 @@
 import { useId } from 'react';
 import { CircleAlert, Play, Square } from 'lucide-react';
-import { isBusyStatus, type StatusEntry } from '@clipshift/shared';
+import { isBusyStatus, type StatusEntry, type StreamerSelection } from '@clipshift/shared';
 import { DownloadStatusBadge } from '@/components/download-status-badge';
 import { Button } from '@/components/ui/button';
 import { formatDateTime, timeAgo } from '@/lib/format';
 import { endedAt } from './run-groups';
 import { RunProgress } from './run-progress';
-import { clipsSummary } from './run-text';
+import { clipsSummary, skippedSummary } from './run-text';
 
 function RunTimes({ entry }: { entry: StatusEntry }) {
   return (
@@ -49,6 +49,8 @@ interface DownloadEntryProps {
   /** How the streamer is titled (its display name when known). */
   title: string;
   entry: StatusEntry;
+  /** The streamer's selection rules, which word why clips were skipped. */
+  rules?: Pick<StreamerSelection, 'clip_period' | 'min_views'> | undefined;
   /** Given for a run that has ended: the clock its age is told by. */
   now?: number;
   starting: boolean;
@@ -58,9 +60,10 @@ interface DownloadEntryProps {
 }
 
 /** One streamer's latest run: status, counts, times, error, live progress, and Start or Stop. */
-export function DownloadEntry({ name, title, entry, now, starting, stopping, onStart, onStop }: DownloadEntryProps) {
+export function DownloadEntry({ name, title, entry, rules, now, starting, stopping, onStart, onStop }: DownloadEntryProps) {
   const headingId = useId();
   const busy = isBusyStatus(entry.status);
+  const skipped = skippedSummary(entry, rules);
   return (
     <li aria-labelledby={headingId} data-testid="download-entry" className="space-y-3 rounded-lg border bg-background p-4">
       <div className="flex items-start justify-between gap-3">
@@ -75,6 +78,11 @@ export function DownloadEntry({ name, title, entry, now, starting, stopping, onS
             </span>
             {now !== undefined && !busy && <RunAge entry={entry} now={now} />}
           </div>
+          {skipped && (
+            <p className="text-xs text-muted-foreground" data-testid="skipped-summary">
+              {skipped}
+            </p>
+          )}
         </div>
         {busy ? (
           <Button

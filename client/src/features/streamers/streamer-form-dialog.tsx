@@ -16,7 +16,7 @@ import {
   type StreamerFormValues,
 } from './streamer-form';
 import { StudioLink } from './studio-link';
-import { AutomationFields, ClipLimitField, FormatFields, LanguageField, NameField, ScheduleField } from './streamer-form-fields';
+import { AutomationFields, ClipLimitField, FormatFields, LanguageField, NameField, ScheduleField, SelectionFields } from './streamer-form-fields';
 import { CaptionStyleField, GlossaryField, LoudnessField } from './streamer-studio-fields';
 
 export type StreamerDialogTarget = { mode: 'add' } | { mode: 'edit'; streamer: Streamer };
@@ -105,6 +105,8 @@ export function StreamerFormDialog({ target, onClose }: StreamerFormDialogProps)
             <LanguageField {...fields} />
           </div>
           <FormatFields {...fields} />
+          <Separator />
+          <SelectionFields {...fields} />
           {target.mode === 'edit' && <StudioLink streamerName={target.streamer.name} />}
           <Separator />
           <CaptionStyleField {...fields} />

@@ -1,8 +1,14 @@
 import type { ReactNode } from 'react';
 import { Crop, Monitor, Smartphone, SquareStack, PanelTop } from 'lucide-react';
 import {
+  CLIP_CREATORS_MAX,
   CLIP_LIMIT_MAX,
   CLIP_LIMIT_MIN,
+  CLIP_PERIODS,
+  MIN_VIEWS_MAX,
+  type ClipPeriod,
+  type PublishMode,
+  type RankBy,
   DEFAULT_SCHEDULE,
   LANGUAGE_OPTIONS,
   LAYOUT_LABELS,
@@ -11,11 +17,12 @@ import {
   type Layout,
   type ScheduleUnit,
 } from '@clipshift/shared';
+import { ChipsInput, useChips } from '@/components/chips-input';
 import { Input } from '@/components/ui/input';
 import { SegmentedControl, type SegmentedOption } from '@/components/ui/segmented-control';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Field, SwitchRow } from './form-controls';
-import { SPLIT_NEEDS_FACECAM, type StreamerFormErrors, type StreamerFormMode, type StreamerFormValues } from './streamer-form';
+import { addClipCreators, SPLIT_NEEDS_FACECAM, type StreamerFormErrors, type StreamerFormMode, type StreamerFormValues } from './streamer-form';
 
 interface FieldsProps {
   values: StreamerFormValues;
@@ -226,6 +233,89 @@ export function ScheduleField({ values, errors, onChange }: FieldsProps) {
   );
 }
 
+const PERIOD_LABELS: Record<ClipPeriod, string> = { day: 'Last 24 hours', week: 'Last 7 days', month: 'Last 30 days', all: 'Any time' };
+const RANK_OPTIONS: readonly SegmentedOption<RankBy>[] = [
+  { value: 'views', label: 'Most viewed', description: 'Highest view count' },
+  { value: 'velocity', label: 'Rising fastest', description: 'Views per hour since made' },
+];
+const PUBLISH_OPTIONS: readonly SegmentedOption<PublishMode>[] = [
+  { value: 'auto', label: 'Post at once', description: 'Or into the account’s next slot' },
+  { value: 'review', label: 'Review first', description: 'New clips wait in Review' },
+];
+
+function parsePeriod(value: string): ClipPeriod {
+  return CLIP_PERIODS.find((period) => period === value) ?? 'all';
+}
+
+/** Which clips a download picks: a period, a view floor, a ranking and an allowlist of clip creators. */
+export function SelectionFields({ values, errors, onChange }: FieldsProps) {
+  const chips = useChips({ items: values.clipCreators, onChange: (clipCreators) => onChange({ clipCreators }), add: addClipCreators });
+  return (
+    <fieldset className="space-y-5">
+      <legend className="mb-3 text-sm font-semibold">Clip selection</legend>
+      <div className="grid grid-cols-2 gap-x-4 gap-y-5">
+        <Field id="streamer-clip-period" label="Clips made in" hint="Older clips are skipped.">
+          {(aria) => (
+            <Select value={values.clipPeriod} onValueChange={(value) => onChange({ clipPeriod: parsePeriod(value) })}>
+              <SelectTrigger id={aria.id} aria-describedby={aria['aria-describedby']}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {CLIP_PERIODS.map((period) => (
+                  <SelectItem key={period} value={period}>
+                    {PERIOD_LABELS[period]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        </Field>
+        <Field id="streamer-min-views" label="Minimum views" error={errors.minViews} hint="Clips with fewer are skipped.">
+          {(aria) => (
+            <Input
+              {...aria}
+              name="min_views"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={MIN_VIEWS_MAX}
+              step={1}
+              value={values.minViews}
+              onChange={(event) => onChange({ minViews: event.target.value })}
+            />
+          )}
+        </Field>
+      </div>
+      <div className="space-y-2">
+        <span id="streamer-rank-label" className="text-sm font-medium">
+          Rank by
+        </span>
+        <SegmentedControl labelledBy="streamer-rank-label" name="rank_by" value={values.rankBy} options={RANK_OPTIONS} onValueChange={(rankBy) => onChange({ rankBy })} />
+      </div>
+      <Field
+        id="streamer-clip-creators"
+        label="Clip creators"
+        error={chips.problem ?? errors.clipCreators}
+        hint="Twitch logins whose clips are accepted (mods, VIPs). Empty accepts anyone's. Press Enter after each."
+      >
+        {(aria) => (
+          <ChipsInput
+            {...aria}
+            aria-invalid={aria['aria-invalid'] ?? (chips.problem ? true : undefined)}
+            chips={chips}
+            items={values.clipCreators}
+            listLabel="Clip creators"
+            max={CLIP_CREATORS_MAX}
+            name="clip_creator"
+            placeholder="e.g. trusted_mod"
+            spellCheck={false}
+          />
+        )}
+      </Field>
+    </fieldset>
+  );
+}
+
 export function AutomationFields({ values, onChange }: FieldsProps) {
   return (
     <>
@@ -242,7 +332,22 @@ export function AutomationFields({ values, onChange }: FieldsProps) {
         description="Post new clips to the linked TikTok accounts."
         checked={values.autoPublish}
         onCheckedChange={(autoPublish) => onChange({ autoPublish })}
-      />
+      >
+        {values.autoPublish && (
+          <div className="mt-3 space-y-2">
+            <span id="streamer-publish-mode-label" className="text-sm font-medium">
+              New clips
+            </span>
+            <SegmentedControl
+              labelledBy="streamer-publish-mode-label"
+              name="publish_mode"
+              value={values.publishMode}
+              options={PUBLISH_OPTIONS}
+              onValueChange={(publishMode) => onChange({ publishMode })}
+            />
+          </div>
+        )}
+      </SwitchRow>
     </>
   );
 }

@@ -13,6 +13,8 @@ import {
   streamerValues,
   validateStreamerForm,
   type StreamerFormValues,
+  addClipCreators,
+  CLIP_CREATOR_INVALID,
 } from './streamer-form';
 
 const STREAMER: Streamer = {
@@ -34,6 +36,11 @@ const STREAMER: Streamer = {
   caption_style: { ...CAPTION_PRESET_STYLES.boxed, size: 90, highlight_color: '#FF00AA' },
   glossary: ['PogChamp', 'Valorant'],
   normalize_audio: false,
+  clip_period: 'week',
+  min_views: 500,
+  rank_by: 'velocity',
+  clip_creators: ['trusted_mod'],
+  publish_mode: 'review',
 } as unknown as Streamer;
 
 function refusal(code: string, message: string, issues?: { path: (string | number)[]; message: string }[]) {
@@ -146,7 +153,23 @@ describe('the streamer form', () => {
       glossary: ['PogChamp', 'Valorant'],
       normalizeAudio: false,
       regions: { crop_focus: 0.3, facecam: { x: 0.7, y: 0.05, w: 0.25, h: 0.25 }, gameplay: { x: 0, y: 0, w: 1, h: 1 }, split_ratio: 0.4 },
+      clipPeriod: 'week',
+      minViews: '500',
+      rankBy: 'velocity',
+      clipCreators: ['trusted_mod'],
+      publishMode: 'review',
     });
+  });
+
+  it('sends the selection settings, and shows a bad minimum under its field', () => {
+    const result = validateStreamerForm(values({ clipPeriod: 'day', minViews: '250', rankBy: 'velocity', clipCreators: ['mod_a'], publishMode: 'review' }), 'add');
+    expect(result).toEqual({ ok: true, payload: expect.objectContaining({ clip_period: 'day', min_views: 250, rank_by: 'velocity', clip_creators: ['mod_a'], publish_mode: 'review' }) });
+    expect(validateStreamerForm(values({ minViews: '-3' }), 'add')).toEqual({ ok: false, errors: { minViews: 'min_views must be a whole number from 0 to 1000000000' } });
+  });
+
+  it('adds clip creators as lower-cased logins and keeps back what cannot be one', () => {
+    expect(addClipCreators(['mod_a'], 'Mod_B, @vip_c mod_a')).toEqual({ terms: ['mod_a', 'mod_b', 'vip_c'], problem: null, rest: '' });
+    expect(addClipCreators([], 'good, not-a-login')).toEqual({ terms: ['good'], problem: CLIP_CREATOR_INVALID, rest: 'not-a-login' });
   });
 
   it('builds the payload with numbers and a schedule only when one is wanted', () => {

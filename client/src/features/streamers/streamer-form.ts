@@ -6,8 +6,12 @@ import {
   GLOSSARY_TERM_MAX_LENGTH,
   NEW_STREAMER_DEFAULTS,
   splitProblem,
+  CLIP_CREATORS_MAX,
   type CaptionPreset,
   type CaptionStyle,
+  type ClipPeriod,
+  type PublishMode,
+  type RankBy,
   type CreateStreamerInput,
   type Layout,
   type ScheduleUnit,
@@ -41,9 +45,14 @@ export interface StreamerFormValues {
   glossary: string[];
   normalizeAudio: boolean;
   regions: StreamerRegions;
+  clipPeriod: ClipPeriod;
+  minViews: string;
+  rankBy: RankBy;
+  clipCreators: string[];
+  publishMode: PublishMode;
 }
 
-type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval' | 'layout' | 'captionStyle' | 'captionSize' | 'glossary';
+type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval' | 'layout' | 'captionStyle' | 'captionSize' | 'glossary' | 'minViews' | 'clipCreators';
 export type StreamerFormErrors = Partial<Record<StreamerFormField | 'form', string>>;
 
 export function captionStyleValues(style: CaptionStyle): CaptionStyleValues {
@@ -76,6 +85,11 @@ export function newStreamerValues(): StreamerFormValues {
     glossary: [...NEW_STREAMER_DEFAULTS.glossary],
     normalizeAudio: NEW_STREAMER_DEFAULTS.normalize_audio,
     regions: regionsOf(NEW_STREAMER_DEFAULTS),
+    clipPeriod: NEW_STREAMER_DEFAULTS.clip_period,
+    minViews: String(NEW_STREAMER_DEFAULTS.min_views),
+    rankBy: NEW_STREAMER_DEFAULTS.rank_by,
+    clipCreators: [...NEW_STREAMER_DEFAULTS.clip_creators],
+    publishMode: NEW_STREAMER_DEFAULTS.publish_mode,
   };
 }
 
@@ -97,6 +111,11 @@ export function streamerValues(streamer: Streamer): StreamerFormValues {
     glossary: [...streamer.glossary],
     normalizeAudio: streamer.normalize_audio,
     regions: regionsOf(streamer),
+    clipPeriod: streamer.clip_period,
+    minViews: String(streamer.min_views),
+    rankBy: streamer.rank_by,
+    clipCreators: [...streamer.clip_creators],
+    publishMode: streamer.publish_mode,
   };
 }
 
@@ -108,6 +127,8 @@ function fieldOf(path: readonly (string | number)[]): StreamerFormField | 'form'
   if (path[0] === 'layout' || path[0] === 'facecam') return 'layout';
   if (path[0] === 'caption_style') return path[1] === 'size' ? 'captionSize' : 'captionStyle';
   if (path[0] === 'glossary') return 'glossary';
+  if (path[0] === 'min_views') return 'minViews';
+  if (path[0] === 'clip_creators') return 'clipCreators';
   return 'form';
 }
 
@@ -164,6 +185,11 @@ export function validateStreamerForm(values: StreamerFormValues, mode: StreamerF
     glossary: values.glossary,
     normalize_audio: values.normalizeAudio,
     ...values.regions,
+    clip_period: values.clipPeriod,
+    min_views: numberFromField(values.minViews),
+    rank_by: values.rankBy,
+    clip_creators: values.clipCreators,
+    publish_mode: values.publishMode,
   };
   // The server refuses this too, but only after every other field has been checked.
   const split = splitProblem({ layout: values.layout, facecam: values.regions.facecam });
@@ -218,6 +244,34 @@ export function addGlossaryTerms(glossary: readonly string[], typed: string): Gl
       refused.push(term);
     } else {
       terms.push(term);
+    }
+  }
+  return { terms, problem, rest: refused.join(', ') };
+}
+
+export const CLIP_CREATOR_INVALID = 'A clip creator is a Twitch login: letters, digits and _, at most 25 characters';
+export const CLIP_CREATORS_FULL = `At most ${CLIP_CREATORS_MAX} clip creators`;
+const TWITCH_LOGIN = /^[a-z0-9_]{1,25}$/;
+
+/**
+ * Adds typed or pasted Twitch logins (lower-cased, as Twitch keeps them) to the creators allowlist;
+ * one that cannot be a login, or beyond the limit, stays in the input.
+ */
+export function addClipCreators(creators: readonly string[], typed: string): GlossaryAddition {
+  const terms = [...creators];
+  const refused: string[] = [];
+  let problem: string | null = null;
+  for (const raw of typed.split(/[,\s]+/)) {
+    const login = raw.trim().replace(/^@/, '').toLowerCase();
+    if (!login || terms.includes(login)) continue;
+    if (!TWITCH_LOGIN.test(login)) {
+      problem ??= CLIP_CREATOR_INVALID;
+      refused.push(raw.trim());
+    } else if (terms.length >= CLIP_CREATORS_MAX) {
+      problem ??= CLIP_CREATORS_FULL;
+      refused.push(login);
+    } else {
+      terms.push(login);
     }
   }
   return { terms, problem, rest: refused.join(', ') };

@@ -1,5 +1,5 @@
-import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { ChevronRight, X } from 'lucide-react';
+import { useState } from 'react';
+import { ChevronRight } from 'lucide-react';
 import {
   CAPTION_PRESET_LABELS,
   CAPTION_PRESET_STYLES,
@@ -13,6 +13,7 @@ import {
 } from '@clipshift/shared';
 import { useCaptionFontFamilies } from '@/api/studio';
 import { CaptionFontSelect } from '@/components/caption-font-select';
+import { ChipsInput, useChips } from '@/components/chips-input';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { SegmentedControl, type SegmentedOption } from '@/components/ui/segmented-control';
@@ -179,89 +180,32 @@ export function CaptionStyleField({ values, errors, onChange }: FieldsProps) {
   );
 }
 
-/**
- * Terms as chips: type one and press Enter (or a comma), paste a list, remove one with its ×
- * (or Backspace in the empty input). A term still in the input when it loses focus is added too.
- */
+/** Terms as chips (see useChips): names, game terms and emotes speech recognition should know. */
 export function GlossaryField({ values, errors, onChange }: FieldsProps) {
-  const [typed, setTyped] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const glossary = values.glossary;
-  const tooLong = typed.trim().length > GLOSSARY_TERM_MAX_LENGTH ? GLOSSARY_TERM_TOO_LONG : null;
-
-  const add = (text: string) => {
-    const result = addGlossaryTerms(glossary, text);
-    if (result.terms.length !== glossary.length) onChange({ glossary: result.terms });
-    setProblem(result.problem);
-    setTyped(result.rest);
-  };
-  const remove = (term: string) => {
-    onChange({ glossary: glossary.filter((entry) => entry !== term) });
-    setProblem(null);
-  };
-  const keyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter' || event.key === ',') {
-      // Enter would submit the dialog's form; a comma is a separator, never part of a term.
-      event.preventDefault();
-      add(typed);
-    } else if (event.key === 'Backspace' && typed === '' && glossary.length > 0) {
-      remove(glossary[glossary.length - 1] ?? '');
-    }
-  };
-  const paste = (event: ClipboardEvent<HTMLInputElement>) => {
-    const text = event.clipboardData.getData('text');
-    if (!/[,\n\r]/.test(text)) return;
-    event.preventDefault();
-    add(`${typed},${text}`);
-  };
-
+  const chips = useChips({
+    items: values.glossary,
+    onChange: (glossary) => onChange({ glossary }),
+    add: addGlossaryTerms,
+    typedProblem: (typed) => (typed.trim().length > GLOSSARY_TERM_MAX_LENGTH ? GLOSSARY_TERM_TOO_LONG : null),
+  });
   return (
     <Field
       id="streamer-glossary"
       label="Glossary"
-      error={tooLong ?? problem ?? errors.glossary}
+      error={chips.problem ?? errors.glossary}
       hint="Names, game terms and emotes speech recognition should know. Press Enter after each, or paste a list."
     >
       {(aria) => (
-        <div className="space-y-2">
-          {glossary.length > 0 && (
-            <ul aria-label="Glossary terms" className="flex flex-wrap gap-1.5">
-              {glossary.map((term) => (
-                <li key={term} className="flex max-w-full items-center gap-0.5 rounded-md border bg-secondary py-0.5 pr-0.5 pl-2 text-sm text-secondary-foreground">
-                  <span className="min-w-0 break-words">{term}</span>
-                  <button
-                    type="button"
-                    aria-label={`Remove ${term}`}
-                    onClick={() => remove(term)}
-                    className="flex size-6 shrink-0 cursor-pointer items-center justify-center rounded text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-3 focus-visible:ring-ring/40"
-                  >
-                    <X className="size-3.5" aria-hidden="true" />
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          <div className="flex items-center gap-2">
-            <Input
-              {...aria}
-              aria-invalid={aria['aria-invalid'] ?? (tooLong || problem ? true : undefined)}
-              name="glossary_term"
-              autoComplete="off"
-              placeholder="e.g. PogChamp"
-              value={typed}
-              onChange={(event) => {
-                setTyped(event.target.value);
-                setProblem(null);
-              }}
-              onKeyDown={keyDown}
-              onPaste={paste}
-              onBlur={() => typed.trim() && add(typed)}
-            />
-            <span className="shrink-0 text-xs text-muted-foreground tabular-nums" aria-live="polite">
-              {glossary.length}/{GLOSSARY_MAX_TERMS}
-            </span>
-          </div>
-        </div>
+        <ChipsInput
+          {...aria}
+          aria-invalid={aria['aria-invalid'] ?? (chips.problem ? true : undefined)}
+          chips={chips}
+          items={values.glossary}
+          listLabel="Glossary terms"
+          max={GLOSSARY_MAX_TERMS}
+          name="glossary_term"
+          placeholder="e.g. PogChamp"
+        />
       )}
     </Field>
   );

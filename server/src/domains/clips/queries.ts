@@ -9,7 +9,7 @@ import type { ClipsTable, DescriptionOption } from '../../platform/db/schema.ts'
 export type ClipRow = Selectable<ClipsTable>;
 
 /** The columns the API shows (never files_dir), plus the row id that joins other domains' data. */
-const LIST_COLUMNS = [
+export const LIST_COLUMNS = [
   'id',
   'clip_id',
   'title',

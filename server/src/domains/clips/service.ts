@@ -9,6 +9,7 @@ import type { ClipLayout, VerticalLayoutSpec } from '../../engines/media/index.t
 import type { TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { AUTO_PUBLISH_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
+import { CLIP_REVIEW_EVENT, raiseEvent } from '../notifications/service.ts';
 import { clipFilesDir, mediaRoot } from './files.ts';
 import {
   deleteClipRow,
@@ -36,6 +37,8 @@ import {
 export { CLIP_FILES, clipFilePath, instanceWorkDir, mediaRoot, workRoot } from './files.ts';
 
 export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
+/** The columns a Clip of the API is made of, for domains that list clips by their own state (review). */
+export { LIST_COLUMNS as CLIP_LIST_COLUMNS } from './queries.ts';
 
 const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);
 
@@ -169,6 +172,8 @@ interface NewClip {
   transcript: TranscriptUpdate | null;
   /** Queue the clip's auto-publish job with its row (the streamer has auto_publish on). */
   autoPublish: boolean;
+  /** Hold the clip in the review inbox (auto_publish in review mode): it posts only once approved. */
+  review: boolean;
 }
 
 export interface SavedClip {
@@ -179,7 +184,8 @@ export interface SavedClip {
 /**
  * Moves the finished work folder into the library and saves the row; with `autoPublish`, the
  * publishing job is queued in the same transaction, so a saved clip is never left unposted and an
- * unsaved one never posted. A clip the library already has (another run saved it first) is
+ * unsaved one never posted; with `review`, the clip enters the review inbox and its webhooks are
+ * told in that same transaction. A clip the library already has (another run saved it first) is
  * dropped: the library keeps one copy.
  */
 export async function saveClip(db: Db, dataDir: string, workDir: string, clip: NewClip): Promise<SavedClip> {
@@ -224,8 +230,10 @@ export async function saveClip(db: Db, dataDir: string, workDir: string, clip: N
         ? { transcript: clip.transcript.text, transcript_words: JSON.stringify(clip.transcript.words), transcript_language: clip.transcript.language }
         : {}),
       run_id: clip.runId,
+      review_status: clip.review ? 'pending' : null,
     });
     if (saved && clip.autoPublish) await enqueue(trx, AUTO_PUBLISH_JOB, { clipRowId: id });
+    if (saved && clip.review) await raiseEvent(trx, clip.userId, CLIP_REVIEW_EVENT, { clip_id: twitch.id, clip_title: twitch.title, streamer: clip.streamer.name });
     return saved;
   });
   if (!inserted) await rm(finalDir, { recursive: true, force: true });

@@ -115,6 +115,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     transcript: captions?.transcript ?? null,
     // Review mode holds the clip for the user's approval: nothing posts that they wanted to see first.
     autoPublish: streamer.auto_publish && streamer.publish_mode === 'auto',
+    review: streamer.auto_publish && streamer.publish_mode === 'review',
   });
 }
 

@@ -1,10 +1,10 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { OAuthStatesTable, PostingSchedulesTable, TikTokAccountsTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
+import type { AccountPostSettingsTable, OAuthStatesTable, PostingSchedulesTable, TikTokAccountsTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
 
 /**
  * SQL of the tables the publishing domain owns: tiktok_accounts, streamer_tiktok_accounts, uploads,
- * posting_schedules and oauth_states. Other domains reach them through service.ts.
+ * posting_schedules, account_post_settings and oauth_states. Other domains reach them through service.ts.
  */
 
 export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
@@ -233,4 +233,38 @@ export function consumeOAuthState(db: DbOrTrx, stateHash: string) {
     .where('expires_at', '>', sql<Date>`now()`)
     .returning(['user_id', 'via'])
     .executeTakeFirst();
+}
+
+// account_post_settings
+
+/** The user's accounts with the post settings chosen for each (null columns: none chosen yet), oldest first. */
+export function selectAccountPostSettings(db: DbOrTrx, userId: string) {
+  return db
+    .selectFrom('tiktok_accounts as a')
+    .leftJoin('account_post_settings as s', 's.tiktok_account_id', 'a.id')
+    .select(['a.id', 'a.display_name', 'a.username', 's.privacy_level', 's.disable_comment', 's.disable_duet', 's.disable_stitch'])
+    .where('a.user_id', '=', userId)
+    .orderBy('a.created_at')
+    .execute();
+}
+
+/** The post settings of these accounts, where chosen. */
+export function selectPostSettingsOf(db: DbOrTrx, accountIds: readonly string[]): Promise<Selectable<AccountPostSettingsTable>[]> {
+  return db.selectFrom('account_post_settings').selectAll().where('tiktok_account_id', 'in', accountIds).execute();
+}
+
+export async function upsertPostSettings(db: DbOrTrx, values: Insertable<AccountPostSettingsTable>): Promise<void> {
+  await db
+    .insertInto('account_post_settings')
+    .values(values)
+    .onConflict((conflict) =>
+      conflict.column('tiktok_account_id').doUpdateSet({
+        privacy_level: values.privacy_level,
+        disable_comment: values.disable_comment ?? false,
+        disable_duet: values.disable_duet ?? false,
+        disable_stitch: values.disable_stitch ?? false,
+        updated_at: new Date(),
+      }),
+    )
+    .execute();
 }

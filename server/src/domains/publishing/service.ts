@@ -1,13 +1,22 @@
-import type { Clip } from '@clipshift/shared';
+import { privacyNeededMessage, type Clip } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { findClipById } from '../clips/service.ts';
 import { recordLog } from '../logs/service.ts';
+import { badRequest } from '../../platform/errors.ts';
 import { accountLabel } from './accounts.ts';
-import { selectLinkedAccountIds, selectUpload, selectUploadsOfClips } from './queries.ts';
-import { queuePostJob, queueUploads, UNFINISHED_UPLOAD } from './uploads.ts';
+import { postChoices } from './post-settings.ts';
+import { selectAccountNames, selectLinkedAccountIds, selectUpload, selectUploadsOfClips } from './queries.ts';
+import { queuePostJob, queueUploads, UNFINISHED_UPLOAD, type UploadRow } from './uploads.ts';
 
-export { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from './accounts.ts';
+export { findAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from './accounts.ts';
+export { listAccountPostSettings, saveAccountPostSettings } from './post-settings.ts';
+export { toUpload, type UploadRow } from './uploads.ts';
+
+/** Ids of the accounts linked to the streamer. */
+export function linkedAccountIds(db: DbOrTrx, streamerId: string): Promise<string[]> {
+  return selectLinkedAccountIds(db, streamerId);
+}
 
 export type PostedTo = Clip['posted_to'];
 
@@ -39,13 +48,56 @@ export async function autoPublishClip(deps: AppDeps, clipRowId: string): Promise
     await recordLog(deps.db, deps.logger, { level: 'WARNING', logger: 'tiktok', message: `Auto-publish is on but no TikTok account is linked: "${clip.title}" was not posted`, userId });
     return;
   }
+  // A clip held for review posts only through an approval, and a rejected one never.
+  if (clip.review_status === 'pending' || clip.review_status === 'rejected') return;
   const description = clip.descriptions[0]?.description ?? clip.title;
   const rows = await deps.db.transaction().execute((trx) =>
-    queueUploads(trx, { userId, clipRowId, accountIds, description, mode: deps.env.TIKTOK_POST_MODE }, { skipExisting: true, timing: 'next-slot' }),
+    queueUnattendedUploads(trx, { userId, clipRowId, accountIds, description, mode: deps.env.TIKTOK_POST_MODE }, { requireChoice: false }),
   );
   const scheduled = rows.filter((row) => row.status === 'scheduled').length;
   const when = scheduled ? ` (${scheduled === rows.length ? 'all' : scheduled} into posting slots: see the Queue)` : '';
   await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Auto-publishing "${clip.title}" to ${rows.length} TikTok account${rows.length === 1 ? '' : 's'}${when}`, userId });
+}
+
+interface UnattendedPost {
+  userId: string;
+  clipRowId: string;
+  accountIds: string[];
+  description: string;
+  mode: 'direct' | 'inbox';
+}
+
+/**
+ * Queues a post nobody set up by hand (an approval, an auto post) to each account, with the privacy
+ * and interactions the user chose once for that account. With `requireChoice` (approvals), an
+ * account without a chosen privacy refuses the whole post before anything is queued; without it,
+ * such an account keeps the post job's own choice. Each post takes its account's next free posting
+ * slot (at once without slots); accounts the clip already went to are skipped.
+ */
+export async function queueUnattendedUploads(db: DbOrTrx, post: UnattendedPost, options: { requireChoice: boolean }): Promise<UploadRow[]> {
+  const choices = await postChoices(db, post.accountIds);
+  const unchosen = post.accountIds.filter((id) => !choices.has(id));
+  if (options.requireChoice && unchosen.length) {
+    const [first] = await selectAccountNames(db, unchosen);
+    throw badRequest(privacyNeededMessage(first ? accountLabel(first) : 'this account'));
+  }
+  const rows: UploadRow[] = [];
+  for (const accountId of post.accountIds) {
+    const choice = choices.get(accountId);
+    const queued = await queueUploads(
+      db,
+      {
+        ...post,
+        accountIds: [accountId],
+        ...(choice
+          ? { privacyLevel: choice.privacyLevel, disableComment: choice.disableComment, disableDuet: choice.disableDuet, disableStitch: choice.disableStitch }
+          : {}),
+      },
+      { skipExisting: true, timing: 'next-slot' },
+    );
+    rows.push(...queued);
+  }
+  return rows;
 }
 
 /** An upload whose job a dead worker held: queued again while it has work left (from its saved publish_id). */

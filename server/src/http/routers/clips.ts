@@ -55,9 +55,14 @@ async function activityOf(db: DbOrTrx, rowIds: readonly string[]): Promise<(rowI
   return (rowId) => ({ posted: posted.get(rowId), render: renders.get(rowId) });
 }
 
+/** Clips as the API shows them, with their posts and renders (the review inbox lists them too). */
+export async function toClips(db: DbOrTrx, rows: readonly ClipListRow[]): Promise<Clip[]> {
+  const activity = await activityOf(db, rows.map((row) => row.id));
+  return rows.map((row) => toClip(row, activity(row.id)));
+}
+
 async function toClipList(db: DbOrTrx, page: ClipPage): Promise<ClipList> {
-  const activity = await activityOf(db, page.rows.map((row) => row.id));
-  return { clips: page.rows.map((row) => toClip(row, activity(row.id))), total: page.total, page: page.page, limit: page.limit };
+  return { clips: await toClips(db, page.rows), total: page.total, page: page.page, limit: page.limit };
 }
 
 export async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {

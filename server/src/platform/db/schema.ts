@@ -185,7 +185,22 @@ export interface ClipsTable {
   /** The rendered video's length; `duration` is the source's. */
   output_duration: number;
   run_id: string | null;
+  /** null: never reviewed; pending: waiting in the review inbox (see migration 015). */
+  review_status: ColumnType<ClipReviewStatus | null, ClipReviewStatus | null | undefined, ClipReviewStatus | null>;
+  reviewed_at: Timestamp | null;
   created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export type ClipReviewStatus = 'pending' | 'approved' | 'rejected';
+
+/** The privacy and interaction choices a user made once for an account's unattended posts. */
+export interface AccountPostSettingsTable {
+  tiktok_account_id: string;
+  privacy_level: string;
+  disable_comment: ColumnType<boolean, boolean | undefined, boolean>;
+  disable_duet: ColumnType<boolean, boolean | undefined, boolean>;
+  disable_stitch: ColumnType<boolean, boolean | undefined, boolean>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -356,4 +371,5 @@ export interface Database {
   app_instances: AppInstancesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  account_post_settings: AccountPostSettingsTable;
 }

@@ -1,0 +1,111 @@
+import { useId, useState } from 'react';
+import { Check, LoaderCircle, X } from 'lucide-react';
+import { DESCRIPTION_MAX_LENGTH, formatAccountHandle, type Clip, type TikTokAccount } from '@clipshift/shared';
+import { useApproveClip, useRejectClip } from '@/api/review';
+import { isLinkedTo } from '@/api/tiktok-accounts';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
+import { formatViewsFull } from '../shared/clip-format';
+import { ClipVideo } from '../shared/clip-video';
+import { ConsentLine } from '../shared/consent-line';
+import { DescriptionEditor } from '../shared/description-editor';
+import { DescriptionOptions } from '../shared/description-options';
+
+interface ReviewCardProps {
+  clip: Clip;
+  accounts: readonly TikTokAccount[];
+  selected: boolean;
+  onSelectedChange: (selected: boolean) => void;
+}
+
+/**
+ * One clip waiting for review: its player, the suggestions to pick from (or edit), the accounts it
+ * goes to (those linked to its streamer at first), Approve and Reject.
+ */
+export function ReviewCard({ clip, accounts, selected, onSelectedChange }: ReviewCardProps) {
+  const id = useId();
+  const suggestions = clip.metadata.descriptions;
+  const [chosen, setChosen] = useState(0);
+  const [description, setDescription] = useState(suggestions[0]?.description ?? clip.title);
+  const [accountIds, setAccountIds] = useState<string[]>(() => accounts.filter((account) => isLinkedTo(account, clip.streamer)).map((account) => account.id));
+  const approve = useApproveClip();
+  const reject = useRejectClip();
+  const busy = approve.isPending || reject.isPending;
+  const tooLong = description.length > DESCRIPTION_MAX_LENGTH;
+  const titleId = `${id}-title`;
+
+  const toggleAccount = (accountId: string, on: boolean) => setAccountIds((ids) => (on ? [...ids, accountId] : ids.filter((other) => other !== accountId)));
+
+  return (
+    <Card aria-labelledby={titleId} data-testid="review-clip" data-clip-id={clip.clip_id}>
+      <CardContent className="grid gap-5 md:grid-cols-[auto_minmax(0,1fr)]">
+        <div className="space-y-3">
+          <Label htmlFor={`${id}-select`} className="cursor-pointer font-normal">
+            <Checkbox id={`${id}-select`} checked={selected} onCheckedChange={(next) => onSelectedChange(next === true)} disabled={busy} />
+            Select for bulk approval
+          </Label>
+          <ClipVideo clip={clip} className="h-[min(50vh,22rem)] w-auto max-w-full md:w-auto" />
+        </div>
+        <div className="min-w-0 space-y-4">
+          <div className="space-y-1">
+            <h2 id={titleId} className="text-lg font-semibold break-words">
+              {clip.title}
+            </h2>
+            <p className="text-sm text-muted-foreground">
+              {clip.streamer} · {formatViewsFull(clip.view_count)}
+            </p>
+          </div>
+          <div className="space-y-2">
+            <h3 className="text-sm font-medium">Suggestions</h3>
+            <DescriptionOptions
+              options={suggestions}
+              selectedIndex={chosen}
+              onChoose={(index) => {
+                setChosen(index);
+                setDescription(suggestions[index]?.description ?? '');
+              }}
+            />
+          </div>
+          <DescriptionEditor label="Description" rows={3} value={description} onChange={setDescription} />
+          <fieldset className="space-y-2">
+            <legend className="mb-2 text-sm font-medium">Post to</legend>
+            {accounts.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No TikTok account is connected: connect one in Settings to approve.</p>
+            ) : (
+              <div className="flex flex-wrap gap-x-6 gap-y-2">
+                {accounts.map((account) => (
+                  <Label key={account.id} htmlFor={`${id}-account-${account.id}`} className="cursor-pointer font-normal">
+                    <Checkbox
+                      id={`${id}-account-${account.id}`}
+                      checked={accountIds.includes(account.id)}
+                      disabled={busy}
+                      onCheckedChange={(next) => toggleAccount(account.id, next === true)}
+                    />
+                    {formatAccountHandle(account)}
+                  </Label>
+                ))}
+              </div>
+            )}
+          </fieldset>
+          <div className="flex flex-wrap items-center gap-2">
+            <Button
+              variant="brand"
+              disabled={busy || accountIds.length === 0 || tooLong || !description.trim()}
+              onClick={() => approve.mutate({ clip_id: clip.clip_id, description, account_ids: accountIds })}
+            >
+              {approve.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
+              Approve
+            </Button>
+            <Button variant="outline" disabled={busy} onClick={() => reject.mutate({ clip_id: clip.clip_id })}>
+              {reject.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <X aria-hidden="true" />}
+              Reject
+            </Button>
+          </div>
+          <ConsentLine />
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

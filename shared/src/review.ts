@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
+import { DESCRIPTION_TOO_LONG } from './clips.ts';
+import { rowId } from './input.ts';
+import { PRIVACY_LEVELS, upload } from './tiktok.ts';
+
+/*
+ * The review inbox (rest-api.md "Automation"): clips of a streamer in `review` publish mode wait
+ * here until the user approves (posts) or rejects them.
+ */
+
+/** How many clips one bulk approval may name. */
+export const REVIEW_BULK_MAX = 100;
+
+const clipIdField = z.string({ error: 'clip_id is required' }).trim().min(1, 'clip_id is required').max(200);
+
+export const reviewClipInput = z.object({ clip_id: clipIdField });
+
+export const approveClipInput = z.object({
+  clip_id: clipIdField,
+  /** Blank or absent: the best-ranked suggestion. */
+  description: z.string().max(DESCRIPTION_MAX_LENGTH, DESCRIPTION_TOO_LONG).optional(),
+  /** Absent: every account linked to the clip's streamer. */
+  account_ids: z.array(rowId('account_ids must be account ids')).min(1, 'Choose at least one account').max(20).optional(),
+});
+export type ApproveClipInput = z.input<typeof approveClipInput>;
+export type ApproveClipRequest = z.output<typeof approveClipInput>;
+
+const BULK_RULE = `clip_ids must list 1 to ${REVIEW_BULK_MAX} clips`;
+export const approveClipsInput = z.object({
+  clip_ids: z.array(clipIdField, { error: BULK_RULE }).min(1, BULK_RULE).max(REVIEW_BULK_MAX, BULK_RULE),
+});
+export type ApproveClipsInput = z.input<typeof approveClipsInput>;
+
+export const approveClipResult = z.object({ message: z.string(), uploads: z.array(upload) });
+export type ApproveClipResult = z.infer<typeof approveClipResult>;
+
+export const approveClipsResult = z.object({
+  approved: z.number().int(),
+  uploads: z.array(upload),
+  /** Clips of the request that were not approved, with the reason; the others are approved regardless. */
+  failed: z.array(z.object({ clip_id: z.string(), message: z.string() })),
+});
+export type ApproveClipsResult = z.infer<typeof approveClipsResult>;
+
+export const reviewCount = z.object({ count: z.number().int() });
+
+/** The choices made once per account for posts nobody sets up one by one (approvals, auto posts). */
+export const accountPostSettings = z.object({
+  tiktok_account_id: z.string(),
+  account: z.string(),
+  /** null until the user chooses: approvals to the account are refused until then. */
+  privacy_level: z.enum(PRIVACY_LEVELS).nullable(),
+  disable_comment: z.boolean(),
+  disable_duet: z.boolean(),
+  disable_stitch: z.boolean(),
+});
+export type AccountPostSettings = z.infer<typeof accountPostSettings>;
+
+export const saveAccountPostSettingsInput = z.object({
+  id: rowId('id is required'),
+  privacy_level: z.enum(PRIVACY_LEVELS, { error: `privacy_level must be one of ${PRIVACY_LEVELS.join(', ')}` }),
+  disable_comment: z.boolean().optional(),
+  disable_duet: z.boolean().optional(),
+  disable_stitch: z.boolean().optional(),
+});
+export type SaveAccountPostSettingsInput = z.input<typeof saveAccountPostSettingsInput>;
+
+/** The refusal of an approval to an account whose privacy nobody chose (TikTok's guidelines: no default). */
+export function privacyNeededMessage(account: string): string {
+  return `Choose who can see posts on ${account} before approving`;
+}
