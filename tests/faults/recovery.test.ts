@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { workRoot } from '../../server/src/domains/clips/files.ts';
+import { PROCESS_IDENTITY } from '../../server/src/platform/identity.ts';
 import { RECOVER_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { runJobKey, startRun } from '../../server/src/domains/downloads/service.ts';
 import { enqueue, removeJob } from '../../server/src/platform/queue/queue.ts';
@@ -154,6 +155,26 @@ describe('recovery only touches the work of dead processes', () => {
       expect(existsSync(liveFolder)).toBe(true);
     } finally {
       if (await processRuns(leftover.pid!)) process.kill(leftover.pid!, 'SIGKILL');
+    }
+  });
+
+  it("never kills or deletes its own process's work, even when its app_instances row is gone", async () => {
+    worker ??= await startWorker(app.deps, app.database.pool, 3);
+    const own = path.join(workRoot(app.deps.env.dataDir), PROCESS_IDENTITY.instance, 'subtitles-in-progress');
+    await mkdir(own, { recursive: true });
+    // Another process's recovery took this one for dead (a worker without main.ts's heartbeat goes
+    // silent) and removed its row: the folder is no registered process's any more.
+    await app.deps.db.deleteFrom('app_instances').where('id', '=', PROCESS_IDENTITY.instance).execute();
+    // Stands for this process's ffmpeg, writing into its own folder.
+    const encoder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', path.join(own, 'video.mp4')], { detached: true, stdio: 'ignore' });
+    encoder.unref();
+    await waitUntil(async () => (await execFileAsync('cat', [`/proc/${encoder.pid}/cmdline`])).stdout, { until: (text) => text.includes(own), message: 'the encoder process' });
+    try {
+      await runRecoveryTick();
+      expect(await processRuns(encoder.pid!)).toBe(true);
+      expect(existsSync(own)).toBe(true);
+    } finally {
+      if (await processRuns(encoder.pid!)) process.kill(encoder.pid!, 'SIGKILL');
     }
   });
 });

@@ -108,9 +108,12 @@ async function requeueInterruptedJob(deps: AppDeps, job: LockedJob): Promise<boo
  * only when no busy run or running request has that name.
  */
 async function removeDeadWorkFolders(deps: AppDeps, folders: readonly string[], scope: RecoveryScope): Promise<void> {
-  const unregistered = folders.filter((name) => !scope.live.has(name) && !scope.dead.has(name));
+  // This process's own folder is never another's leftover, registered or not (a worker started
+  // without main.ts, as tests and embedding code do, has no app_instances row).
+  const others = folders.filter((name) => name !== scope.self.instance);
+  const unregistered = others.filter((name) => !scope.live.has(name) && !scope.dead.has(name));
   const legacyBusy = unregistered.length ? await legacyBusyFolders(deps) : new Set<string>();
-  for (const name of folders) {
+  for (const name of others) {
     if (scope.live.has(name) || legacyBusy.has(name)) continue;
     const folder = path.join(workRoot(deps.env.dataDir), name);
     await killProcessesUsing(folder);
