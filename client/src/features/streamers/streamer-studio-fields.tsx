@@ -14,6 +14,7 @@ import {
 import { useCaptionFontFamilies } from '@/api/studio';
 import { CaptionFontSelect } from '@/components/caption-font-select';
 import { ChipsInput, useChips } from '@/components/chips-input';
+import { ColorSwatch } from '@/components/color-swatch';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { SegmentedControl, type SegmentedOption } from '@/components/ui/segmented-control';
@@ -70,13 +71,7 @@ function ColorField({ id, label, value, onChange }: { id: string; label: string;
     <div className="space-y-2">
       <Label htmlFor={id}>{label}</Label>
       <div className="flex items-center gap-2">
-        <input
-          id={id}
-          type="color"
-          value={value.toLowerCase()}
-          onChange={(event) => onChange(event.target.value.toUpperCase())}
-          className="h-9 w-11 shrink-0 cursor-pointer rounded-md border border-input bg-background p-1"
-        />
+        <ColorSwatch id={id} value={value} onChange={onChange} />
         <span className="font-mono text-xs text-muted-foreground">{value.toUpperCase()}</span>
       </div>
     </div>

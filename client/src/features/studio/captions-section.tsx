@@ -12,6 +12,7 @@ import { Label } from '@/components/ui/label';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { useCaptionFontFamilies } from '@/api/studio';
 import { CaptionFontSelect } from '@/components/caption-font-select';
+import { ColorSwatch } from '@/components/color-swatch';
 import { SectionHeader, SliderField, SwitchField } from './studio-controls';
 import { sectionIsOwn } from './studio-draft';
 import type { StudioEditor } from './use-studio-editor';
@@ -27,14 +28,7 @@ function ColorInput({ label, value, onChange }: { label: string; value: string; 
   const id = useId();
   return (
     <div className="flex items-center gap-2">
-      <input
-        id={id}
-        type="color"
-        value={value.toLowerCase()}
-        // The server keeps colours in capitals: the same here, so a saved colour reads as unchanged.
-        onChange={(event) => onChange(event.target.value.toUpperCase())}
-        className="h-9 w-11 shrink-0 cursor-pointer rounded-md border border-input bg-background p-1"
-      />
+      <ColorSwatch id={id} value={value} onChange={onChange} />
       <Label htmlFor={id} className="flex-col items-start gap-0.5">
         <span>{label}</span>
         <span className="font-mono text-xs font-normal text-muted-foreground">{value}</span>
