@@ -291,6 +291,19 @@ describe('caption styles', () => {
     expect(dialogues(buildAss(timed('hello there')))[0]!.text).not.toContain('\\pos');
   });
 
+  it('keeps a block at the very top or bottom whole on screen, moving it in only as far as needed', () => {
+    const edge = 1920 * 0.02;
+    const y = (ass: string) => Number(/\\pos\(\d+,(\d+)\)/.exec(dialogues(ass)[0]!.text)![1]);
+    // One line of 80 px with a 5 px outline: half a block is 45 px.
+    expect(y(buildAss(timed('hi'), styled({ position: 0 })))).toBe(Math.round(45 + edge));
+    expect(y(buildAss(timed('hi'), styled({ position: 1 })))).toBe(Math.round(1920 - 45 - edge));
+    // Two lines need twice the room.
+    const twoLines = buildAss(timed('this caption is long enough to need a second line of text'), styled({ position: 0 }));
+    expect(y(twoLines)).toBe(Math.round(85 + edge));
+    // Away from the edges the position is exact.
+    expect(y(buildAss(timed('hi'), styled({ position: 0.5 })))).toBe(960);
+  });
+
   it('gives each preset its look: outline and shadow widths, an opaque box for boxed', () => {
     const look = (preset: CaptionStyle['preset']) => style(buildAss(timed('hello there'), assOptionsForStyle(CAPTION_PRESET_STYLES[preset], VERTICAL)));
     expect(look('classic')).toMatchObject({ BorderStyle: '1', Outline: '5', Shadow: '2' });

@@ -298,22 +298,31 @@ function withEmojiFont(text: string, font: string): string {
     .join('');
 }
 
+/** Space kept between a positioned caption block and the frame's top or bottom edge, as a share of its height. */
+const EDGE_MARGIN_SHARE = 0.02;
+
 /**
- * \an5\pos centres the block on the point whatever its line count, so `position` is exactly where
- * the block's middle lands; without a position the style's bottom alignment and marginV apply.
+ * \an5\pos centres the block on the point whatever its line count, so `position` is where the
+ * block's middle lands, moved inward only as far as keeps the whole block on screen (a position of 0
+ * or 1 would otherwise cut it in half). libass makes a line as tall as the font size (the size is
+ * ascender + descender), plus the outline above and below. Without a position the style's bottom
+ * alignment and marginV apply.
  */
-function positionTag(settings: AssOptions): string {
+export function positionTag(settings: AssOptions, lineCount: number): string {
   if (settings.position === undefined) return '';
   const x = Math.round(settings.playResX / 2);
-  const y = Math.round(settings.position * settings.playResY);
+  const half = (lineCount * settings.fontSize) / 2 + settings.outline;
+  const edge = settings.playResY * EDGE_MARGIN_SHARE;
+  const wanted = settings.position * settings.playResY;
+  const y = Math.round(Math.min(Math.max(wanted, half + edge), settings.playResY - half - edge));
   return `{\\an5\\pos(${x},${y})}`;
 }
 
 /** Dialogue events: per caption, one per word from its start to the next word's start. */
 function dialogueLines(captions: readonly Caption[], context: RenderContext): string[] {
   const lines: string[] = [];
-  const placed = positionTag(context.settings);
   for (const caption of captions) {
+    const placed = positionTag(context.settings, caption.lines.length);
     const words = caption.lines.flat();
     words.forEach((word, index) => {
       const from = index === 0 ? caption.start : word.start;
