@@ -82,6 +82,9 @@ describe('posting slots in Settings and the Queue screen', () => {
         .executeTakeFirstOrThrow()
     ).id;
 
+    // The account came in behind the page's back (not through the connect popup, which refreshes
+    // the lists): a reload drops what the dashboard already loaded without it.
+    await page.reload();
     await goVia(page, 'Settings');
     await tiktokAccountRow(page, ACCOUNT.displayName).getByRole('button', { name: `Posting schedule of ${ACCOUNT.displayName}` }).click();
     // Never saved: the browser's own zone (this browser runs in UTC).
