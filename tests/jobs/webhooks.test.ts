@@ -24,6 +24,8 @@ async function closedPort(): Promise<number> {
 
 const BACKOFF_MS = [300, 600, 900, 1200];
 const RUN_WAIT_MS = 90_000;
+/** Tests that wait for a whole download run (and then for retries) get the run's time and more. */
+const RUN_TEST_MS = RUN_WAIT_MS + 60_000;
 
 describe('webhook deliveries against a local receiver', () => {
   let app: TestApp;
@@ -186,7 +188,7 @@ describe('webhook deliveries against a local receiver', () => {
     expect(timedOut!.last_error).toBe('The receiver did not answer within 2 s');
     const [refusedRow] = await waitUntil(() => deliveriesOf(refused.id), { until: (rows) => (rows[0]?.attempts ?? 0) >= 2, message: 'the refused delivery to be retried' });
     expect(refusedRow).toMatchObject({ status: 'pending', last_status: null, last_error: 'The receiver refused the connection' });
-  });
+  }, RUN_TEST_MS);
 
   it('raises run.failed when every clip of a run fails', async () => {
     expectErrorLogs(/PersistedQueryNotFound/);
@@ -203,7 +205,7 @@ describe('webhook deliveries against a local receiver', () => {
     } finally {
       fake.setAcceptedHashes([fake.hashes.current, fake.hashes.legacy]);
     }
-  });
+  }, RUN_TEST_MS);
 });
 
 describe('private receivers are refused unless WEBHOOK_ALLOW_PRIVATE=true', () => {
