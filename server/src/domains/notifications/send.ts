@@ -30,9 +30,14 @@ export function postToReceiver(url: string, body: string, headers: Record<string
   const host = hostOf(target);
   if (!options.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.reject(new PrivateAddressRefused(host));
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])]);
+  // A timer of our own rather than AbortSignal.timeout(): AbortSignal.any holds its sources weakly,
+  // so an inline timeout signal can be garbage-collected before it fires and a receiver that never
+  // answers would hold the try forever (seen under memory pressure). The timer keeps it alive.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error('timeout')), timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
   const client = target.protocol === 'https:' ? https : http;
-  return new Promise<ReceiverAnswer>((resolve, reject) => {
+  const answer = new Promise<ReceiverAnswer>((resolve, reject) => {
     const request = client.request(
       target,
       {
@@ -57,6 +62,7 @@ export function postToReceiver(url: string, body: string, headers: Record<string
     });
     request.end(body);
   });
+  return answer.finally(() => clearTimeout(timer));
 }
 
 /** Words for a failed try: why it could not be sent, or what the receiver answered. */
