@@ -9,6 +9,7 @@ import { recordLog } from '../../logs/service.ts';
 import { raiseEvent } from '../../notifications/service.ts';
 import type { TwitchClient, TwitchClip } from '../../../engines/providers/twitch/index.ts';
 import { findStreamerById, saveTwitchUser, selectionOf, type StreamerRow } from '../../streamers/service.ts';
+import { startBeating } from '../../../platform/beat.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { defineJob, type JobContext, type JobDefinition } from '../../../platform/queue/define.ts';
 import { RUN_JOB } from '../../../platform/queue/contracts.ts';
@@ -159,15 +160,7 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
     if (lost || status === 'stopping') requestStop();
   };
   if (run.status === 'stopping') requestStop();
-  // One beat at a time: while the database is away a beat waits, and the next ones skip.
-  let beating: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    beating ??= beat()
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'run heartbeat failed'))
-      .finally(() => {
-        beating = null;
-      });
-  }, HEARTBEAT_MS);
+  const beating = startBeating(beat, HEARTBEAT_MS, (error) => deps.logger.warn({ err: error }, 'run heartbeat failed'));
 
   const runWorkDir = path.join(instanceWorkDir(deps.env.dataDir, options.identity.instance), runId);
   let outcome: { status: RunStatus; error: string | null; message: string; level: 'INFO' | 'WARNING' | 'ERROR' };
@@ -242,8 +235,7 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
       outcome = { status: 'error', error: reason, message: `Download for ${streamer.name} failed: ${reason}`, level: 'ERROR' };
     }
   } finally {
-    clearInterval(timer);
-    await beating;
+    await beating.stop();
     await rm(runWorkDir, { recursive: true, force: true });
   }
   if (lost) return; // recovered elsewhere: that process owns the final word

@@ -5,6 +5,7 @@ import { CLIP_FILES, clipFilePath, findClipById, instanceWorkDir, markRendered, 
 import { recordLog } from '../../logs/service.ts';
 import { clipRenderPlan, writeCaptionOverlay, type CaptionOverlayRequest } from '../../studio/service.ts';
 import { makeThumbnail, outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
+import { startBeating } from '../../../platform/beat.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { RENDER_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
@@ -58,14 +59,7 @@ async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: s
       ctx.stop(new RenderStopped());
     }
   };
-  let beating: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    beating ??= beat()
-      .catch((error: unknown) => deps.logger.warn({ err: error, requestId }, 'render heartbeat failed'))
-      .finally(() => {
-        beating = null;
-      });
-  }, STOP_CHECK_MS);
+  const beating = startBeating(beat, STOP_CHECK_MS, (error) => deps.logger.warn({ err: error, requestId }, 'render heartbeat failed'));
   const workDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `render-${requestId}`);
   const progress = subtitleProgress(deps.db, requestId, 'render');
   const fail = async (message: string) => {
@@ -131,9 +125,8 @@ async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: s
     await fail(`Render failed: ${reason}`);
     await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'render', message: `Rendering "${clip?.title ?? 'a clip'}" again failed: ${reason}`, userId: request.user_id, error });
   } finally {
-    clearInterval(timer);
     await progress.stop();
-    await beating;
+    await beating.stop();
     await rm(workDir, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,7 @@ import { findStreamerById } from '../../streamers/service.ts';
 import { clipRenderPlan, writeCaptionOverlay } from '../../studio/service.ts';
 import { outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
 import type { RenderJobKind } from '../../../platform/db/schema.ts';
+import { startBeating } from '../../../platform/beat.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { captionClip, recognisedTranscript, requireTranscriber } from '../captions.ts';
 import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
@@ -50,14 +51,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
   const { signal } = ctx;
   const request = await claimQueuedRequest(deps.db, requestId, identity);
   if (!request) return;
-  let beating: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    beating ??= updateSubtitleRequest(deps.db, requestId, { heartbeat_at: new Date() })
-      .catch(() => undefined)
-      .finally(() => {
-        beating = null;
-      });
-  }, HEARTBEAT_MS);
+  const beating = startBeating(() => updateSubtitleRequest(deps.db, requestId, { heartbeat_at: new Date() }), HEARTBEAT_MS, () => undefined);
   const workDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `subtitles-${requestId}`);
   const progress = subtitleProgress(deps.db, requestId);
   const finish = async (status: 'done' | 'no_speech' | 'failed', message: string | null) => {
@@ -149,9 +143,8 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     await finish('failed', `Subtitle generation failed: ${reason}`);
     await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'subtitles', message: `Subtitles for "${clip?.title ?? 'a clip'}" failed: ${reason}`, userId: request.user_id, error });
   } finally {
-    clearInterval(timer);
     await progress.stop();
-    await beating;
+    await beating.stop();
     await rm(workDir, { recursive: true, force: true });
   }
 }
