@@ -51,8 +51,9 @@ export function isNetworkError(error: unknown): boolean {
   return data === undefined || data === null;
 }
 
+/** A refused session: a tRPC UNAUTHORIZED, or a 401 from a plain fetch (the studio's pictures). */
 export function isUnauthorizedError(error: unknown): boolean {
-  return asApiError(error)?.data?.code === 'UNAUTHORIZED';
+  return asApiError(error)?.data?.code === 'UNAUTHORIZED' || httpStatusError(error)?.status === 401;
 }
 
 /** The tRPC code of a server answer (e.g. 'CONFLICT', 'BAD_REQUEST'); null when it did not answer. */

@@ -3,7 +3,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { STREAMER_STUDIO_DEFAULTS, type ClipDetails, type ClipEditChanges, type Streamer, type StreamerStudio, type UpdateStreamerInput } from '@clipshift/shared';
 import { conflictMessage, HttpStatusError, isNetworkError, toastFailure } from './errors';
-import { reportSessionExpired } from './session';
 import { streamerMessages, useStreamerList } from './streamers';
 import { apiFetch, trpc } from './trpc';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -26,8 +25,6 @@ const FRAME_DEBOUNCE_MS = 120;
 /** Old pictures leave memory soon: each is a blob of a full-size JPEG. */
 const IMAGE_CACHE_MS = 30_000;
 
-/** The studio's copy of a clip; reloaded every 2 s while its render runs, like the clips screen. */
-export { useFreshClipDetails as useStudioClip } from './clips';
 
 /** The fonts captions can use (GET /api/fonts); the same for everybody, so loaded once. */
 function useCaptionFonts() {
@@ -91,14 +88,14 @@ export function useSaveStreamerStudio(name: string) {
   const mutation = trpc.streamers.update.useMutation({ onSuccess: () => void utils.streamers.list.invalidate() });
   const { mutateAsync, isPending } = mutation;
   const save = useCallback(
-    async (changes: Omit<UpdateStreamerInput, 'name'>): Promise<boolean> => {
+    async (changes: Omit<UpdateStreamerInput, 'name'>): Promise<Streamer | null> => {
       try {
-        await mutateAsync({ name, ...changes });
+        const saved = await mutateAsync({ name, ...changes });
         toast.success(studioMessages.streamerSaved);
-        return true;
+        return saved;
       } catch (failure) {
         toastFailure(failure, { fallback: streamerMessages.saveFailed, offline: studioMessages.offline, prefixed: conflictMessage(failure) === null });
-        return false;
+        return null;
       }
     },
     [mutateAsync, name],
@@ -144,17 +141,16 @@ export function useClipRender(clipId: string) {
 
 /* Pictures: the source frame to draw regions on, and the preview of a render. */
 
+/** The query key of the studio's pictures: what changes them on the server invalidates it. */
+export const STUDIO_IMAGE_KEY = 'studio-image';
+
 /** The fields POST /api/clips/{id}/preview takes besides the clip. */
 export type PreviewRequest = ClipEditChanges & { t?: number };
 
+/** A picture as a blob; a refused session is signed out by the shared query interceptor like any call. */
 async function imageBlob(url: string, init: RequestInit): Promise<Blob> {
-  try {
-    const response = await apiFetch(url, init);
-    return await response.blob();
-  } catch (error) {
-    if (error instanceof HttpStatusError && error.status === 401) reportSessionExpired();
-    throw error;
-  }
+  const response = await apiFetch(url, init);
+  return response.blob();
 }
 
 /** The words shown in place of a picture that could not be made: the server's 4xx message when it gave one. */
@@ -202,7 +198,7 @@ function useStudioImage(request: ImageRequest, delayMs: number, enabled: boolean
   const key = JSON.stringify(request);
   const settledKey = useDebouncedValue(key, delayMs);
   const query = useQuery({
-    queryKey: ['studio-image', settledKey],
+    queryKey: [STUDIO_IMAGE_KEY, settledKey],
     queryFn: ({ signal }) => {
       const settled = JSON.parse(settledKey) as ImageRequest;
       const init: RequestInit = settled.body === undefined ? { signal } : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: settled.body, signal };

@@ -1,7 +1,9 @@
 import { useCallback } from 'react';
 import { toast } from 'sonner';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ClipTranscript, TranscriptWordDto } from '@clipshift/shared';
 import { errorCode, formErrorMessage } from './errors';
+import { STUDIO_IMAGE_KEY } from './studio';
 import { trpc } from './trpc';
 
 export const transcriptMessages = {
@@ -17,7 +19,7 @@ export const transcriptMessages = {
 export function useClipTranscript(clipId: string) {
   const query = trpc.studio.transcript.useQuery(
     { id: clipId },
-    { staleTime: Number.POSITIVE_INFINITY, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: (count, error) => !isMissing(error) && count < 2 },
+    { staleTime: Number.POSITIVE_INFINITY, refetchOnWindowFocus: false, refetchOnReconnect: false },
   );
   return { ...query, missing: query.isError && isMissing(query.error) };
 }
@@ -39,9 +41,12 @@ export function useReloadTranscript(): (clipId: string) => void {
  */
 export function useSaveTranscript(clipId: string, onRefused: (message: string) => void) {
   const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
   const mutation = trpc.studio.updateTranscript.useMutation({
     onSuccess: (saved: ClipTranscript) => {
       utils.studio.transcript.setData({ id: clipId }, saved);
+      // The preview burns the saved words: it is drawn again with the new ones.
+      void queryClient.invalidateQueries({ queryKey: [STUDIO_IMAGE_KEY] });
       toast.success(transcriptMessages.saved);
     },
     onError: (error) => onRefused(formErrorMessage(error, transcriptMessages.saveFailed)),

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useBlocker, useSearchParams } from 'react-router-dom';
 import { LoaderCircle, Save } from 'lucide-react';
-import { type ClipDetails, type Rect, type StreamerStudio } from '@clipshift/shared';
+import { EMPTY_CLIP_EDIT, type ClipDetails, type Rect, type StreamerStudio } from '@clipshift/shared';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Slider } from '@/components/ui/slider';
@@ -75,7 +75,11 @@ function useSaveDraft(editor: Editor, clip: ClipDetails, streamerName: string, s
       if (saved) editor.accept(savedDraft('clip', saved.edit, streamer));
       return saved !== null;
     }
-    return streamerSave.save(streamerChanges(editor.values));
+    // The server's copy becomes the draft, as for a clip: a value set back to its default is then
+    // "not the streamer's own" on both sides, and the page is no longer dirty.
+    const saved = await streamerSave.save(streamerChanges(editor.values));
+    if (saved) editor.accept(savedDraft('streamer', EMPTY_CLIP_EDIT, saved));
+    return saved !== null;
   };
   return { save, saving: clipSave.saving || streamerSave.saving };
 }

@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button';
 import { clipMessages } from '@/api/clips';
 import { loadFailureDescription } from '@/api/errors';
 import { streamerTitle } from '@/api/streamers';
-import { useStreamerStudio, useStudioClip } from '@/api/studio';
+import { useFreshClipDetails } from '@/api/clips';
+import { useStreamerStudio } from '@/api/studio';
 import { paths, STUDIO_CLIP_PARAM } from '@/lib/paths';
 import { StudioEditor } from './studio-editor';
 
@@ -32,7 +33,7 @@ interface StudioScreenProps {
 }
 
 function StudioScreen({ clipId, streamerName }: StudioScreenProps) {
-  const details = useStudioClip(clipId);
+  const details = useFreshClipDetails(clipId);
   const clip = details.data;
   const owner = useStreamerStudio(streamerName ?? clip?.streamer ?? null);
   const back = streamerName ? { to: paths.app.streamers, label: 'Streamers' } : { to: paths.app.clips, label: 'Clips' };
