@@ -1,12 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
 import { chooseOption, goVia, horizontalOverflow, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 const USER = { username: 'notified', password: 'a long enough password' };
 
@@ -14,21 +13,16 @@ describe('Settings › Notifications', () => {
   let server: E2eApp;
   let browser: E2eBrowser;
   let page: Page;
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let receiverUrl = '';
-  const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(req.url === '/broken' ? 500 : 204).end(req.url === '/broken' ? 'receiver is broken' : undefined);
-      });
+    receiver = await startReceiver();
+    receiver.answer((request, response) => {
+      if (request.path === '/broken') response.writeHead(500).end('receiver is broken');
+      else response.writeHead(204).end();
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiverUrl = receiver.url('');
     // The receiver is on this machine: allowed by configuration only.
     server = await startE2eApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
     browser = await launchBrowser(server.baseUrl, { width: 1366, height: 900 });
@@ -37,7 +31,7 @@ describe('Settings › Notifications', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+    await receiver?.close();
   });
 
   const section = () => page.getByRole('region', { name: 'Notifications', exact: true });
@@ -76,7 +70,7 @@ describe('Settings › Notifications', () => {
     await json.getByRole('button', { name: /^Test / }).click();
     await json.getByTestId('webhook-test-outcome').getByText('Receiver answered 204').waitFor();
     await json.getByText('HTTP 204').waitFor();
-    const [test] = received;
+    const [test] = receiver.received;
     expect(JSON.parse(test!.body)).toMatchObject({ event: 'test' });
     expect(test!.headers['x-clipshift-signature']).toBe(`sha256=${createHmac('sha256', generated).update(test!.body).digest('hex')}`);
   });
@@ -89,7 +83,7 @@ describe('Settings › Notifications', () => {
     await broken.getByRole('button', { name: /^Test / }).click();
     await broken.getByTestId('webhook-test-outcome').getByText('Receiver answered 500').waitFor();
     await broken.getByRole('button', { name: 'HTTP 500, last delivery failed: The receiver answered 500: receiver is broken' }).waitFor();
-    expect(JSON.parse(received.at(-1)!.body)).toMatchObject({ content: expect.stringContaining('Test notification') });
+    expect(JSON.parse(receiver.received.at(-1)!.body)).toMatchObject({ content: expect.stringContaining('Test notification') });
 
     const bad = await addWebhook('Slack', '/x');
     await bad.getByLabel('URL').fill('ftp://example.com/hook');

@@ -368,7 +368,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
 
   it('resets a section to the streamer default', async () => {
     await page.getByRole('button', { name: 'Reset to streamer default' }).click();
-    await page.getByRole('radio', { name: /Blurred background/ }).isChecked();
+    expect(await page.getByRole('radio', { name: /Blurred background/ }).isChecked()).toBe(true);
     expect(await region('facecam').count()).toBe(0);
     // Leaving with unsaved changes asks first; staying keeps them.
     await page.getByRole('main').getByRole('link', { name: 'Clips' }).click();

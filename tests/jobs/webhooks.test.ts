@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser, StatusEntry, WebhookEvent } from '@clipshift/shared';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
@@ -10,17 +8,9 @@ import { raiseEvent } from '../../server/src/domains/notifications/service.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
+import { freePort } from '../helpers/app-process.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
-
-/** A port nothing listens on: connections are refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const BACKOFF_MS = [300, 600, 900, 1200];
 const RUN_WAIT_MS = 90_000;
@@ -96,8 +86,6 @@ describe('webhook deliveries against a local receiver', () => {
       expect(body).toEqual({ event: 'run.completed', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), data });
       const expected = `sha256=${createHmac('sha256', secret).update(request!.body).digest('hex')}`;
       expect(request!.headers['x-clipshift-signature']).toBe(expected);
-      // A signature with the wrong key does not match: the check can fail.
-      expect(`sha256=${createHmac('sha256', 'wrong').update(request!.body).digest('hex')}`).not.toBe(expected);
     }
     const ids = receiver.received.map((request) => request.headers['x-clipshift-delivery']);
     expect(new Set(ids).size).toBe(4);
@@ -148,7 +136,7 @@ describe('webhook deliveries against a local receiver', () => {
     const hook = await api().webhooks.create({ url: receiver.url('/test'), kind: 'discord', events: ['post.published'] });
     await expect(api().webhooks.test({ id: hook.id })).resolves.toEqual({ status: 418 });
     expect(JSON.parse(receiver.on('/test')[0]!.body)).toMatchObject({ content: expect.stringContaining('Test notification') });
-    const dead = await api().webhooks.create({ url: `http://127.0.0.1:${await closedPort()}/`, kind: 'json', events: ['post.published'] });
+    const dead = await api().webhooks.create({ url: `http://127.0.0.1:${await freePort()}/`, kind: 'json', events: ['post.published'] });
     await expect(api().webhooks.test({ id: dead.id })).rejects.toMatchObject({ code: 'BAD_GATEWAY', message: 'The receiver refused the connection' });
     expect((await api().webhooks.list()).find((item) => item.id === dead.id)).toMatchObject({ last_status: null, last_error: 'The receiver refused the connection' });
   });
@@ -168,7 +156,7 @@ describe('webhook deliveries against a local receiver', () => {
     // One receiver never answers (its try hangs until the timeout), one refuses connections.
     receiver.answer(() => undefined);
     const hanging = await api().webhooks.create({ url: receiver.url('/hang'), kind: 'json', events: ['run.completed'] });
-    const refused = await api().webhooks.create({ url: `http://127.0.0.1:${await closedPort()}/`, kind: 'discord', events: ['run.completed'] });
+    const refused = await api().webhooks.create({ url: `http://127.0.0.1:${await freePort()}/`, kind: 'discord', events: ['run.completed'] });
     await api().streamers.create({ name: 'shroud', clip_limit: 1 });
     await api().downloads.start({ name: 'shroud' });
     const finished = (entry: StatusEntry | undefined): entry is StatusEntry => entry !== undefined && !['downloading', 'stopping'].includes(entry.status);

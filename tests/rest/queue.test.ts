@@ -3,9 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queueItem } from '@clipshift/shared';
 import { z } from 'zod';
 import { queueUploads } from '../../server/src/domains/publishing/uploads.ts';
+import { POST_JOB } from '../../server/src/platform/queue/contracts.ts';
+import { findJob, jobKey } from '../../server/src/platform/queue/queue.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { adminAndMember, bodyOf, errorBody, resetThrottles, userIdOf, type RestClient } from './client.ts';
+
+const postJobKey = (uploadId: string) => jobKey(POST_JOB, { uploadId });
 
 const ZONE_RULE = 'timezone must be an IANA time zone such as Europe/Berlin or America/New_York';
 const TIME_RULE = "time must be a 24-hour time 'HH:MM' (00:00 to 23:59)";
@@ -127,17 +131,18 @@ describe('REST posting slots and queue: /api/accounts/{id}/schedule, /api/queue'
       expect((await client.post(`/api/queue/${id}/post-now`)).status).toBe(404);
     }
 
+    expect(await findJob(app.deps.db, postJobKey(first.id))).toBeDefined();
     const canceled = await member.request('DELETE', `/api/queue/${first.id}`);
     expect(canceled.status, canceled.text).toBe(200);
     expect(canceled.body).toEqual({ message: 'The post was taken off the queue' });
     const again = await member.request('DELETE', `/api/queue/${first.id}`);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject(errorBody('CONFLICT', 'This post cannot be canceled: it is canceled'));
-    expect(await jobCount(first.id)).toBe(0);
+    expect(await findJob(app.deps.db, postJobKey(first.id))).toBeUndefined();
 
     const posted = await member.post(`/api/queue/${second.id}/post-now`);
     expect(posted.status, posted.text).toBe(202);
-    const job = await sql<{ run_at: Date }>`select run_at from graphile_worker.jobs where key = ${`upload:${second.id}`}`.execute(app.deps.db);
+    const job = await sql<{ run_at: Date }>`select run_at from graphile_worker.jobs where key = ${postJobKey(second.id)}`.execute(app.deps.db);
     expect(job.rows[0]!.run_at.getTime()).toBeLessThanOrEqual(Date.now());
     expect(bodyOf(await member.get('/api/queue'), z.array(queueItem)).map((item) => [item.id, item.status])).toEqual([[second.id, 'queued']]);
     // Already going: post-now again changes nothing.
@@ -149,9 +154,4 @@ describe('REST posting slots and queue: /api/accounts/{id}/schedule, /api/queue'
     expect(late.body).toMatchObject(errorBody('CONFLICT', 'This post cannot be canceled: it is already being sent to TikTok'));
     expect((await member.post(`/api/queue/${second.id}/post-now`)).status).toBe(409);
   });
-
-  async function jobCount(uploadId: string): Promise<number> {
-    const { rows } = await sql<{ count: string }>`select count(*) from graphile_worker.jobs where key = ${`upload:${uploadId}`}`.execute(app.deps.db);
-    return Number(rows[0]!.count);
-  }
 });
