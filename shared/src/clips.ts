@@ -95,6 +95,11 @@ export const clip = z.object({
   trim_end: z.number(),
   /** Length of the rendered video (`duration` is the source's). */
   output_duration: z.number(),
+  /**
+   * When retention (MEDIA_RETENTION_DAYS) deleted the clip's video and source, some days after its
+   * last post; null while they are kept. The row, thumbnail and posts stay.
+   */
+  media_expired_at: z.string().nullable(),
 });
 export type Clip = z.infer<typeof clip>;
 
@@ -184,3 +189,6 @@ export function descriptionStats(text: string): { hashtags: number; words: numbe
     characters: text.length,
   };
 }
+
+/** What every refusal of a clip whose video retention deleted says (posting, rendering, the player). */
+export const MEDIA_EXPIRED_MESSAGE = "This clip's video was deleted after it was posted, as the server's retention setting asks; its details and thumbnail stay";

@@ -8,6 +8,7 @@ export * from './streamers.ts';
 export * from './downloads.ts';
 export * from './clips.ts';
 export * from './tiktok.ts';
+export * from './accounts.ts';
 export * from './input.ts';
 export * from './settings.ts';
 export * from './statuses.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG, wholePercent } from './clips.ts';
 import { rowId } from './input.ts';
+import { ACCOUNT_PLATFORMS, postStats } from './accounts.ts';
 
 export const TIKTOK_AUTH_MESSAGE_TYPE = 'tiktok-auth';
 export const DELETE_ACCOUNT_CONFIRM = 'Are you sure you want to delete this TikTok account?';
@@ -64,6 +65,11 @@ export const upload = z.object({
   scheduled_for: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  platform: z.enum(ACCOUNT_PLATFORMS),
+  /** TikTok's public post id or the YouTube video id, once known. */
+  external_id: z.string().nullable(),
+  /** The post's counts as last read from its platform, for published posts (YouTube has no shares). */
+  stats: postStats.nullable(),
 });
 export type Upload = z.infer<typeof upload>;
 

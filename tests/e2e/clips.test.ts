@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_EXPIRED_MESSAGE } from '@clipshift/shared';
 import type { Page, Request, Route } from 'playwright-core';
 import { CLIP_FILES } from '../../server/src/domains/clips/files.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
@@ -371,6 +372,32 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     expect(await detailsDialog().getByRole('button', { name: new RegExp(SECOND.slice(0, 20)) }).getAttribute('aria-pressed')).toBe('true');
     await page.keyboard.press('Escape');
     await detailsDialog().waitFor({ state: 'detached' });
+  });
+
+  it('shows a clip whose video retention deleted: its thumbnail and why, no player', async () => {
+    const { id } = (await clipRow(TRIPLE.clip_id))!;
+    await db().updateTable('clips').set({ media_expired_at: new Date('2026-04-12T10:00:00Z') }).where('id', '=', id).execute();
+    try {
+      await page.reload();
+      await card(TRIPLE.title).getByTestId('clip-thumbnail').click();
+      // detailsDialog() finds the dialog by its player, which this one has not.
+      const dialog = page.getByRole('dialog');
+      const expired = dialog.getByTestId('video-expired');
+      await expired.waitFor();
+      expect(await expired.textContent()).toContain('Video deleted on');
+      expect(await expired.textContent()).toContain(MEDIA_EXPIRED_MESSAGE);
+      expect(await dialog.locator('video').count()).toBe(0);
+      // Only deleting is left to do with it.
+      expect(await dialog.getByRole('button', { name: 'Download MP4' }).count()).toBe(0);
+      expect(await dialog.getByRole('link', { name: 'Open studio' }).count()).toBe(0);
+      await dialog.getByRole('button', { name: 'Delete' }).waitFor();
+      await screenshotViewport(page, 'clips-details-expired');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    } finally {
+      await db().updateTable('clips').set({ media_expired_at: null }).where('id', '=', id).execute();
+      await page.reload();
+    }
   });
 
   it('downloads the MP4 named {clip_id}.mp4 from the card menu and from the details', async () => {

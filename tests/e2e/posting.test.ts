@@ -482,7 +482,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await unlinkReloaded;
     await db().deleteFrom('tiktok_accounts').where('open_id', '=', SAM.openId).execute();
     await samRow.getByRole('button', { name: `Link @${SAM.username}` }).click();
-    await toast('Error: TikTok account not found').waitFor();
+    await toast('Error: Account not found').waitFor();
     await samRow.waitFor({ state: 'detached' });
 
     await dialog.getByRole('button', { name: 'Done' }).click();

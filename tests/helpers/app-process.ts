@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import type { DbOrTrx } from '../../server/src/platform/db/database.ts';
 import { waitUntil } from './wait.ts';
 
 /** A secret the tests use to encrypt what they seed for an app process (tokens). */
@@ -41,12 +42,31 @@ export async function healthStatus(baseUrl: string, cookie?: string): Promise<nu
   }
 }
 
+/** When a started process counts as ready; by default once /api/health answers 200. */
+export type Readiness = (app: AppProcess) => Promise<boolean>;
+
+const webAnswers: Readiness = async (app) => (await healthStatus(app.baseUrl)) === 200;
+
+/**
+ * Readiness of a worker-only process (RUN_WEB=false), which answers no HTTP: it has registered in
+ * app_instances with the graphile-worker pool its jobs are locked with, so it takes jobs.
+ */
+export function workerRegistered(db: DbOrTrx): Readiness {
+  return async (app) => {
+    const row = await db.selectFrom('app_instances').select('worker_pool_ids').where('pid', '=', app.child.pid!).executeTakeFirst();
+    return (row?.worker_pool_ids.length ?? 0) > 0;
+  };
+}
+
+/** app/main.ts run with tsx, as `npm start` runs it. */
+const SOURCE_LAUNCH = { args: ['--import', 'tsx', path.resolve('server/src/app/main.ts')] };
+
 /**
  * The real app (server/src/app/main.ts: web + worker, as `npm start` runs it) in a process of its own,
- * configured by `env` on top of loopback defaults; resolves once /api/health answers 200.
+ * configured by `env` on top of loopback defaults; resolves once `ready` (default: /api/health answers 200).
  * `launch` runs something else the same way (the production bundle with plain node, from its folder).
  */
-export async function startAppProcess(env: Record<string, string>, launch: { args: string[]; cwd?: string } = { args: ['--import', 'tsx', path.resolve('server/src/app/main.ts')] }): Promise<AppProcess> {
+export async function startAppProcess(env: Record<string, string>, launch: { args: string[]; cwd?: string } = SOURCE_LAUNCH, ready: Readiness = webAnswers): Promise<AppProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, launch.args, {
     cwd: launch.cwd,
@@ -85,8 +105,7 @@ export async function startAppProcess(env: Record<string, string>, launch: { arg
     },
   };
   try {
-    await waitUntil(async () => (alive() ? healthStatus(baseUrl) : -1), {
-      until: (status) => status === 200 || status === -1,
+    await waitUntil(async () => (alive() ? ready(app) : true), {
       message: 'the app process to start',
       timeoutMs: 90_000,
     });

@@ -41,7 +41,7 @@ describe('free disk space guard', () => {
     const free = await freeDiskBytes(missing);
     // Other tests write meanwhile: the same file system, within 1 GB.
     expect(Math.abs(free - dfBytes)).toBeLessThan(1024 ** 3);
-    expect(await diskShortage({ dataDir: app.deps.env.dataDir, MIN_FREE_DISK_MB: 0 })).toBeNull();
+    expect(await diskShortage({ dataDir: app.deps.env.dataDir, MIN_FREE_DISK_MB: 0, STORAGE: 'local' })).toBeNull();
   });
 
   it('refuses a manual start with 409 and a message that says what to do, starting nothing', async () => {

@@ -58,6 +58,9 @@ describe('docker-compose.yml', () => {
     expect(web.S3_ENDPOINT).toBe('http://minio:9000');
     expect(appEnv(scale.minio!)).toMatchObject({ MINIO_ROOT_USER: web.S3_ACCESS_KEY_ID, MINIO_ROOT_PASSWORD: web.S3_SECRET_ACCESS_KEY });
     expect(scale.web!.depends_on?.['minio-bucket']?.condition).toBe('service_completed_successfully');
+    // Nothing shared on disk: the bucket and the database are all web and workers share.
+    expect(scale.web!.volumes ?? []).toEqual([]);
+    expect(scale['scale-worker']!.volumes ?? []).toEqual([]);
   });
 
   it('gives every app service a configuration the server accepts, and refers only to what it declares', () => {

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import type { WorkerHandle } from '../../server/src/app/jobs.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser, StatusEntry } from '@clipshift/shared';
-import { clipFilePath, workRoot } from '../../server/src/domains/clips/files.ts';
+import { workRoot } from '../../server/src/domains/clips/files.ts';
+import { storedClipPath } from '../helpers/clips.ts';
 import { INTERRUPTED_MESSAGE } from '../../server/src/domains/downloads/recovery.ts';
 import { recoverDeadWork } from '../../server/src/jobs/recovery.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
@@ -96,11 +97,11 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     expect(rows.map((row) => row.title)).toEqual(['ace clutch', 'flick']);
     for (const row of rows) {
       expect(row).toMatchObject({ format_type: 'vertical', layout: 'blur', width: 1080, height: 1920, game_name: 'VALORANT', broadcaster_name: 'shroud' });
-      const streams = await probeStreams(app.deps.media.ffprobe, clipFilePath(app.deps.env.dataDir, row.files_dir, 'video'));
+      const streams = await probeStreams(app.deps.media.ffprobe, storedClipPath(app.deps.env.dataDir, row.files_dir, 'video'));
       expect(streams.find((stream) => stream.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 1080, height: 1920, profile: 'High', pix_fmt: 'yuv420p' });
       expect(streams.find((stream) => stream.codec_type === 'audio')).toMatchObject({ codec_name: 'aac' });
-      expect(existsSync(clipFilePath(app.deps.env.dataDir, row.files_dir, 'thumbnail'))).toBe(true);
-      expect(existsSync(clipFilePath(app.deps.env.dataDir, row.files_dir, 'source'))).toBe(true);
+      expect(existsSync(storedClipPath(app.deps.env.dataDir, row.files_dir, 'thumbnail'))).toBe(true);
+      expect(existsSync(storedClipPath(app.deps.env.dataDir, row.files_dir, 'source'))).toBe(true);
     }
 
     // A second run skips what the library has and takes the next most viewed.
@@ -118,8 +119,8 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     await waitUntil(() => statusOf('poki'), { until: finished, message: 'the poki run', timeoutMs: RUN_WAIT_MS });
     const row = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'poki').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ format_type: 'horizontal', width: 640, height: 360 });
-    const video = clipFilePath(app.deps.env.dataDir, row.files_dir, 'video');
-    const source = clipFilePath(app.deps.env.dataDir, row.files_dir, 'source');
+    const video = storedClipPath(app.deps.env.dataDir, row.files_dir, 'video');
+    const source = storedClipPath(app.deps.env.dataDir, row.files_dir, 'source');
     expect(await videoStreamHash(app.deps.media.ffmpeg, video)).toBe(await videoStreamHash(app.deps.media.ffmpeg, source));
     expect((await probeStreams(app.deps.media.ffprobe, video)).map((stream) => stream.codec_name)).toEqual(
       (await probeStreams(app.deps.media.ffprobe, source)).map((stream) => stream.codec_name),
@@ -194,7 +195,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     expect(entry).toMatchObject({ status: 'error', error: INTERRUPTED_MESSAGE, progress: [] });
     const saved = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'crashy').execute();
     expect(saved.length).toBe(entry!.clips_downloaded);
-    for (const row of saved) expect(existsSync(clipFilePath(app.deps.env.dataDir, row.files_dir, 'video'))).toBe(true);
+    for (const row of saved) expect(existsSync(storedClipPath(app.deps.env.dataDir, row.files_dir, 'video'))).toBe(true);
     expect(await filesUnder(workRoot(app.deps.env.dataDir))).toEqual([]);
 
     // Starting again fetches the rest; no clip exists twice.

@@ -24,10 +24,10 @@ import {
   VERTICAL_HEIGHT,
   VERTICAL_WIDTH,
   type ProbeResult,
-  type Rect,
   type SubtitleOverlay,
   type VerticalLayoutSpec,
 } from '../../server/src/engines/media/index.ts';
+import type { Rect } from '@clipshift/shared';
 
 const execFileAsync = promisify(execFile);
 const { ffmpeg, ffprobe } = resolveMediaBinaries(process.env);

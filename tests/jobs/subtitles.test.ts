@@ -6,14 +6,13 @@ import { promisify } from 'node:util';
 import type { WorkerHandle } from '../../server/src/app/jobs.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { clipFilePath } from '../../server/src/domains/clips/files.ts';
 import { probe, renderVertical } from '../../server/src/engines/media/index.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
-import { seedClip } from '../helpers/clips.ts';
+import { seedClip, storedClipPath } from '../helpers/clips.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
 const execFileAsync = promisify(execFile);
@@ -95,7 +94,7 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     expect(details.metadata.descriptions.length).toBeGreaterThanOrEqual(3);
     expect(openai.uploads.at(-1)).toMatchObject({ model: 'whisper-1', responseFormat: 'verbose_json', authorization: 'Bearer sk-test-key' });
 
-    const after = clipFilePath(app.deps.env.dataDir, `${user.id}/${path.basename(dir)}`, 'video');
+    const after = storedClipPath(app.deps.env.dataDir, `${user.id}/${path.basename(dir)}`, 'video');
     expect(await probe(app.deps.media.ffprobe, after)).toMatchObject({ width: 1080, height: 1920, videoCodec: 'h264' });
     // At 0.8 s a word is on screen: the caption band differs from the render without subtitles,
     // while the top of the picture (no captions there) stays the same.

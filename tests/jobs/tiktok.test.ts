@@ -224,6 +224,9 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
 
     const final = await waitForStatus(result.uploads[0]!.id, ['published']);
     expect(final.status).toBe('published');
+    // The public post id TikTok answered, kept to match the post's statistics later.
+    expect(final).toMatchObject({ platform: 'tiktok', external_id: tiktok.posts.get(publishId)!.publicPostIds[0], stats: null });
+    expect(final.external_id).toMatch(/^\d+$/);
     expect((await api.clips.details({ id: 'PostMe' })).posted_to).toEqual([{ account: '@aliceclips', status: 'published', percent: 100 }]);
     await expect(api.tiktok.post({ id: 'PostMe', description: 'again', tiktok_account_ids: [accountId] })).rejects.toMatchObject({ code: 'CONFLICT' });
   });

@@ -181,14 +181,14 @@ describe('REST: hostile input', () => {
 
     it('account ids in the path', async () => {
       for (const id of [NOT_A_UUID, HEX_NOT_A_UUID, 'g'.repeat(36)]) {
-        expectJsonError(await raw('DELETE', `/api/tiktok/accounts/${id}`), 404, errorBody('NOT_FOUND', 'TikTok account not found'), `delete ${id}`);
-        expectJsonError(await raw('GET', `/api/tiktok/accounts/${id}/linked-streamers`), 404, errorBody('NOT_FOUND', 'TikTok account not found'), `linked ${id}`);
+        expectJsonError(await raw('DELETE', `/api/tiktok/accounts/${id}`), 404, errorBody('NOT_FOUND', 'Account not found'), `delete ${id}`);
+        expectJsonError(await raw('GET', `/api/tiktok/accounts/${id}/linked-streamers`), 404, errorBody('NOT_FOUND', 'Account not found'), `linked ${id}`);
       }
     });
 
     it('tiktok_account_id in link, unlink and post, and tiktok_account_ids in post', async () => {
       for (const id of [NOT_A_UUID, HEX_NOT_A_UUID, 'x']) {
-        const notFound = errorBody('NOT_FOUND', 'TikTok account not found');
+        const notFound = errorBody('NOT_FOUND', 'Account not found');
         expectJsonError(await json('POST', '/api/streamers/shroud/link-tiktok', { tiktok_account_id: id }), 404, notFound, `link ${id}`);
         expectJsonError(await json('POST', '/api/streamers/shroud/unlink-tiktok', { tiktok_account_id: id }), 404, notFound, `unlink ${id}`);
         expectJsonError(await json('POST', '/api/clips/Clip1/post', { description: 'hi', tiktok_account_id: id }), 404, notFound, `post ${id}`);

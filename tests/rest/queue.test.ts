@@ -81,7 +81,7 @@ describe('REST posting slots and queue: /api/accounts/{id}/schedule, /api/queue'
     for (const path of [`/api/accounts/${accountId}/schedule`, `/api/accounts/${MISSING}/schedule`, '/api/accounts/not-a-uuid/schedule']) {
       const reply = await admin.get(path);
       expect(reply.status, path).toBe(404);
-      expect(reply.body).toMatchObject(errorBody('NOT_FOUND', 'TikTok account not found'));
+      expect(reply.body).toMatchObject(errorBody('NOT_FOUND', 'Account not found'));
     }
     const body = { timezone: 'UTC', slots: [], daily_cap: null, min_gap_minutes: 0 };
     expect((await admin.request('PUT', `/api/accounts/${accountId}/schedule`, { json: body })).status).toBe(404);

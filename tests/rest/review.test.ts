@@ -90,7 +90,7 @@ describe('REST review inbox: /api/review', () => {
     expect(tooLong.body).toMatchObject({ message: 'Description must be at most 2200 characters' });
     expect((await member.post('/api/review/Mine/approve', { account_ids: [] })).body).toMatchObject({ code: 'BAD_REQUEST', message: 'Choose at least one account' });
     expect((await member.post('/api/review/Mine/approve', { account_ids: 'all' })).status).toBe(400);
-    expect((await member.post('/api/review/Mine/approve', { account_ids: ['not-a-uuid'] })).body).toEqual(errorBody('NOT_FOUND', 'TikTok account not found'));
+    expect((await member.post('/api/review/Mine/approve', { account_ids: ['not-a-uuid'] })).body).toEqual(errorBody('NOT_FOUND', 'Account not found'));
     expect((await member.post('/api/review/Mine/approve', { account_ids: [crypto.randomUUID()] })).status).toBe(404);
   });
 

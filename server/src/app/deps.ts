@@ -1,18 +1,20 @@
 import type { AppDeps } from '../domains/deps.ts';
 import { resolveMediaBinaries } from '../engines/media/index.ts';
 import { tiktokFromEnv } from '../engines/providers/tiktok/index.ts';
+import { youtubeFromEnv } from '../engines/providers/youtube/index.ts';
 import { transcriberFromEnv } from '../engines/providers/transcription/from-env.ts';
 import { twitchFromEnv } from '../engines/providers/twitch/from-env.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Env } from '../platform/env.ts';
 import type { Logger } from '../platform/logger.ts';
+import { createStorage } from '../platform/storage/index.ts';
 
 interface DepsOptions {
   appSecret: string;
   workerRunning?: () => boolean;
   stopping?: AbortSignal;
   /** Clients to use instead of those the configuration makes (a bench without Twitch, a fake). */
-  overrides?: Partial<Pick<AppDeps, 'twitch' | 'tiktok' | 'media' | 'transcriber' | 'transcriberProblem'>>;
+  overrides?: Partial<Pick<AppDeps, 'twitch' | 'tiktok' | 'youtube' | 'media' | 'storage' | 'transcriber' | 'transcriberProblem'>>;
 }
 
 /**
@@ -30,6 +32,8 @@ export function createDeps(env: Env, db: Db, logger: Logger, options: DepsOption
     appSecret: options.appSecret,
     twitch: 'twitch' in overrides ? (overrides.twitch ?? null) : twitchFromEnv(env, logger),
     tiktok: 'tiktok' in overrides ? (overrides.tiktok ?? null) : tiktokFromEnv(env, logger),
+    youtube: 'youtube' in overrides ? (overrides.youtube ?? null) : youtubeFromEnv(env, logger),
+    storage: overrides.storage ?? createStorage(env),
     media,
     transcriber: transcription.transcriber,
     transcriberProblem: transcription.problem,

@@ -13,7 +13,8 @@ export function createApp(deps: AppDeps, options: { clientDist?: string } = {}):
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.env.TRUST_PROXY);
-  app.use(httpMetrics());
+  // Timed only when someone can read the figures (GET /api/metrics is on).
+  if (deps.env.METRICS_TOKEN) app.use(httpMetrics());
   app.use(
     helmet({
       contentSecurityPolicy: {

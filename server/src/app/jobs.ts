@@ -5,12 +5,13 @@ import { scheduleJob } from '../domains/downloads/jobs/schedule.ts';
 import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notifications/jobs/deliver.ts';
 import { autoPublishJob } from '../domains/publishing/jobs/auto-publish.ts';
 import { postJob } from '../domains/publishing/jobs/post.ts';
+import { mediaRetentionJob } from '../domains/publishing/jobs/retention.ts';
 import { renderJob } from '../domains/subtitles/jobs/render.ts';
 import { subtitleJob } from '../domains/subtitles/jobs/subtitle.ts';
 import { recoverJob } from '../jobs/recovery.ts';
 import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../platform/identity.ts';
-import { LOGS_TRIM_JOB, RECOVER_JOB } from '../platform/queue/contracts.ts';
+import { LOGS_TRIM_JOB, MEDIA_RETENTION_JOB, RECOVER_JOB } from '../platform/queue/contracts.ts';
 import type { AnyJobDefinition } from '../platform/queue/define.ts';
 import { housekeepingJob } from './housekeeping.ts';
 
@@ -34,9 +35,10 @@ function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[]
     recoverJob(deps, identity, options.staleVerdicts),
     subtitleJob(deps, identity),
     renderJob(deps, identity),
-    postJob(deps),
+    postJob(deps, identity),
     autoPublishJob(deps),
     webhookDeliveryJob(deps, options.webhooks),
+    mediaRetentionJob(deps),
   ];
 }
 
@@ -44,6 +46,8 @@ export const CRON: readonly CronSchedule[] = [
   { job: LOGS_TRIM_JOB, match: '17 * * * *', identifier: 'logs-trim' },
   // Catches runs whose worker died on another machine (their heartbeat goes silent).
   { job: RECOVER_JOB, match: '* * * * *', identifier: 'downloads-recover' },
+  // Does nothing unless MEDIA_RETENTION_DAYS is set.
+  { job: MEDIA_RETENTION_JOB, match: '41 * * * *', identifier: 'media-retention' },
 ];
 
 /** The app's job worker: its jobs and cron under jobs/'s supervisor. */

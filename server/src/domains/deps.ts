@@ -1,9 +1,11 @@
 import type { Db } from '../platform/db/database.ts';
 import type { Env } from '../platform/env.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { MediaStorage } from '../platform/storage/index.ts';
 import type { MediaBinaries } from '../engines/media/index.ts';
 import type { Transcriber } from '../engines/providers/transcription/index.ts';
 import type { TikTokClient } from '../engines/providers/tiktok/index.ts';
+import type { YouTubeClient } from '../engines/providers/youtube/index.ts';
 import type { TwitchClient } from '../engines/providers/twitch/index.ts';
 
 /**
@@ -20,6 +22,10 @@ export interface AppDeps {
   twitch: TwitchClient | null;
   /** The TikTok client, or null when TIKTOK_CLIENT_KEY/SECRET are not configured. */
   tiktok: TikTokClient | null;
+  /** The YouTube client, or null when YOUTUBE_CLIENT_ID/SECRET are not configured. */
+  youtube: YouTubeClient | null;
+  /** Where finished clip files live (STORAGE: local disk or an S3-compatible bucket). */
+  storage: MediaStorage;
   /** ffmpeg and ffprobe (from npm, or FFMPEG_PATH/FFPROBE_PATH). */
   media: MediaBinaries;
   /** Speech-to-text for subtitles, or null with the reason when the configuration cannot make one. */

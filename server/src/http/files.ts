@@ -1,14 +1,15 @@
-import type { Clip } from '@clipshift/shared';
+import { MEDIA_EXPIRED_MESSAGE, type Clip } from '@clipshift/shared';
 import { stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { TRPCError } from '@trpc/server';
 import type { AppDeps } from '../domains/deps.ts';
 import { sendClientError, sendError } from './rest/errors.ts';
 import { createRequestContext } from './context.ts';
 import { databaseUnavailable, notFound, unauthorized } from '../platform/errors.ts';
-import { clipFilePath } from '../domains/clips/files.ts';
-import { findClipRow } from '../domains/clips/service.ts';
+import { clipKey, findClipRow } from '../domains/clips/service.ts';
 import { storageErrors } from '../platform/metrics.ts';
+import { StorageMissing, type StoredObject } from '../platform/storage/index.ts';
 
 type ClipFile = 'video' | 'thumbnail';
 
@@ -63,26 +64,117 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: C
     if (!ctx.user) throw unauthorized();
     const clipId = String(req.params.id);
     const row = await findClipRow(deps.db, ctx.user.id, clipId);
-    const filePath = clipFilePath(deps.env.dataDir, row.files_dir, file);
+    if (file === 'video' && row.media_expired_at) throw notFound(MEDIA_EXPIRED_MESSAGE);
+    const key = clipKey(row.files_dir, file);
     const what = `The ${file} of clip ${clipId}`;
-    const size = await fileSize(filePath);
-    if (size === null) throw notFound(`${what} is missing`);
-    if (refusesRange(req, size)) {
-      sendRangeNotSatisfiable(deps, req, res, size);
-      return;
-    }
     if (file === 'video' && req.query.download === '1') {
       // The contract's exact form: a quoted filename, the clip id made header-safe.
       res.setHeader('Content-Disposition', `attachment; filename="${row.clip_id.replace(/[^A-Za-z0-9_.-]/g, '_')}.mp4"`);
     }
     // Files change when a clip is rendered again (e.g. with subtitles): revalidate each time.
     res.setHeader('Cache-Control', 'private, no-cache');
-    res.sendFile(filePath, { headers: { 'Content-Type': file === 'video' ? 'video/mp4' : 'image/jpeg' }, acceptRanges: true, lastModified: true }, (error) => {
-      if (error && !res.headersSent) sendFailure(deps, req, res, error, size, what);
-    });
+    res.setHeader('Content-Type', file === 'video' ? 'video/mp4' : 'image/jpeg');
+    const filePath = deps.storage.localPath(key);
+    if (filePath) await sendLocalFile(deps, req, res, filePath, what);
+    else await streamStoredObject(deps, req, res, key, what);
   } catch (error) {
     await sendError(deps, req, res, error);
   }
+}
+
+/** A file on this machine's disk, through `send` (conditional requests, Range, validators). */
+async function sendLocalFile(deps: AppDeps, req: Request, res: Response, filePath: string, what: string): Promise<void> {
+  const size = await fileSize(filePath);
+  if (size === null) throw notFound(`${what} is missing`);
+  if (refusesRange(req, size)) {
+    sendRangeNotSatisfiable(deps, req, res, size);
+    return;
+  }
+  res.sendFile(filePath, { acceptRanges: true, lastModified: true }, (error) => {
+    if (error && !res.headersSent) sendFailure(deps, req, res, error, size, what);
+  });
+}
+
+/**
+ * An object in the bucket, streamed through this server with the same HTTP behaviour as a local
+ * file: validators, 304, 412, one byte range (206) or the whole (several ranges are served whole,
+ * as `send` does). Streaming rather than redirecting keeps the bucket private and reachable only
+ * by the app (docs/decisions/0020-object-storage.md).
+ */
+async function streamStoredObject(deps: AppDeps, req: Request, res: Response, key: string, what: string): Promise<void> {
+  const object = await deps.storage.head(key);
+  if (!object) throw notFound(`${what} is missing`);
+  res.setHeader('Accept-Ranges', 'bytes');
+  res.setHeader('ETag', object.etag);
+  res.setHeader('Last-Modified', object.modified.toUTCString());
+  if (failsPrecondition(req, object)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: `${what} has changed` });
+  if (req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  if (refusesRange(req, object.size)) {
+    sendRangeNotSatisfiable(deps, req, res, object.size);
+    return;
+  }
+  const range = wantedRange(req, object);
+  if (range) {
+    res.status(206);
+    res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`);
+  }
+  res.setHeader('Content-Length', String(range ? range.end - range.start + 1 : object.size));
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  let body;
+  try {
+    body = await deps.storage.read(key, range ?? undefined);
+  } catch (error) {
+    // Deleted between the HEAD and the GET.
+    if (error instanceof StorageMissing) throw notFound(`${what} is missing`);
+    throw error;
+  }
+  try {
+    await pipeline(body, res);
+  } catch (error) {
+    // The client went away mid-file (seeking does that): nothing is wrong with the bucket.
+    if (res.destroyed && (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    storageErrors.inc({ operation: 'read' });
+    deps.logger.warn({ err: error, key }, 'streaming a stored file failed mid-way');
+    res.destroy();
+  }
+}
+
+/** If-Match / If-Unmodified-Since naming another version of the object. */
+function failsPrecondition(req: Request, object: StoredObject): boolean {
+  const ifMatch = req.headers['if-match'];
+  if (ifMatch && ifMatch.trim() !== '*') {
+    const tags = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    if (!tags.includes(object.etag.replace(/^W\//, ''))) return true;
+  }
+  const since = req.headers['if-unmodified-since'];
+  if (!ifMatch && since) {
+    const date = Date.parse(since);
+    if (!Number.isNaN(date) && Math.floor(object.modified.getTime() / 1000) > Math.floor(date / 1000)) return true;
+  }
+  return false;
+}
+
+/** The one byte range to send, or null for the whole object (no Range, a stale If-Range, several ranges). */
+function wantedRange(req: Request, object: StoredObject): { start: number; end: number } | null {
+  const header = req.headers.range;
+  if (!header || !BYTES_RANGE.test(header)) return null;
+  const ifRange = req.headers['if-range'];
+  if (ifRange !== undefined && !rangeValidatorMatches(String(ifRange), object)) return null;
+  const ranges = req.range(object.size, { combine: true });
+  if (!Array.isArray(ranges) || ranges.length !== 1) return null;
+  return { start: ranges[0]!.start, end: ranges[0]!.end };
+}
+
+function rangeValidatorMatches(ifRange: string, object: StoredObject): boolean {
+  if (ifRange.includes('"')) return ifRange.trim() === object.etag;
+  const date = Date.parse(ifRange);
+  return !Number.isNaN(date) && Math.floor(object.modified.getTime() / 1000) <= Math.floor(date / 1000);
 }
 
 /** Where clipFilesRouter serves a clip's files, as the clip's API answers name them. */

@@ -1,3 +1,4 @@
+import { accountsRouter } from './routers/accounts.ts';
 import { authRouter } from './routers/auth.ts';
 import { clipsRouter } from './routers/clips.ts';
 import { downloadsRouter } from './routers/downloads.ts';
@@ -29,6 +30,7 @@ export const appRouter = router({
   studio: studioRouter,
   subtitles: subtitlesRouter,
   tiktok: tiktokRouter,
+  accounts: accountsRouter,
   health: healthRouter,
   settings: settingsRouter,
   webhooks: webhooksRouter,

@@ -131,6 +131,8 @@ const ORPHAN_MIN_AGE_MS = 10 * 60_000;
 
 /** Clip folders no row points at (a crash between moving a clip into place and saving it). */
 async function removeOrphanClipFolders(deps: AppDeps): Promise<void> {
+  // Only local storage keeps clip folders on this machine's disk.
+  if (deps.storage.kind !== 'local') return;
   const root = mediaRoot(deps.env.dataDir);
   if (!existsSync(root)) return;
   for (const owner of await readdir(root)) {

@@ -85,6 +85,13 @@ const rawEnv = z.object({
   TIKTOK_API_URL: url('https://open.tiktokapis.com'),
   TIKTOK_REDIRECT_URI: optionalUrl(),
   TIKTOK_POST_MODE: z.enum(['direct', 'inbox']).default('direct'),
+  YOUTUBE_CLIENT_ID: optionalText,
+  YOUTUBE_CLIENT_SECRET: optionalText,
+  YOUTUBE_AUTH_URL: url('https://accounts.google.com/o/oauth2/v2/auth'),
+  YOUTUBE_TOKEN_URL: url('https://oauth2.googleapis.com/token'),
+  /** The Data API lives under /youtube/v3 and uploads under /upload/youtube/v3 of this base. */
+  YOUTUBE_API_URL: url('https://www.googleapis.com'),
+  YOUTUBE_REDIRECT_URI: optionalUrl(),
   TRANSCRIBE_ENGINE: z.enum(['local', 'openai']).default('local'),
   /** Unset: large-v3-turbo for the local engine, whisper-1 for an OpenAI-compatible server. */
   WHISPER_MODEL: optionalText,
@@ -102,6 +109,24 @@ const rawEnv = z.object({
   MIN_FREE_DISK_MB: integer(1024, 0, 100_000_000),
   /** Lets webhooks reach loopback and private addresses (a receiver on the same machine or network). */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag(false),
+  /** Where clip files live: local disk under DATA_DIR/media, or an S3-compatible bucket. */
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  /** Unset: AWS S3 itself (the SDK's endpoint for S3_REGION). */
+  S3_ENDPOINT: optionalUrl(),
+  S3_REGION: z.string().trim().default('us-east-1'),
+  S3_BUCKET: optionalText,
+  /** Unset: the SDK's own credential chain (environment, profile, instance or task role). */
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: booleanFlag(false),
+  /** Days after a clip's last successful post when its video files are deleted; unset keeps them. */
+  MEDIA_RETENTION_DAYS: optionalText.transform((value) => (value === undefined ? undefined : Number(value))).pipe(z.number().int('expected a whole number of days').min(1).max(36_500).optional()),
+}).superRefine((env, ctx) => {
+  if (env.STORAGE !== 's3') return;
+  if (!env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required with STORAGE=s3' });
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({ code: 'custom', path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together' });
+  }
 });
 
 type RawEnv = z.infer<typeof rawEnv>;
@@ -114,6 +139,7 @@ export interface Env extends RawEnv {
   dataDir: string;
   whisperModelsDir: string;
   tiktokRedirectUri: string;
+  youtubeRedirectUri: string;
 }
 
 export class ConfigError extends Error {
@@ -137,5 +163,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     dataDir,
     whisperModelsDir: path.resolve(env.WHISPER_MODELS_DIR ?? path.join(dataDir, 'models')),
     tiktokRedirectUri: env.TIKTOK_REDIRECT_URI ?? `${publicUrl}/api/tiktok/callback`,
+    youtubeRedirectUri: env.YOUTUBE_REDIRECT_URI ?? `${publicUrl}/api/youtube/callback`,
   };
 }

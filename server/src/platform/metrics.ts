@@ -45,16 +45,6 @@ export const storageErrors = new Counter({
 
 export type StorageOperation = 'read' | 'write' | 'delete';
 
-/** Runs a file operation on the library, counting it in clipshift_storage_errors_total when it throws. */
-export async function countingStorageErrors<T>(operation: StorageOperation, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    storageErrors.inc({ operation });
-    throw error;
-  }
-}
-
 export const jobsByState = new Gauge({
   name: 'clipshift_jobs',
   help: 'Jobs in the queue (all processes) by task and state, read at scrape time',

@@ -88,8 +88,10 @@ export interface FakeTwitch {
   hashes: { current: string; legacy: string };
   /** Environment variables pointing the app at this fake. */
   env: Record<string, string>;
-  /** The MP4 every clip serves. */
+  /** The MP4 every clip serves, unless setClipMedia gave it one of its own. */
   mediaPath: string;
+  /** Makes one clip serve other media (a longer source, so its render lasts while a test acts on it). */
+  setClipMedia(slug: string, spec: ClipMediaSpec): Promise<void>;
   addBroadcaster(input: AddBroadcasterInput): FakeUser;
   addGame(input: AddGameInput): FakeGame;
   addClip(input: AddClipInput): FakeClip;
@@ -132,6 +134,8 @@ interface Context {
   state: FakeTwitchState;
   options: Required<Omit<FakeTwitchOptions, 'media'>>;
   mediaPath: string;
+  /** slug → media of its own (setClipMedia). */
+  clipMedia: Map<string, string>;
   thumbnailPath: string;
   acceptedHashes: Set<string>;
   paging: ClipPagingQuirks;
@@ -161,6 +165,7 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
       now,
     },
     mediaPath,
+    clipMedia: new Map(),
     thumbnailPath,
     acceptedHashes: everyKnownHash(),
     paging: {},
@@ -200,6 +205,9 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
       TWITCH_GQL_CLIP_HASHES: `${CLIP_HASHES.current},${CLIP_HASHES.legacy}`,
     },
     mediaPath,
+    setClipMedia: async (slug, spec) => {
+      context.clipMedia.set(slug, await clipMedia(spec));
+    },
     addBroadcaster: (input) => state.addBroadcaster(input),
     addGame: (input) => state.addGame(input),
     addClip: (input) => state.addClip(input),
@@ -587,7 +595,8 @@ async function handleCdn(context: Context, req: IncomingMessage, res: ServerResp
     res.end('Internal Server Error');
     return;
   }
-  const { size } = await stat(context.mediaPath);
+  const media = context.clipMedia.get(source.slug) ?? context.mediaPath;
+  const { size } = await stat(media);
   const headers = { 'Content-Type': 'video/mp4', 'Content-Length': String(size), 'Accept-Ranges': 'bytes', 'Cache-Control': 'max-age=86400' };
   if (req.method === 'HEAD') {
     res.writeHead(200, headers);
@@ -595,7 +604,7 @@ async function handleCdn(context: Context, req: IncomingMessage, res: ServerResp
     return;
   }
   if (failure?.kind === 'broken_transfer' || failure?.kind === 'short_transfer' || failure?.kind === 'stalled_transfer') {
-    return sendTruncated(res, headers, await readFile(context.mediaPath), failure.kind);
+    return sendTruncated(res, headers, await readFile(media), failure.kind);
   }
   if (context.hold && context.hold.passes > 0) context.hold.passes -= 1;
   else if (context.hold) {
@@ -604,7 +613,7 @@ async function handleCdn(context: Context, req: IncomingMessage, res: ServerResp
     context.held -= 1;
   }
   res.writeHead(200, headers);
-  createReadStream(context.mediaPath).pipe(res);
+  createReadStream(media).pipe(res);
 }
 
 /** Announces the whole file, sends half of it, then drops (destroy), closes (end) or just stops (stall). */

@@ -29,6 +29,7 @@ export const LIST_COLUMNS = [
   'descriptions',
   'edit',
   'output_duration',
+  'media_expired_at',
 ] as const satisfies readonly (keyof ClipRow)[];
 
 export type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;
@@ -155,6 +156,23 @@ export async function selectLibraryClipIds(db: DbOrTrx, userId: string, broadcas
   return rows.map((row) => row.clip_id);
 }
 
+/** Marks these clips' video files as deleted by retention (those not marked yet); answers the rows it marked. */
+export function markMediaExpired(db: DbOrTrx, ids: readonly string[]): Promise<{ id: string; files_dir: string }[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return db
+    .updateTable('clips')
+    .set({ media_expired_at: new Date() })
+    .where('id', 'in', ids)
+    .where('media_expired_at', 'is', null)
+    .returning(['id', 'files_dir'])
+    .execute();
+}
+
+/** The bytes of a clip's files besides its video, as now stored. */
+export async function updateAuxBytes(db: DbOrTrx, id: string, bytes: number): Promise<void> {
+  await db.updateTable('clips').set({ aux_bytes: bytes }).where('id', '=', id).execute();
+}
+
 /** Which of these files_dir values some clip row points at. */
 export async function selectKnownFilesDirs(db: DbOrTrx, filesDirs: readonly string[]): Promise<Set<string>> {
   if (!filesDirs.length) return new Set();
@@ -162,16 +180,10 @@ export async function selectKnownFilesDirs(db: DbOrTrx, filesDirs: readonly stri
   return new Set(rows.map((row) => row.files_dir));
 }
 
-/** clip_id (the public id) of each clip row id. */
-/** The public id and title of each clip row, for lists of other things (the posting queue). */
+/** The public id and title of each clip row id, for lists of other things (uploads, the posting queue). */
 export async function selectClipLabels(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, { clip_id: string; title: string }>> {
   if (!ids.length) return new Map();
   const rows = await db.selectFrom('clips').select(['id', 'clip_id', 'title']).where('id', 'in', ids).execute();
   return new Map(rows.map((row) => [row.id, { clip_id: row.clip_id, title: row.title }]));
 }
 
-export async function selectClipIds(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, string>> {
-  if (!ids.length) return new Map();
-  const rows = await db.selectFrom('clips').select(['id', 'clip_id']).where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, row.clip_id]));
-}

@@ -1,22 +1,23 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { readdir, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { EMPTY_CLIP_EDIT, sortByRank, type ClipEdit, type ListClipsInput, type TranscriptWordDto, type UpdateDescriptionsInput } from '@clipshift/shared';
+import { EMPTY_CLIP_EDIT, MEDIA_EXPIRED_MESSAGE, sortByRank, type ClipEdit, type ListClipsInput, type TranscriptWordDto, type UpdateDescriptionsInput } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { DescriptionOption } from '../../platform/db/schema.ts';
-import { badRequest, notFound } from '../../platform/errors.ts';
-import { countingStorageErrors } from '../../platform/metrics.ts';
+import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import type { MediaStorage } from '../../platform/storage/index.ts';
 import type { ClipLayout, VerticalLayoutSpec } from '../../engines/media/index.ts';
 import type { TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { AUTO_PUBLISH_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
 import { CLIP_REVIEW_EVENT, raiseEvent } from '../notifications/service.ts';
-import { clipFilesDir, mediaRoot } from './files.ts';
+import { CLIP_CONTENT_TYPES, CLIP_FILES, clipFilesDir, clipKey, clipKeys, type ClipFile } from './files.ts';
 import {
   deleteClipRow,
+  markMediaExpired,
+  updateAuxBytes,
   insertClipRow,
   selectClipById,
   selectClipByClipId,
-  selectClipIds,
   selectClipLabels,
   selectClipPage,
   selectKnownFilesDirs,
@@ -34,8 +35,9 @@ import {
 } from './queries.ts';
 
 /** Where a clip's files and a process's scratch folders live, for the domains that read or build them. */
-export { CLIP_FILES, clipFilePath, instanceWorkDir, mediaRoot, workRoot } from './files.ts';
+export { CLIP_FILES, clipKey, instanceWorkDir, mediaRoot, workRoot, type ClipFile } from './files.ts';
 
+export { storageUsage, type StorageUsage } from './storage.ts';
 export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
 /** The columns a Clip of the API is made of, for domains that list clips by their own state (review). */
 export { LIST_COLUMNS as CLIP_LIST_COLUMNS } from './queries.ts';
@@ -64,11 +66,6 @@ export async function findClipRow(db: DbOrTrx, userId: string, clipId: string): 
 /** A clip by its row id, whoever owns it (jobs hold row ids); undefined once deleted. */
 export function findClipById(db: DbOrTrx, id: string): Promise<ClipRow | undefined> {
   return selectClipById(db, id);
-}
-
-/** The public clip id of each clip row id (rows deleted since are missing). */
-export function clipIdsOf(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, string>> {
-  return selectClipIds(db, ids);
 }
 
 /** The public id and title of each clip row id (rows deleted since are missing). */
@@ -128,12 +125,75 @@ export async function updateDescriptions(db: DbOrTrx, userId: string, input: Upd
   });
 }
 
-/** Removes the row, then every file of the clip. */
-export async function deleteClip(db: DbOrTrx, dataDir: string, userId: string, clipId: string): Promise<ClipRow> {
+/** Removes the row, then every file of the clip from storage. */
+export async function deleteClip(db: DbOrTrx, storage: MediaStorage, userId: string, clipId: string): Promise<ClipRow> {
   const row = await deleteClipRow(db, userId, clipId);
   if (!row) throw clipNotFound(clipId);
-  await countingStorageErrors('delete', () => rm(path.join(mediaRoot(dataDir), row.files_dir), { recursive: true, force: true }));
+  await storage.delete(clipKeys(row.files_dir));
   return row;
+}
+
+/**
+ * A path on this machine to read one of the clip's stored files from: the stored file itself on
+ * local disk (read only), otherwise a download into `scratchDir`, which the caller removes.
+ */
+export function localClipFile(storage: MediaStorage, clip: Pick<ClipRow, 'files_dir'>, file: ClipFile, scratchDir: string, signal?: AbortSignal): Promise<string> {
+  return storage.localCopy(clipKey(clip.files_dir, file), path.join(scratchDir, CLIP_FILES[file]), signal);
+}
+
+/** Copies of sources unused this long leave a process's source cache when another is fetched. */
+const SOURCE_CACHE_IDLE_MS = 30 * 60_000;
+
+/**
+ * The clip's source on this machine for repeated reads (studio frames and previews): the stored
+ * file on local disk; from a bucket, one download kept in `cacheDir` while it is being used (a
+ * source never changes once stored).
+ */
+export async function cachedClipSource(storage: MediaStorage, clip: Pick<ClipRow, 'id' | 'files_dir'>, cacheDir: string, signal?: AbortSignal): Promise<string> {
+  const key = clipKey(clip.files_dir, 'source');
+  const local = storage.localPath(key);
+  if (local) return storage.localCopy(key, local, signal);
+  const cached = path.join(cacheDir, `${clip.id}.mp4`);
+  const now = new Date();
+  if (await utimes(cached, now, now).then(() => true, () => false)) return cached;
+  await evictIdleSources(cacheDir);
+  return storage.localCopy(key, cached, signal);
+}
+
+async function evictIdleSources(cacheDir: string): Promise<void> {
+  for (const name of await readdir(cacheDir).catch(() => [] as string[])) {
+    const file = path.join(cacheDir, name);
+    const info = await stat(file).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > SOURCE_CACHE_IDLE_MS) await rm(file, { force: true });
+  }
+}
+
+/** A clip whose video files are still kept: rendering, previewing and posting need them (409 otherwise). */
+export async function findClipWithMedia(db: DbOrTrx, userId: string, clipId: string): Promise<ClipRow> {
+  const row = await findClipRow(db, userId, clipId);
+  if (row.media_expired_at) throw conflict(MEDIA_EXPIRED_MESSAGE);
+  return row;
+}
+
+/**
+ * Retention: deletes the source and video of these clips (those not expired already), keeping the
+ * row and thumbnail. Marked first, so nothing starts on a clip whose files are going; returns how
+ * many clips it expired.
+ */
+export async function expireClipMedia(db: DbOrTrx, storage: MediaStorage, clipRowIds: readonly string[]): Promise<number> {
+  const expired = await markMediaExpired(db, clipRowIds);
+  for (const clip of expired) {
+    await storage.delete([clipKey(clip.files_dir, 'source'), clipKey(clip.files_dir, 'video')]);
+    // Only the thumbnail is left to count in the user's storage.
+    await updateAuxBytes(db, clip.id, (await storage.head(clipKey(clip.files_dir, 'thumbnail')))?.size ?? 0);
+  }
+  return expired.length;
+}
+
+/** Puts a re-render's finished video and thumbnail in place of the clip's (each replaced whole). */
+export async function replaceClipFiles(storage: MediaStorage, clip: Pick<ClipRow, 'files_dir'>, files: { video: string; thumbnail: string }): Promise<void> {
+  await storage.put(clipKey(clip.files_dir, 'video'), files.video, CLIP_CONTENT_TYPES.video);
+  await storage.put(clipKey(clip.files_dir, 'thumbnail'), files.thumbnail, CLIP_CONTENT_TYPES.thumbnail);
 }
 
 /** A subtitle job's re-render is in place: the clip is subtitled, with fresh suggestions. */
@@ -188,14 +248,10 @@ export interface SavedClip {
  * told in that same transaction. A clip the library already has (another run saved it first) is
  * dropped: the library keeps one copy.
  */
-export async function saveClip(db: Db, dataDir: string, workDir: string, clip: NewClip): Promise<SavedClip> {
+export async function saveClip(db: Db, storage: MediaStorage, workDir: string, clip: NewClip): Promise<SavedClip> {
   const id = crypto.randomUUID();
   const filesDir = clipFilesDir(clip.userId, id);
-  const finalDir = path.join(mediaRoot(dataDir), filesDir);
-  await countingStorageErrors('write', async () => {
-    await mkdir(path.dirname(finalDir), { recursive: true });
-    await rename(workDir, finalDir);
-  });
+  const auxBytes = await storeClipFiles(storage, workDir, filesDir);
   const { twitch } = clip;
   const vertical = clip.layout !== 'horizontal';
   const inserted = await db.transaction().execute(async (trx) => {
@@ -225,6 +281,7 @@ export async function saveClip(db: Db, dataDir: string, workDir: string, clip: N
       height: clip.rendered.height,
       size_bytes: clip.rendered.sizeBytes,
       files_dir: filesDir,
+      aux_bytes: auxBytes,
       descriptions: JSON.stringify(clip.descriptions),
       ...(clip.transcript
         ? { transcript: clip.transcript.text, transcript_words: JSON.stringify(clip.transcript.words), transcript_language: clip.transcript.language }
@@ -236,6 +293,25 @@ export async function saveClip(db: Db, dataDir: string, workDir: string, clip: N
     if (saved && clip.review) await raiseEvent(trx, clip.userId, CLIP_REVIEW_EVENT, { clip_id: twitch.id, clip_title: twitch.title, streamer: clip.streamer.name });
     return saved;
   });
-  if (!inserted) await rm(finalDir, { recursive: true, force: true });
+  if (!inserted) await storage.delete(clipKeys(filesDir));
   return { id, inserted };
+}
+
+/**
+ * Puts the finished files of a work folder into storage, the video last; returns the bytes of the
+ * source and thumbnail. A failure removes what was already stored: no row will point at it.
+ */
+async function storeClipFiles(storage: MediaStorage, workDir: string, filesDir: string): Promise<number> {
+  const order: ClipFile[] = ['source', 'thumbnail', 'video'];
+  let auxBytes = 0;
+  try {
+    for (const file of order) {
+      const size = await storage.put(clipKey(filesDir, file), path.join(workDir, CLIP_FILES[file]), CLIP_CONTENT_TYPES[file]);
+      if (file !== 'video') auxBytes += size;
+    }
+  } catch (error) {
+    await storage.delete(clipKeys(filesDir)).catch(() => undefined);
+    throw error;
+  }
+  return auxBytes;
 }

@@ -1,42 +1,26 @@
-import { lstat, readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { mediaRoot } from './files.ts';
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../platform/db/database.ts';
 
 export interface StorageUsage {
-  /** Every file of the user's clips: sources, videos and thumbnails. */
+  /** Every stored file of the user's clips: kept sources, videos and thumbnails. */
   bytes: number;
   clips: number;
 }
 
 /**
- * What the user's clips take on disk, measured rather than summed from the rows: the rows record
- * the rendered video's size only, not the kept source or the thumbnail. A clip folder is
- * DATA_DIR/media/<user id>/<clip row id>/ (files.ts); nothing in it is a link.
+ * What the user's clips take in storage, summed from the rows (a bucket cannot be measured cheaply
+ * on each request): the video's size, plus the source and thumbnail recorded when the clip was
+ * stored (aux_bytes; absent for clips saved before migration 016). A clip whose video retention
+ * deleted counts its thumbnail only.
  */
-export async function storageUsage(dataDir: string, userId: string): Promise<StorageUsage> {
-  const userDir = path.join(mediaRoot(dataDir), userId);
-  const clipDirs = await readdir(userDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  let bytes = 0;
-  let clips = 0;
-  for (const entry of clipDirs) {
-    if (!entry.isDirectory()) continue;
-    clips += 1;
-    bytes += await folderBytes(path.join(userDir, entry.name));
-  }
-  return { bytes, clips };
-}
-
-async function folderBytes(dir: string): Promise<number> {
-  let total = 0;
-  // A clip deleted while it is measured is simply no longer counted.
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) total += await folderBytes(full);
-    else if (entry.isFile()) total += await lstat(full).then((info) => info.size, () => 0);
-  }
-  return total;
+export async function storageUsage(db: DbOrTrx, userId: string): Promise<StorageUsage> {
+  const row = await db
+    .selectFrom('clips')
+    .select([
+      sql<string>`coalesce(sum(case when media_expired_at is null then coalesce(size_bytes, 0) else 0 end + coalesce(aux_bytes, 0)), 0)`.as('bytes'),
+      sql<string>`count(*)`.as('clips'),
+    ])
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { bytes: Number(row.bytes), clips: Number(row.clips) };
 }

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClipStage } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
-import { makeThumbnail, probe, renderClip } from '../../engines/media/index.ts';
+import { clipThumbnail, probe, renderClip } from '../../engines/media/index.ts';
 import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { CLIP_FILES, instanceWorkDir } from '../clips/service.ts';
 import { saveClip, type SavedClip } from '../clips/service.ts';
@@ -23,8 +23,6 @@ export interface ClipJob {
   onStage(stage: ClipStage, percent: number): void;
 }
 
-/** Twitch renders clip thumbnails near the start; a frame a little in avoids black openings. */
-const THUMBNAIL_AT_SEC = 1;
 /** ffmpeg must finish a short clip's render well inside this, or something is wrong. */
 const RENDER_TIMEOUT_MS = 20 * 60_000;
 
@@ -86,7 +84,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
   });
   job.onStage('thumbnail', 0);
   const thumbPath = path.join(job.workDir, CLIP_FILES.thumbnail);
-  await makeThumbnail({ ffmpeg: media.ffmpeg, source: videoPath, output: thumbPath, atSec: THUMBNAIL_AT_SEC, durationSec: sourceInfo.durationSec, width: 480, signal });
+  await clipThumbnail({ ffmpeg: media.ffmpeg, source: videoPath, output: thumbPath, durationSec: sourceInfo.durationSec, signal });
   const rendered = await probe(media.ffprobe, videoPath, signal);
   const descriptions = await describeClip(deps, {
     clip: {
@@ -102,7 +100,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
 
   job.onStage('saving', 0);
   signal.throwIfAborted();
-  return saveClip(deps.db, deps.env.dataDir, job.workDir, {
+  return saveClip(deps.db, deps.storage, job.workDir, {
     userId: job.userId,
     runId: job.runId,
     streamer: { id: streamer.id, name: streamer.name },

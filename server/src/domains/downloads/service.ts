@@ -60,12 +60,14 @@ export interface DiskShortage {
 }
 
 /**
- * Whether the clip library and the scratch folder (both under DATA_DIR/media today, measured apart
- * so that either may move to another disk) have MIN_FREE_DISK_MB free; the tighter one if not.
+ * Whether the scratch folder and, with local storage, the clip library (both under DATA_DIR/media,
+ * measured apart so that either may move to another disk) have MIN_FREE_DISK_MB free; the tighter
+ * one if not. A bucket has no free space to measure.
  */
-export async function diskShortage(env: Pick<Env, 'dataDir' | 'MIN_FREE_DISK_MB'>): Promise<DiskShortage | null> {
+export async function diskShortage(env: Pick<Env, 'dataDir' | 'MIN_FREE_DISK_MB' | 'STORAGE'>): Promise<DiskShortage | null> {
   let shortage: DiskShortage | null = null;
-  for (const dir of [mediaRoot(env.dataDir), workRoot(env.dataDir)]) {
+  const dirs = env.STORAGE === 'local' ? [mediaRoot(env.dataDir), workRoot(env.dataDir)] : [workRoot(env.dataDir)];
+  for (const dir of dirs) {
     const freeMb = Math.floor((await freeDiskBytes(dir)) / MB);
     if (freeMb < env.MIN_FREE_DISK_MB && (!shortage || freeMb < shortage.freeMb)) shortage = { freeMb, neededMb: env.MIN_FREE_DISK_MB, dir };
   }
@@ -76,7 +78,7 @@ export const diskShortageMessage = (shortage: DiskShortage) =>
   `Not enough free disk space to start a download: ${shortage.freeMb} MB free on the server, at least ${shortage.neededMb} MB needed. Delete clips you no longer need, or ask the operator to free space or lower MIN_FREE_DISK_MB.`;
 
 /** Refuses (409) to start a run while the disk is short of space: downloads and renders would fail half-way. */
-export async function ensureRoomForRun(env: Pick<Env, 'dataDir' | 'MIN_FREE_DISK_MB'>): Promise<void> {
+export async function ensureRoomForRun(env: Pick<Env, 'dataDir' | 'MIN_FREE_DISK_MB' | 'STORAGE'>): Promise<void> {
   const shortage = await diskShortage(env);
   if (shortage) throw conflict(diskShortageMessage(shortage));
 }

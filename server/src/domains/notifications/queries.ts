@@ -92,7 +92,3 @@ export function selectDeliveryForUpdate(db: DbOrTrx, id: string) {
 export async function updateDelivery(db: DbOrTrx, id: string, values: Updateable<WebhookDeliveriesTable>): Promise<void> {
   await db.updateTable('webhook_deliveries').set(values).where('id', '=', id).execute();
 }
-
-export function selectDeliveries(db: DbOrTrx, webhookId: string) {
-  return db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('created_at').execute();
-}

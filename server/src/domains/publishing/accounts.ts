@@ -1,4 +1,4 @@
-import { formatAccountHandle, type CreatorOptions, type Streamer, type TikTokAccount } from '@clipshift/shared';
+import { formatAccountHandle, PLATFORM_LABELS, type AccountPlatform, type CreatorOptions, type Streamer, type TikTokAccount } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { recordLog } from '../logs/service.ts';
 import { raiseEvent } from '../notifications/service.ts';
@@ -25,7 +25,7 @@ import {
 export type { TikTokAccountRow };
 type LinkedAccount = Streamer['tiktok_accounts'][number];
 
-export const accountNotFound = () => notFound('TikTok account not found');
+export const accountNotFound = () => notFound('Account not found');
 export const TIKTOK_NOT_CONFIGURED = 'TikTok is not configured on this server (TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET)';
 
 export function requireTikTok(deps: AppDeps): TikTokClient {
@@ -39,11 +39,11 @@ export const accountLabel = formatAccountHandle;
 const REFRESH_AHEAD_MS = 5 * 60_000;
 
 /** An account as the user sees it, with the ids of the streamers linked to it (streamers, above, names them). */
-type AccountView = Omit<TikTokAccount, 'linked_streamers'> & { linked_streamer_ids: string[] };
+type AccountView = Omit<TikTokAccount, 'linked_streamers'> & { platform: AccountPlatform; linked_streamer_ids: string[] };
 
-/** The user's accounts, oldest first, each with its linked streamers' ids. */
-export async function listAccounts(db: DbOrTrx, userId: string): Promise<AccountView[]> {
-  const accounts = await selectAccounts(db, userId);
+/** The user's accounts (of one platform, or all), oldest first, each with its linked streamers' ids. */
+export async function listAccounts(db: DbOrTrx, userId: string, platform?: AccountPlatform): Promise<AccountView[]> {
+  const accounts = await selectAccounts(db, userId, platform);
   const links = accounts.length ? await selectLinksOfAccounts(db, accounts.map((account) => account.id)) : [];
   return accounts.map((account) => ({
     ...account,
@@ -161,13 +161,13 @@ export async function unlinkAccount(db: DbOrTrx, streamerId: string, accountId: 
 export async function removeAccount(deps: AppDeps, userId: string, accountId: string | null): Promise<void> {
   const account = await findAccount(deps.db, userId, accountId);
   // Revoking is a courtesy to the user's TikTok security page: the account goes either way.
-  if (deps.tiktok) {
+  if (deps.tiktok && account.platform === 'tiktok') {
     await deps.tiktok.revokeToken(decryptSecret(account.access_token_enc, deps.appSecret)).catch((error: unknown) => {
       deps.logger.warn({ err: error }, 'TikTok token revocation failed');
     });
   }
   await deleteAccountRow(deps.db, account.id);
-  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Removed TikTok account ${formatAccountHandle(account)}`, userId });
+  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Removed ${PLATFORM_LABELS[account.platform]} account ${formatAccountHandle(account)}`, userId });
 }
 
 /** What TikTok lets this account post with right now: privacy levels, interaction flags, max duration. */

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { AccountPostSettingsTable, OAuthStatesTable, PostingSchedulesTable, TikTokAccountsTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
+import type { AccountPlatform, AccountPostSettingsTable, OAuthStatesTable, PostingSchedulesTable, TikTokAccountsTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
 
 /**
  * SQL of the tables the publishing domain owns: tiktok_accounts, streamer_tiktok_accounts, uploads,
@@ -14,13 +14,13 @@ export type ScheduleRow = Selectable<PostingSchedulesTable>;
 // tiktok_accounts
 
 /** The user's accounts, oldest first, as the user sees them. */
-export function selectAccounts(db: DbOrTrx, userId: string) {
-  return db
+export function selectAccounts(db: DbOrTrx, userId: string, platform?: AccountPlatform) {
+  let query = db
     .selectFrom('tiktok_accounts')
-    .select(['id', 'display_name', 'username', 'avatar_url', 'created_at', 'needs_reconnect'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .execute();
+    .select(['id', 'platform', 'display_name', 'username', 'avatar_url', 'created_at', 'needs_reconnect'])
+    .where('user_id', '=', userId);
+  if (platform) query = query.where('platform', '=', platform);
+  return query.orderBy('created_at').execute();
 }
 
 export function selectAccount(db: DbOrTrx, userId: string, accountId: string): Promise<TikTokAccountRow | undefined> {
@@ -34,7 +34,7 @@ export function selectAccountForUpdate(db: DbOrTrx, accountId: string): Promise<
 
 /** What names the accounts, with their open_id (which outlives a removal), by id. */
 export function selectAccountNames(db: DbOrTrx, accountIds: readonly string[]) {
-  return db.selectFrom('tiktok_accounts').select(['id', 'open_id', 'display_name', 'username']).where('id', 'in', accountIds).execute();
+  return db.selectFrom('tiktok_accounts').select(['id', 'platform', 'open_id', 'display_name', 'username']).where('id', 'in', accountIds).execute();
 }
 
 /** Inserts the account, or updates the user's one with the same open_id with `update`. */
@@ -42,7 +42,7 @@ export function upsertAccountRow(db: DbOrTrx, values: Insertable<TikTokAccountsT
   return db
     .insertInto('tiktok_accounts')
     .values(values)
-    .onConflict((conflict) => conflict.columns(['user_id', 'open_id']).doUpdateSet(update))
+    .onConflict((conflict) => conflict.columns(['user_id', 'platform', 'open_id']).doUpdateSet(update))
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -125,7 +125,7 @@ export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Pro
     .values(values)
     .onConflict((onConflict) =>
       onConflict
-        .columns(['clip_row_id', 'account_open_id'])
+        .columns(['clip_row_id', 'platform', 'account_open_id'])
         .doUpdateSet({ status: 'queued', ...values, publish_id: null, upload_url_enc: null, percent: null, error: null, updated_at: new Date() })
         .where('uploads.status', 'in', RETRIABLE_UPLOAD),
     )
@@ -134,6 +134,24 @@ export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Pro
 }
 
 /** The share of the video TikTok has received, while the upload is still sending it. */
+/**
+ * Clips (row ids after `afterId`, in order) whose last successful post is older than `cutoff` and
+ * that have no post still to go (queued, scheduled or under way): retention may delete their video.
+ */
+export async function selectClipsPostedBefore(db: DbOrTrx, cutoff: Date, afterId: string | null, limit: number): Promise<string[]> {
+  let query = db
+    .selectFrom('uploads')
+    .select('clip_row_id')
+    .groupBy('clip_row_id')
+    .having(sql<boolean>`max(updated_at) filter (where status in ('published', 'sent_to_inbox')) < ${cutoff}`)
+    .having(sql<boolean>`bool_and(status not in ('queued', 'scheduled', 'uploading', 'processing'))`)
+    .orderBy('clip_row_id')
+    .limit(limit);
+  if (afterId) query = query.where('clip_row_id', '>', afterId);
+  const rows = await query.execute();
+  return rows.map((row) => row.clip_row_id);
+}
+
 export async function updateUploadPercent(db: DbOrTrx, uploadId: string, percent: number): Promise<void> {
   await db.updateTable('uploads').set({ percent }).where('id', '=', uploadId).where('status', '=', 'uploading').execute();
 }
@@ -143,11 +161,12 @@ export async function updateUpload(db: DbOrTrx, uploadId: string, values: Update
 }
 
 /** The same TikTok account connected again: the user's posts to its open_id that lost their account get it back. */
-export async function reattachUploads(db: DbOrTrx, account: Pick<TikTokAccountRow, 'id' | 'user_id' | 'open_id'>): Promise<void> {
+export async function reattachUploads(db: DbOrTrx, account: Pick<TikTokAccountRow, 'id' | 'user_id' | 'platform' | 'open_id'>): Promise<void> {
   await db
     .updateTable('uploads')
     .set({ tiktok_account_id: account.id })
     .where('user_id', '=', account.user_id)
+    .where('platform', '=', account.platform)
     .where('account_open_id', '=', account.open_id)
     .where('tiktok_account_id', 'is', null)
     .execute();

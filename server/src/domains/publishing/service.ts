@@ -11,12 +11,7 @@ import { queuePostJob, queueUploads, UNFINISHED_UPLOAD, type UploadRow } from '.
 
 export { findAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from './accounts.ts';
 export { listAccountPostSettings, saveAccountPostSettings } from './post-settings.ts';
-export { toUpload, type UploadRow } from './uploads.ts';
-
-/** Ids of the accounts linked to the streamer. */
-export function linkedAccountIds(db: DbOrTrx, streamerId: string): Promise<string[]> {
-  return selectLinkedAccountIds(db, streamerId);
-}
+export { targetAccounts, toUpload, type UploadRow } from './uploads.ts';
 
 export type PostedTo = Clip['posted_to'];
 

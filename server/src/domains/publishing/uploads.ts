@@ -1,6 +1,6 @@
 import type { PostClipRequest, Upload } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
-import { clipIdsOf, findClipRow } from '../clips/service.ts';
+import { clipLabelsOf, findClipWithMedia } from '../clips/service.ts';
 import { badGateway, badRequest, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../platform/pause.ts';
 import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
@@ -22,12 +22,12 @@ async function uploadAccountName(db: DbOrTrx, row: UploadRow): Promise<string> {
 
 export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
   const [clip, account] = await Promise.all([
-    clipIdsOf(db, [row.clip_row_id]),
+    clipLabelsOf(db, [row.clip_row_id]),
     uploadAccountName(db, row),
   ]);
   return {
     id: row.id,
-    clip_id: clip.get(row.clip_row_id) ?? '',
+    clip_id: clip.get(row.clip_row_id)?.clip_id ?? '',
     tiktok_account_id: row.tiktok_account_id,
     account,
     status: row.status,
@@ -37,6 +37,9 @@ export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
     scheduled_for: row.scheduled_for?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    platform: row.platform,
+    external_id: row.external_id,
+    stats: row.stats && row.stats_fetched_at ? { ...row.stats, fetched_at: row.stats_fetched_at.toISOString() } : null,
   };
 }
 
@@ -95,6 +98,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
       user_id: input.userId,
       clip_row_id: input.clipRowId,
       tiktok_account_id: account.id,
+      platform: account.platform,
       account_name: accountLabel(account),
       account_open_id: account.open_id,
       mode: input.mode,
@@ -116,22 +120,26 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
 }
 
 /** Which accounts a post goes to: the ones asked for, else every account linked to the clip's streamer. */
-async function targetAccounts(db: DbOrTrx, userId: string, input: PostClipRequest, streamerId: string | null, streamerName: string): Promise<string[]> {
-  const asked = [...(input.tiktok_account_ids ?? []), ...(input.tiktok_account_id === undefined ? [] : [input.tiktok_account_id])];
+/**
+ * The accounts a post goes to: those asked for (each must be the user's), else every account linked
+ * to the clip's streamer (the wizard's post and a review approval alike).
+ */
+export async function targetAccounts(db: DbOrTrx, userId: string, asked: readonly (string | null)[], clip: { streamer_id: string | null; streamer_name: string }): Promise<string[]> {
   if (asked.length) {
     const found = [];
     for (const id of asked) found.push((await findAccount(db, userId, id)).id);
     return [...new Set(found)];
   }
-  const linked = streamerId ? await selectLinkedAccountIds(db, streamerId) : [];
-  if (!linked.length) throw badRequest(`No TikTok account to post to: link one to ${streamerName} or choose one`);
+  const linked = clip.streamer_id ? await selectLinkedAccountIds(db, clip.streamer_id) : [];
+  if (!linked.length) throw badRequest(`No TikTok account to post to: link one to ${clip.streamer_name} or choose one`);
   return linked;
 }
 
 export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox', input: PostClipRequest): Promise<UploadRow[]> {
-  const clip = await findClipRow(db, userId, input.id);
+  const clip = await findClipWithMedia(db, userId, input.id);
   return db.transaction().execute(async (trx) => {
-    const accountIds = await targetAccounts(trx, userId, input, clip.streamer_id, clip.streamer_name);
+    const asked = [...(input.tiktok_account_ids ?? []), ...(input.tiktok_account_id === undefined ? [] : [input.tiktok_account_id])];
+    const accountIds = await targetAccounts(trx, userId, asked, clip);
     return queueUploads(trx, {
       userId,
       clipRowId: clip.id,

@@ -1,10 +1,10 @@
 import { sortByRank, type ApproveClipRequest } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import { AppError, badRequest, conflict, type AppErrorCode } from '../../platform/errors.ts';
+import { AppError, conflict, type AppErrorCode } from '../../platform/errors.ts';
 import { findClipRow, type ClipListRow, type ClipRow } from '../clips/service.ts';
 import { recordLog } from '../logs/service.ts';
-import { findAccount, linkedAccountIds, queueUnattendedUploads, type UploadRow } from '../publishing/service.ts';
+import { queueUnattendedUploads, targetAccounts, type UploadRow } from '../publishing/service.ts';
 import { countPendingClips, selectPendingClips, settlePendingClip } from './queries.ts';
 
 /*
@@ -32,18 +32,6 @@ async function pendingClip(db: DbOrTrx, userId: string, clipId: string): Promise
   return clip;
 }
 
-/** The accounts asked for (each the user's), else every account linked to the clip's streamer. */
-async function approvalAccounts(db: DbOrTrx, userId: string, clip: ClipRow, asked: readonly (string | null)[] | undefined): Promise<string[]> {
-  if (asked?.length) {
-    const found: string[] = [];
-    for (const id of asked) found.push((await findAccount(db, userId, id)).id);
-    return [...new Set(found)];
-  }
-  const linked = clip.streamer_id ? await linkedAccountIds(db, clip.streamer_id) : [];
-  if (!linked.length) throw badRequest(`No TikTok account to post to: link one to ${clip.streamer_name} or choose one`);
-  return linked;
-}
-
 export interface Approval {
   clip: ClipRow;
   uploads: UploadRow[];
@@ -55,7 +43,7 @@ export interface Approval {
  */
 export async function approveClip(deps: AppDeps, userId: string, input: Omit<ApproveClipRequest, 'clip_id'> & { clip_id: string }): Promise<Approval> {
   const clip = await pendingClip(deps.db, userId, input.clip_id);
-  const accountIds = await approvalAccounts(deps.db, userId, clip, input.account_ids);
+  const accountIds = await targetAccounts(deps.db, userId, input.account_ids ?? [], clip);
   const description = input.description?.trim() || (sortByRank(clip.descriptions)[0]?.description ?? clip.title);
   const uploads = await deps.db.transaction().execute(async (trx) => {
     if (!(await settlePendingClip(trx, clip.id, 'approved'))) throw NOT_WAITING(clip.clip_id);

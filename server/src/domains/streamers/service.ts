@@ -1,4 +1,4 @@
-import { DEFAULT_CAPTION_STYLE, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
+import { DEFAULT_CAPTION_STYLE, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type AccountPlatform, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
@@ -145,9 +145,9 @@ export async function streamerView(db: DbOrTrx, row: StreamerRow): Promise<Strea
   return (await streamerViews(db, [row]))[0]!;
 }
 
-/** The user's TikTok accounts with the names of the streamers linked to each. */
-export async function accountViews(db: DbOrTrx, userId: string): Promise<TikTokAccount[]> {
-  const accounts = await listAccounts(db, userId);
+/** The user's accounts (of one platform, or all) with the names of the streamers linked to each. */
+export async function accountViews(db: DbOrTrx, userId: string, platform?: AccountPlatform): Promise<(TikTokAccount & { platform: AccountPlatform })[]> {
+  const accounts = await listAccounts(db, userId, platform);
   const names = await streamerNames(db, accounts.flatMap((account) => account.linked_streamer_ids));
   return accounts.map(({ linked_streamer_ids, ...account }) => {
     const linked = new Set(linked_streamer_ids);

@@ -25,13 +25,14 @@ export async function clipRenderPlan(
   db: DbOrTrx,
   clip: Pick<ClipRow, 'streamer_id' | 'format_type' | 'edit' | 'layout'>,
   sourceDurationSec: number,
-  changes?: ClipEditChanges,
+  options: { changes?: ClipEditChanges; streamer?: StreamerStudio | null } = {},
 ): Promise<RenderPlan> {
   return renderPlan({
     vertical: clip.format_type === 'vertical',
-    streamer: await streamerStudioOf(db, clip),
+    // Callers that have the streamer's settings already pass them (null: no streamer any more).
+    streamer: options.streamer === undefined ? await streamerStudioOf(db, clip) : options.streamer,
     edit: clip.edit,
-    changes,
+    changes: options.changes,
     sourceDurationSec,
     renderedLayout: clip.layout,
   });

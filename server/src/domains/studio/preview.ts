@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClipFrameInput, PreviewClipInput } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { isMediaError, outputFrame, previewFrame, probe, type ProbeResult } from '../../engines/media/index.ts';
 import { notFound } from '../../platform/errors.ts';
 import { RateLimited } from '../../platform/rate-limit.ts';
+import { StorageMissing } from '../../platform/storage/index.ts';
 import { createSlots } from '../../platform/slots.ts';
-import { clipFilePath, findClipRow, instanceWorkDir, transcriptWordsOf, type ClipRow } from '../clips/service.ts';
+import { cachedClipSource, findClipWithMedia, instanceWorkDir, transcriptWordsOf, type ClipRow } from '../clips/service.ts';
 import { writeCaptionOverlay } from './captions.ts';
 import { assertRenderable, clipRenderPlan, mergedEdit, streamerStudioOf } from './edits.ts';
 
@@ -32,10 +33,15 @@ const imageSlots = createSlots({ size: IMAGE_SLOTS, waitMs: IMAGE_WAIT_MS, maxWa
  * The clip's kept source and what ffprobe says of it; 404 when the file is gone or holds no video
  * ffprobe can read (there is no frame to show; the answer names neither paths nor ffprobe's output).
  */
-async function sourceOf(deps: AppDeps, clip: ClipRow, signal: AbortSignal | undefined): Promise<{ source: string; info: ProbeResult }> {
-  const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
-  const isFile = await stat(source).then((info) => info.isFile(), () => false);
-  if (!isFile) throw notFound(`The source video of clip ${clip.clip_id} is missing`);
+async function sourceOf(deps: AppDeps, clip: ClipRow, run: ImageRun): Promise<{ source: string; info: ProbeResult }> {
+  const { signal } = run;
+  let source: string;
+  try {
+    source = await cachedClipSource(deps.storage, clip, path.join(instanceWorkDir(deps.env.dataDir, run.instance), 'sources'), signal);
+  } catch (error) {
+    if (error instanceof StorageMissing) throw notFound(`The source video of clip ${clip.clip_id} is missing`);
+    throw error;
+  }
   try {
     return { source, info: await probe(deps.media.ffprobe, source, signal) };
   } catch (error) {
@@ -64,9 +70,9 @@ async function makeImage(deps: AppDeps, run: ImageRun, make: (folder: string, ou
 
 /** GET /api/clips/{id}/frame: the untouched source frame at t (clamped into the clip), at the source's size. */
 export async function clipFrame(deps: AppDeps, userId: string, input: ClipFrameInput, run: ImageRun): Promise<Buffer> {
-  const clip = await findClipRow(deps.db, userId, input.id);
+  const clip = await findClipWithMedia(deps.db, userId, input.id);
   return makeImage(deps, run, async (_folder, output) => {
-    const { source, info } = await sourceOf(deps, clip, run.signal);
+    const { source, info } = await sourceOf(deps, clip, run);
     await previewFrame({ ffmpeg: deps.media.ffmpeg, source, sourceInfo: info, layout: 'horizontal', t: input.t ?? 0, output, signal: run.signal, logger: deps.logger });
   });
 }
@@ -79,12 +85,12 @@ export async function clipFrame(deps: AppDeps, userId: string, input: ClipFrameI
  */
 export async function previewClip(deps: AppDeps, userId: string, input: PreviewClipInput, run: ImageRun): Promise<Buffer> {
   const { id, t, ...changes } = input;
-  const clip = await findClipRow(deps.db, userId, id);
+  const clip = await findClipWithMedia(deps.db, userId, id);
   const streamer = await streamerStudioOf(deps.db, clip);
   assertRenderable(clip, mergedEdit(clip.edit, changes), streamer);
   return makeImage(deps, run, async (folder, output) => {
-    const { source, info } = await sourceOf(deps, clip, run.signal);
-    const plan = await clipRenderPlan(deps.db, clip, info.durationSec, changes);
+    const { source, info } = await sourceOf(deps, clip, run);
+    const plan = await clipRenderPlan(deps.db, clip, info.durationSec, { changes, streamer });
     const kept = plan.trim ?? { start: 0, end: info.durationSec };
     const at = t === undefined ? (kept.start + kept.end) / 2 : Math.min(Math.max(t, kept.start), kept.end);
     const captions = await writeCaptionOverlay({

@@ -58,7 +58,7 @@ function layoutOf(input: PlanInput): ClipLayout | VerticalLayoutSpec {
 }
 
 /** The kept section; null when it is the whole source. */
-export function trimOf(input: Pick<PlanInput, 'edit' | 'changes' | 'sourceDurationSec'>): Trim | null {
+function trimOf(input: Pick<PlanInput, 'edit' | 'changes' | 'sourceDurationSec'>): Trim | null {
   const start = own(input as PlanInput, 'trim_start') ?? 0;
   const end = own(input as PlanInput, 'trim_end') ?? input.sourceDurationSec;
   if (start <= 0 && end >= input.sourceDurationSec) return null;

@@ -1,7 +1,7 @@
 import { ALREADY_GENERATING_SUBTITLES } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import { findClipRow } from '../clips/service.ts';
+import { findClipRow, findClipWithMedia } from '../clips/service.ts';
 import { badGateway, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../platform/pause.ts';
 import type { RenderJobKind } from '../../platform/db/schema.ts';
@@ -60,7 +60,7 @@ interface NewRequest {
 
 /** Inserts the request and queues its job together; a second one while one is going is refused. */
 async function queueRequest(db: Db, userId: string, clipId: string, request: NewRequest): Promise<string> {
-  const clip = await findClipRow(db, userId, clipId);
+  const clip = await findClipWithMedia(db, userId, clipId);
   try {
     return await db.transaction().execute(async (trx) => {
       const id = await insertSubtitleRequest(trx, { user_id: userId, clip_row_id: clip.id, model: request.model ?? null, kind: request.kind, retranscribe: request.retranscribe ?? false });

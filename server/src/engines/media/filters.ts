@@ -1,3 +1,4 @@
+import { DEFAULT_CROP_FOCUS, MAX_SPLIT_RATIO, MIN_SPLIT_RATIO, type Rect } from '@clipshift/shared';
 import type { ProbeResult } from './probe.ts';
 
 export const VERTICAL_WIDTH = 1080;
@@ -12,13 +13,6 @@ const BACKGROUND_BLUR_RADIUS = 6;
 
 export type VerticalLayout = 'blur' | 'crop';
 
-/** A region of the source picture as fractions (0..1) of its displayed width and height. */
-export interface Rect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
 
 /**
  * How the vertical picture is made. `crop.focus` is the horizontal centre of the 9:16 window
@@ -30,11 +24,6 @@ export type VerticalLayoutSpec =
   | { kind: 'crop'; focus: number }
   | { kind: 'split'; facecam: Rect | null; gameplay: Rect; splitRatio: number };
 
-export const DEFAULT_CROP_FOCUS = 0.5;
-export const DEFAULT_SPLIT_RATIO = 0.35;
-export const MIN_SPLIT_RATIO = 0.2;
-export const MAX_SPLIT_RATIO = 0.6;
-export const FULL_FRAME: Rect = { x: 0, y: 0, w: 1, h: 1 };
 
 export interface SubtitleOverlay {
   assPath: string;

@@ -195,7 +195,7 @@ export interface ClipRender extends CommonRender {
 
 /** Only a horizontal clip with nothing to change is copied rather than encoded. */
 function isPlainRemux(options: ClipRender): boolean {
-  return options.layout === 'horizontal' && !options.captions && !options.trim && !options.audio?.normalize;
+  return keepsSourcePicture({ layout: options.layout, subtitles: options.captions ?? undefined, trim: options.trim }) && !options.audio?.normalize;
 }
 
 /** loudnorm's first pass when normalisation is asked for and there is audio to measure. */
@@ -303,6 +303,14 @@ const END_MARGIN_SEC = 0.1;
 export function thumbnailTime(atSec: number, durationSec?: number): number {
   const latest = durationSec && durationSec > 0 ? Math.max(0, durationSec - END_MARGIN_SEC) : Number.POSITIVE_INFINITY;
   return Math.min(Math.max(0, Number.isFinite(atSec) ? atSec : 0), latest);
+}
+
+/** Twitch renders clip thumbnails near the start; a frame a little in avoids black openings. */
+const CLIP_THUMBNAIL_AT_SEC = 1;
+
+/** A clip's card picture, taken from its rendered video (so it shows the layout and trim). */
+export function clipThumbnail(options: Pick<ThumbnailOptions, 'ffmpeg' | 'source' | 'output' | 'durationSec' | 'signal'>): Promise<RenderResult> {
+  return makeThumbnail({ ...options, atSec: CLIP_THUMBNAIL_AT_SEC, width: DEFAULT_THUMBNAIL_WIDTH });
 }
 
 /** A JPEG of one frame near `atSec`, `width` pixels wide (480 by default). */

@@ -265,6 +265,16 @@ export const REST_ROUTES: RestRoute[] = [
     tag: 'TikTok',
     summary: "TikTok's authorization URL with a single-use state bound to you (10 minutes)",
   },
+  { method: 'GET', path: '/accounts', procedure: 'accounts.list', auth: true, tag: 'Accounts', summary: 'Your accounts of every platform (TikTok, YouTube) with their linked streamers and status' },
+  {
+    method: 'DELETE',
+    path: '/accounts/{id}',
+    procedure: 'accounts.delete',
+    auth: true,
+    errors: { 404: 'No such account' },
+    tag: 'Accounts',
+    summary: "Remove an account of any platform (its grant is revoked at the platform, best effort); its posts stay in the clips' history",
+  },
   { method: 'GET', path: '/tiktok/accounts', procedure: 'tiktok.accounts', auth: true, tag: 'TikTok', summary: 'Your TikTok accounts with their linked streamers' },
   {
     method: 'DELETE',

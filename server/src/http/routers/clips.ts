@@ -38,6 +38,7 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     edit: clipEditOf(row),
     ...trimFields(row),
     output_duration: row.output_duration,
+    media_expired_at: row.media_expired_at?.toISOString() ?? null,
   });
 }
 
@@ -90,7 +91,7 @@ export const clipsRouter = router({
     .input(clipIdInput)
     .output(z.object({ message: z.string() }))
     .mutation(async ({ ctx, input }) => {
-      const row = await deleteClip(ctx.deps.db, ctx.deps.env.dataDir, ctx.user.id, input.id);
+      const row = await deleteClip(ctx.deps.db, ctx.deps.storage, ctx.user.id, input.id);
       await recordLog(ctx.deps.db, ctx.deps.logger, { level: 'INFO', logger: 'clips', message: `Deleted clip "${row.title}" (${row.clip_id})`, userId: ctx.user.id });
       return { message: 'Clip deleted successfully' };
     }),

@@ -35,7 +35,7 @@ export const tiktokRouter = router({
       return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest') };
     }),
 
-  accounts: authedProcedure.output(z.array(tiktokAccount)).query(({ ctx }) => accountViews(ctx.deps.db, ctx.user.id)),
+  accounts: authedProcedure.output(z.array(tiktokAccount)).query(({ ctx }) => accountViews(ctx.deps.db, ctx.user.id, 'tiktok')),
 
   deleteAccount: authedProcedure
     .input(accountIdInput)

@@ -1,6 +1,6 @@
 import { processingSettings, processingSettingsInput } from '@clipshift/shared';
 import { z } from 'zod';
-import { storageUsage } from '../../domains/clips/storage.ts';
+import { storageUsage } from '../../domains/clips/service.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { saveProcessingSettings, storedProcessingSettings, toProcessingSettings } from '../../domains/settings/service.ts';
@@ -11,10 +11,14 @@ export const settingsRouter = router({
     .output(processingSettings)
     .query(async ({ ctx }) => toProcessingSettings(await storedProcessingSettings(ctx.deps.db, ctx.user.id))),
 
-  /** What the user's clips take on the server's disk (Settings shows it). */
+  /** What the user's clips take in storage, and where that is (Settings shows it). */
   storageUsage: authedProcedure
-    .output(z.object({ bytes: z.number().int().nonnegative(), clips: z.number().int().nonnegative() }))
-    .query(({ ctx }) => storageUsage(ctx.deps.env.dataDir, ctx.user.id)),
+    .output(z.object({ bytes: z.number().int().nonnegative(), clips: z.number().int().nonnegative(), storage: z.enum(['local', 's3']), retention_days: z.number().int().nullable() }))
+    .query(async ({ ctx }) => ({
+      ...(await storageUsage(ctx.deps.db, ctx.user.id)),
+      storage: ctx.deps.storage.kind,
+      retention_days: ctx.deps.env.MEDIA_RETENTION_DAYS ?? null,
+    })),
 
   saveProcessing: authedProcedure
     .input(processingSettingsInput)

@@ -171,6 +171,10 @@ export interface ClipsTable {
   /** bigint: pg returns it as a string. */
   size_bytes: ColumnType<string | null, number | null | undefined, number | null>;
   files_dir: string;
+  /** bigint: source + thumbnail bytes (migration 016); null for clips saved before it. */
+  aux_bytes: ColumnType<string | null, number | null | undefined, number | null>;
+  /** Retention deleted the source and video at this time; the row and thumbnail stay. */
+  media_expired_at: Timestamp | null;
   custom_description: string | null;
   selected_description: ColumnType<number, number | undefined, number>;
   descriptions: ColumnType<DescriptionOption[], string | undefined, string>;
@@ -230,9 +234,21 @@ export interface SubtitleRequestsTable {
   finished_at: Timestamp | null;
 }
 
+export type AccountPlatform = 'tiktok' | 'youtube';
+
+/** A published post's counts as last read from its platform (YouTube has no shares: null). */
+export interface PostStats {
+  views: number;
+  likes: number;
+  comments: number;
+  shares: number | null;
+}
+
 export interface TikTokAccountsTable {
   id: Generated<string>;
   user_id: string;
+  /** The platform the account belongs to (migration 017); open_id is that platform's id of it. */
+  platform: ColumnType<AccountPlatform, AccountPlatform | undefined, AccountPlatform>;
   open_id: string;
   union_id: string | null;
   display_name: string;
@@ -259,6 +275,7 @@ export interface OAuthStatesTable {
   state_hash: string;
   user_id: string;
   via: 'owner' | 'guest';
+  platform: ColumnType<AccountPlatform, AccountPlatform | undefined, AccountPlatform>;
   created_at: CreatedAt;
   expires_at: Timestamp;
   used_at: Timestamp | null;
@@ -290,6 +307,15 @@ export interface UploadsTable {
   scheduled_for: Timestamp | null;
   /** 'now': someone waits for TikTok's answer; 'next-slot': automatic, a rate refusal waits for the next slot. */
   timing: ColumnType<'now' | 'next-slot', 'now' | 'next-slot' | undefined, 'now' | 'next-slot'>;
+  platform: ColumnType<AccountPlatform, AccountPlatform | undefined, AccountPlatform>;
+  /** TikTok's public post id or the YouTube video id, once known. */
+  external_id: string | null;
+  /** The YouTube title; null for TikTok. */
+  title: string | null;
+  stats: ColumnType<PostStats | null, string | null | undefined, string | null>;
+  stats_fetched_at: Timestamp | null;
+  /** When the statistics are next read; null once they no longer are. */
+  stats_due_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

@@ -13,6 +13,9 @@ const empty = z.object({});
 /** Hourly housekeeping (cron): log retention, expired sessions, rate-limit windows, sign-in locks. */
 export const LOGS_TRIM_JOB = jobContract('logs/trim', empty);
 
+/** Hourly (cron): MEDIA_RETENTION_DAYS deletes the video files of clips posted long enough ago. */
+export const MEDIA_RETENTION_JOB = jobContract('publishing/expire-media', empty);
+
 /** Every minute (cron): work of processes that died elsewhere. */
 export const RECOVER_JOB = jobContract('downloads/recover', empty);
 

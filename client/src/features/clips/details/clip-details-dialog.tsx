@@ -20,19 +20,25 @@ import { WorkProgress } from '../shared/work-progress';
 import { useClipDetails } from '@/api/clips';
 
 function DetailsActions({ clip, actions }: { clip: Clip; actions: ClipActions }) {
+  // Retention deleted the video: there is nothing left to download, edit or render.
+  const hasMedia = clip.media_expired_at === null;
   return (
     <div className="flex flex-wrap gap-2">
-      <Button variant="outline" size="sm" onClick={() => actions.download(clip)}>
-        <Download aria-hidden="true" />
-        Download MP4
-      </Button>
-      <Button asChild variant="outline" size="sm">
-        <Link to={clipStudioPath(clip.clip_id)}>
-          <Clapperboard aria-hidden="true" />
-          Open studio
-        </Link>
-      </Button>
-      <SubtitleButton withLabel generating={actions.isGenerating(clip)} render={clip.render} onClick={() => actions.generateSubtitles(clip)} />
+      {hasMedia && (
+        <>
+          <Button variant="outline" size="sm" onClick={() => actions.download(clip)}>
+            <Download aria-hidden="true" />
+            Download MP4
+          </Button>
+          <Button asChild variant="outline" size="sm">
+            <Link to={clipStudioPath(clip.clip_id)}>
+              <Clapperboard aria-hidden="true" />
+              Open studio
+            </Link>
+          </Button>
+          <SubtitleButton withLabel generating={actions.isGenerating(clip)} render={clip.render} onClick={() => actions.generateSubtitles(clip)} />
+        </>
+      )}
       <Button
         variant="outline"
         size="sm"

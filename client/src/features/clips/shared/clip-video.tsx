@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import type { Clip } from '@clipshift/shared';
+import { MEDIA_EXPIRED_MESSAGE, type Clip } from '@clipshift/shared';
+import { formatDate } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { isVertical, versionedUrl } from './clip-format';
 
@@ -8,7 +9,7 @@ import { isVertical, versionedUrl } from './clip-format';
  * the player leaves the page (the modal closing), not only when the element is collected.
  */
 interface ClipVideoProps {
-  clip: Pick<Clip, 'video_url' | 'thumbnail' | 'format_type' | 'title' | 'updated_at'>;
+  clip: Pick<Clip, 'video_url' | 'thumbnail' | 'format_type' | 'title' | 'updated_at' | 'media_expired_at'>;
   /** Overrides the size (the post wizard shows a smaller player). */
   className?: string;
 }
@@ -20,6 +21,19 @@ export function ClipVideo({ clip, className }: ClipVideoProps) {
     return () => video?.pause();
   }, []);
   const vertical = isVertical(clip);
+  const frame = vertical ? 'aspect-[9/16] w-full max-w-[calc(min(70vh,40rem)*9/16)] md:w-[calc(min(70vh,40rem)*9/16)]' : 'aspect-video w-full';
+  if (clip.media_expired_at) {
+    // Retention deleted the video: the thumbnail stays, with why there is nothing to play.
+    return (
+      <figure className={cn('relative mx-auto overflow-hidden rounded-lg bg-black', frame, className)} data-testid="video-expired">
+        <img src={versionedUrl(clip.thumbnail, clip.updated_at)} alt="" className="size-full object-contain opacity-60" />
+        <figcaption className="absolute inset-x-0 bottom-0 bg-black/75 p-3 text-sm text-white">
+          <strong className="block">Video deleted on {formatDate(clip.media_expired_at)}</strong>
+          {MEDIA_EXPIRED_MESSAGE}.
+        </figcaption>
+      </figure>
+    );
+  }
   return (
     <video
       ref={ref}
@@ -29,11 +43,7 @@ export function ClipVideo({ clip, className }: ClipVideoProps) {
       playsInline
       preload="metadata"
       aria-label={`Video: ${clip.title}`}
-      className={cn(
-        'mx-auto block rounded-lg bg-black object-contain',
-        vertical ? 'aspect-[9/16] w-full max-w-[calc(min(70vh,40rem)*9/16)] md:w-[calc(min(70vh,40rem)*9/16)]' : 'aspect-video w-full',
-        className,
-      )}
+      className={cn('mx-auto block rounded-lg bg-black object-contain', frame, className)}
     />
   );
 }

@@ -1,8 +1,11 @@
-import { stat } from 'node:fs/promises';
-import { PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
+import { rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { MEDIA_EXPIRED_MESSAGE, PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
-import { clipFilePath, findClipById } from '../../clips/service.ts';
+import { findClipById, instanceWorkDir, localClipFile, type ClipRow } from '../../clips/service.ts';
+import { PROCESS_IDENTITY, type WorkerIdentity } from '../../../platform/identity.ts';
+import { StorageMissing } from '../../../platform/storage/index.ts';
 import { recordLog } from '../../logs/service.ts';
 import { raiseEvent } from '../../notifications/service.ts';
 import type { DbOrTrx } from '../../../platform/db/database.ts';
@@ -92,11 +95,11 @@ async function withUploadProgress(deps: AppDeps, uploadId: string, transfer: (on
  * stopping) cancels the transfer or the wait, and the job is queued again to carry on after the
  * restart from the saved publish_id.
  */
-export function postJob(deps: AppDeps) {
-  return defineJob({ ...POST_JOB, run: ({ uploadId }, ctx) => postUpload(deps, uploadId, ctx) });
+export function postJob(deps: AppDeps, identity: WorkerIdentity = PROCESS_IDENTITY) {
+  return defineJob({ ...POST_JOB, run: ({ uploadId }, ctx) => postUpload(deps, identity, uploadId, ctx) });
 }
 
-async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Promise<void> {
+async function postUpload(deps: AppDeps, identity: WorkerIdentity, uploadId: string, ctx: JobContext): Promise<void> {
   const upload = await selectUpload(deps.db, uploadId);
   if (!upload || ['sent_to_inbox', 'published', 'failed', 'canceled'].includes(upload.status)) return;
   if (upload.status === 'scheduled' && upload.scheduled_for && upload.scheduled_for.getTime() - Date.now() > EARLY_TOLERANCE_MS) {
@@ -104,9 +107,11 @@ async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Pro
     return;
   }
   const lastAttempt = ctx.attempts.last;
+  // A copy of the video when it lives in a bucket; removed whatever happens.
+  const scratchDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `post-${uploadId}`);
   try {
     if (!deps.tiktok) throw new Error('TikTok is not configured on this server');
-    await runUpload(deps, deps.tiktok, upload, ctx.signal);
+    await runUpload(deps, deps.tiktok, upload, scratchDir, ctx.signal);
   } catch (error) {
     if (ctx.signal.aborted) {
       // Not a failure of this post: it carries on in a fresh job (its attempts untouched).
@@ -123,6 +128,8 @@ async function postUpload(deps: AppDeps, uploadId: string, ctx: JobContext): Pro
       await raiseEvent(trx, upload.user_id, 'post.failed', { ...(await postEventData(trx, upload)), error: reason });
     });
     await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'tiktok', message: `Posting a clip to TikTok failed: ${reason}`, userId: upload.user_id, error });
+  } finally {
+    await rm(scratchDir, { recursive: true, force: true });
   }
 }
 
@@ -141,7 +148,7 @@ async function rescheduleAfterRefusal(deps: AppDeps, uploadId: string, code: str
   return true;
 }
 
-async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, signal: AbortSignal): Promise<void> {
+async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, scratchDir: string, signal: AbortSignal): Promise<void> {
   const accountId = upload.tiktok_account_id;
   if (!accountId) throw new Error(upload.publish_id ? ACCOUNT_REMOVED_MIDWAY : ACCOUNT_REMOVED);
   let token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { signal });
@@ -157,7 +164,7 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
   };
   const clip = await findClipById(deps.db, upload.clip_row_id);
   if (!clip) throw new Error('The clip was deleted before it was posted');
-  const file = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
+  const file = await videoToSend(deps, clip, scratchDir, signal);
   const plan = planChunks((await stat(file)).size);
 
   let publishId = upload.publish_id;
@@ -195,7 +202,8 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
   const final = await withToken((accessToken) => tiktok.waitForPublish(accessToken, publishId, { signal }));
   const status: UploadStatus = final.status === 'SEND_TO_USER_INBOX' ? 'sent_to_inbox' : 'published';
   await deps.db.transaction().execute(async (trx) => {
-    await updateUpload(trx, upload.id, { status, error: null, updated_at: new Date() });
+    // TikTok's public post id, which its video query (statistics) is matched against.
+    await updateUpload(trx, upload.id, { status, error: null, external_id: final.publicPostIds[0] ?? null, updated_at: new Date() });
     if (status === 'published') await raiseEvent(trx, upload.user_id, 'post.published', { ...(await postEventData(trx, upload)), share_url: shareUrl(upload.account_name, final.publicPostIds) });
   });
   await recordLog(deps.db, deps.logger, {
@@ -204,6 +212,16 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
     message: status === 'published' ? `Posted "${clip.title}" to TikTok` : `Sent "${clip.title}" to the TikTok inbox as a draft`,
     userId: upload.user_id,
   });
+}
+
+/** The clip's video on this machine; a clip whose video retention deleted cannot be posted again. */
+async function videoToSend(deps: AppDeps, clip: ClipRow, scratchDir: string, signal: AbortSignal): Promise<string> {
+  try {
+    return await localClipFile(deps.storage, clip, 'video', scratchDir, signal);
+  } catch (error) {
+    if (!(error instanceof StorageMissing)) throw error;
+    throw new Error(clip.media_expired_at ? MEDIA_EXPIRED_MESSAGE : 'The clip\'s video file is missing');
+  }
 }
 
 /** A retried job whose bytes may be partly sent: ask TikTok how far it got and send the rest. */

@@ -1,10 +1,10 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
-import { CLIP_FILES, clipFilePath, findClipById, instanceWorkDir, markRendered, transcriptWordsOf, type ClipRow } from '../../clips/service.ts';
+import { CLIP_FILES, findClipById, instanceWorkDir, localClipFile, markRendered, replaceClipFiles, transcriptWordsOf, type ClipRow } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import { clipRenderPlan, writeCaptionOverlay, type CaptionOverlayRequest } from '../../studio/service.ts';
-import { makeThumbnail, outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
+import { clipThumbnail, outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
 import { startBeating } from '../../../platform/beat.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { RENDER_JOB } from '../../../platform/queue/contracts.ts';
@@ -18,8 +18,6 @@ import { putBack } from './subtitle.ts';
  * reaches ffmpeg within this.
  */
 const STOP_CHECK_MS = 500;
-/** Frame for the fresh thumbnail, as the download run takes it (past black openings). */
-const THUMBNAIL_AT_SEC = 1;
 /** A clip's render finishes well inside this, or ffmpeg is stuck. */
 const RENDER_TIMEOUT_MS = 20 * 60_000;
 
@@ -73,7 +71,7 @@ async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: s
       return;
     }
     await mkdir(workDir, { recursive: true });
-    const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
+    const source = await localClipFile(deps.storage, clip, 'source', workDir, signal);
     const sourceInfo = await probe(deps.media.ffprobe, source, signal);
     const plan = await clipRenderPlan(deps.db, clip, sourceInfo.durationSec);
     const captions = await savedCaptions(clip, {
@@ -99,15 +97,14 @@ async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: s
     });
     const rendered = await probe(deps.media.ffprobe, video, signal);
     const thumbnail = path.join(workDir, CLIP_FILES.thumbnail);
-    await makeThumbnail({ ffmpeg: deps.media.ffmpeg, source: video, output: thumbnail, atSec: THUMBNAIL_AT_SEC, durationSec: rendered.durationSec, signal });
+    await clipThumbnail({ ffmpeg: deps.media.ffmpeg, source: video, output: thumbnail, durationSec: rendered.durationSec, signal });
     await progress.stop();
     const placed = await deps.db.transaction().execute(async (trx) => {
       const done = { status: 'done', percent: 100, message: null, finished_at: new Date() } as const;
       if (!(await moveSubtitleRequest(trx, requestId, { from: 'running', owner: identity.instance, set: done }))) return false;
       await markRendered(trx, clip.id, { sizeBytes: rendered.sizeBytes, durationSec: rendered.durationSec, width: rendered.width, height: rendered.height });
-      // Same file system (the work folder is under the media root): each rename is atomic.
-      await rename(video, clipFilePath(deps.env.dataDir, clip.files_dir, 'video'));
-      await rename(thumbnail, clipFilePath(deps.env.dataDir, clip.files_dir, 'thumbnail'));
+      // Inside the transaction that marks the render done: a stop that won the race leaves the old files.
+      await replaceClipFiles(deps.storage, clip, { video, thumbnail });
       return true;
     });
     if (!placed) throw new RenderStopped();

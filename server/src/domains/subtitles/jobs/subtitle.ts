@@ -1,13 +1,12 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
-import { clipFilePath, instanceWorkDir, type TranscriptUpdate } from '../../clips/service.ts';
-import { findClipById, markSubtitled } from '../../clips/service.ts';
+import { CLIP_FILES, findClipById, instanceWorkDir, localClipFile, markSubtitled, replaceClipFiles, type TranscriptUpdate } from '../../clips/service.ts';
 import { describeClip } from '../../descriptions/service.ts';
 import { recordLog } from '../../logs/service.ts';
-import { findStreamerById } from '../../streamers/service.ts';
+import { findStreamerById, studioOf } from '../../streamers/service.ts';
 import { clipRenderPlan, writeCaptionOverlay } from '../../studio/service.ts';
-import { outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
+import { clipThumbnail, outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
 import type { RenderJobKind } from '../../../platform/db/schema.ts';
 import { startBeating } from '../../../platform/beat.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
@@ -66,10 +65,11 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     }
     const streamer = clip.streamer_id ? await findStreamerById(deps.db, clip.streamer_id) : undefined;
     await mkdir(workDir, { recursive: true });
-    const source = clipFilePath(deps.env.dataDir, clip.files_dir, 'source');
-    const output = clipFilePath(deps.env.dataDir, clip.files_dir, 'video');
+    const source = await localClipFile(deps.storage, clip, 'source', workDir, signal);
+    // Rendered beside the source and put in place whole once complete: the previous video stays until then.
+    const output = path.join(workDir, CLIP_FILES.video);
     const sourceInfo = await probe(deps.media.ffprobe, source, signal);
-    const plan = await clipRenderPlan(deps.db, clip, sourceInfo.durationSec);
+    const plan = await clipRenderPlan(deps.db, clip, sourceInfo.durationSec, { streamer: streamer ? studioOf(streamer) : null });
     const { layout } = plan;
     const target = outputFrame(layout, sourceInfo);
     const trimStart = plan.trim?.start ?? 0;
@@ -120,12 +120,17 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       onProgress: (fraction) => progress.report('rendering', fraction),
     });
     const rendered = await probe(deps.media.ffprobe, output);
+    // The clip's layout or trim may have changed since its picture was taken.
+    const thumbnail = path.join(workDir, CLIP_FILES.thumbnail);
+    await clipThumbnail({ ffmpeg: deps.media.ffmpeg, source: output, output: thumbnail, durationSec: rendered.durationSec, signal });
     progress.report('describing', 0);
     const descriptions = await describeClip(deps, {
       clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: spoken.text, language: spoken.language ?? clip.language },
       userId: clip.user_id,
       signal,
     });
+    signal.throwIfAborted();
+    await replaceClipFiles(deps.storage, clip, { video: output, thumbnail });
     await markSubtitled(deps.db, clip.id, {
       // null keeps the saved (edited) words as they are.
       transcript: recognised,

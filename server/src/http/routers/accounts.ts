@@ -1,0 +1,21 @@
+import { accountIdInput, connectedAccount, PLATFORM_LABELS } from '@clipshift/shared';
+import { z } from 'zod';
+import { findAccount, removeAccount } from '../../domains/publishing/accounts.ts';
+import { accountViews } from '../../domains/streamers/service.ts';
+import { authedProcedure, router } from '../trpc.ts';
+
+/** Settings' "Connected accounts": the user's accounts of every platform in one list. */
+export const accountsRouter = router({
+  list: authedProcedure.output(z.array(connectedAccount)).query(async ({ ctx }) =>
+    (await accountViews(ctx.deps.db, ctx.user.id)).map(({ needs_reconnect, ...account }) => ({ ...account, status: needs_reconnect ? 'reconnect' : 'ok' }) as const),
+  ),
+
+  delete: authedProcedure
+    .input(accountIdInput)
+    .output(z.object({ message: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const { platform } = await findAccount(ctx.deps.db, ctx.user.id, input.id);
+      await removeAccount(ctx.deps, ctx.user.id, input.id);
+      return { message: `${PLATFORM_LABELS[platform]} account deleted successfully` };
+    }),
+});
