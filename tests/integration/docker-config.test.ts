@@ -44,6 +44,13 @@ describe('docker-compose.yml', () => {
     expect(appEnv(compose.services.worker!)).toMatchObject({ RUN_WEB: 'false', RUN_WORKER: 'true' });
   });
 
+  it('passes the credentials of every provider through to the app, workers and web alike', () => {
+    const providers = ['TWITCH_CLIENT_ID', 'TWITCH_CLIENT_SECRET', 'TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET', 'YOUTUBE_CLIENT_ID', 'YOUTUBE_CLIENT_SECRET'];
+    for (const service of ['app', 'worker', 'web', 'scale-worker']) {
+      for (const variable of providers) expect(compose.services[service]!.environment, `${service}.${variable}`).toHaveProperty(variable);
+    }
+  });
+
   it('runs web (no jobs) and workers (no web) with STORAGE=s3 and a MinIO bucket in the scale profile', () => {
     const scale = Object.fromEntries(servicesOf('scale'));
     expect(Object.keys(scale).sort()).toEqual(['app', 'db', 'minio', 'minio-bucket', 'scale-worker', 'web']);
