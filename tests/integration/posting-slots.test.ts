@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { postingScheduleInput } from '@clipshift/shared';
-import { localDay, nextFreeSlot, slotLabel, zonedInstant, type SlotRules } from '../../server/src/domains/publishing/slots.ts';
+import { nextFreeSlot, slotLabel, type SlotRules } from '../../server/src/domains/publishing/slots.ts';
+import { localDay, zonedInstant } from '../../server/src/platform/zoned-time.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -1,9 +1,9 @@
 import { WEEKDAY_NAMES, type PostingSlot } from '@clipshift/shared';
+import { DAY_MS, localDay, MINUTE_MS, wallClock, zonedInstant } from '../../platform/zoned-time.ts';
 
 /*
  * Which posting slot a new post takes: pure, so time zones, DST days, caps and gaps are tested
- * without a database or a clock. Wall-clock times are turned into instants with Intl alone
- * (Temporal is not in Node 20):
+ * without a database or a clock. Wall-clock times become instants in platform/zoned-time.ts:
  * - a slot inside the hour that a spring-forward day skips (02:30 in Europe/Berlin on the last
  *   Sunday of March) fires when the clocks jump, at the first minute that exists (03:00): the
  *   day keeps its post, at the earliest moment that is not before the slot's time;
@@ -18,85 +18,8 @@ export interface SlotRules {
   minGapMinutes: number;
 }
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 /** How far ahead a free slot is looked for: a queue longer than this is a mistake, not a plan. */
 export const SLOT_HORIZON_DAYS = 400;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timezone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timezone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timezone, formatter);
-  }
-  return formatter;
-}
-
-interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-function wallClock(instant: number, timezone: string): WallClock {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timezone).formatToParts(new Date(instant))) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
-}
-
-/** The wall clock at `instant` written as if it were UTC, in ms: the instant plus the zone's offset. */
-function wallMs(instant: number, timezone: string): number {
-  const wall = wallClock(instant, timezone);
-  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-}
-
-function offsetAt(instant: number, timezone: string): number {
-  const whole = Math.floor(instant / 1000) * 1000;
-  return wallMs(whole, timezone) - whole;
-}
-
-/**
- * The instant at which the zone's clocks show `wall` (ms written as UTC). A skipped wall time gives
- * the moment the clocks jump; a repeated one its first occurrence (see the top of this file).
- */
-export function zonedInstant(wall: number, timezone: string): number {
-  // Offsets change at most once within two days in every zone, so one before and one after suffice.
-  const before = wall - offsetAt(wall - DAY_MS, timezone);
-  const after = wall - offsetAt(wall + DAY_MS, timezone);
-  const exact = [before, after].filter((instant) => wallMs(instant, timezone) === wall).sort((a, b) => a - b);
-  if (exact.length) return exact[0]!;
-  // In the gap: the earliest instant whose wall clock is past `wall` is when the clocks jumped.
-  let low = Math.min(before, after);
-  let high = Math.max(before, after);
-  while (high - low > MINUTE_MS) {
-    const middle = Math.floor((low + high) / 2 / MINUTE_MS) * MINUTE_MS;
-    if (wallMs(middle, timezone) > wall) high = middle;
-    else low = middle;
-  }
-  return high;
-}
-
-/** "2025-03-30": the zone's calendar day at `instant`. */
-export function localDay(instant: number, timezone: string): string {
-  const wall = wallClock(instant, timezone);
-  return `${wall.year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`;
-}
 
 /** The slots of one local day, as instants, soonest first. */
 function slotsOfDay(dayStartWall: number, rules: SlotRules): number[] {
