@@ -131,7 +131,7 @@ export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Pro
     .onConflict((onConflict) =>
       onConflict
         .columns(['clip_row_id', 'platform', 'account_open_id'])
-        .doUpdateSet({ status: 'queued', ...values, publish_id: null, upload_url_enc: null, percent: null, error: null, updated_at: new Date() })
+        .doUpdateSet({ status: 'queued', ...values, publish_id: null, upload_url_enc: null, external_id: null, stats: null, stats_fetched_at: null, stats_due_at: null, percent: null, error: null, updated_at: new Date() })
         .where('uploads.status', 'in', RETRIABLE_UPLOAD),
     )
     .returningAll()
