@@ -100,6 +100,10 @@ export const clip = z.object({
    * last post; null while they are kept. The row, thumbnail and posts stay.
    */
   media_expired_at: z.string().nullable(),
+  /** The rendered video's size in bytes, and its picture in pixels (null for clips saved before they were recorded): what postPreflight checks. */
+  video_bytes: z.number().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
 });
 export type Clip = z.infer<typeof clip>;
 

@@ -3,6 +3,8 @@ import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { DESCRIPTION_TOO_LONG } from './clips.ts';
 import { rowId } from './input.ts';
 import { PRIVACY_LEVELS, upload } from './tiktok.ts';
+import { ACCOUNT_PLATFORMS } from './accounts.ts';
+import { YOUTUBE_PRIVACY_NEEDED, YOUTUBE_PRIVACY_STATUSES } from './youtube.ts';
 
 /*
  * The review inbox (rest-api.md "Automation"): clips of a streamer in `review` publish mode wait
@@ -49,8 +51,11 @@ export const reviewCount = z.object({ count: z.number().int() });
 export const accountPostSettings = z.object({
   tiktok_account_id: z.string(),
   account: z.string(),
-  /** null until the user chooses: approvals to the account are refused until then. */
+  platform: z.enum(ACCOUNT_PLATFORMS),
+  /** A TikTok account's choice; null until the user chooses (approvals to the account are refused until then), and always for a YouTube account. */
   privacy_level: z.enum(PRIVACY_LEVELS).nullable(),
+  /** A YouTube account's choice (private, unlisted, public); null until chosen, and always for a TikTok account. */
+  youtube_privacy: z.enum(YOUTUBE_PRIVACY_STATUSES).nullable(),
   disable_comment: z.boolean(),
   disable_duet: z.boolean(),
   disable_stitch: z.boolean(),
@@ -59,7 +64,10 @@ export type AccountPostSettings = z.infer<typeof accountPostSettings>;
 
 export const saveAccountPostSettingsInput = z.object({
   id: rowId('id is required'),
-  privacy_level: z.enum(PRIVACY_LEVELS, { error: `privacy_level must be one of ${PRIVACY_LEVELS.join(', ')}` }),
+  /** Required for a TikTok account. */
+  privacy_level: z.enum(PRIVACY_LEVELS, { error: `privacy_level must be one of ${PRIVACY_LEVELS.join(', ')}` }).optional(),
+  /** Required for a YouTube account (the interactions below are TikTok's: ignored for YouTube). */
+  youtube_privacy: z.enum(YOUTUBE_PRIVACY_STATUSES, { error: YOUTUBE_PRIVACY_NEEDED }).optional(),
   disable_comment: z.boolean().optional(),
   disable_duet: z.boolean().optional(),
   disable_stitch: z.boolean().optional(),

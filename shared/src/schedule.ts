@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rowId } from './input.ts';
 import { UPLOAD_STATUSES } from './tiktok.ts';
+import { ACCOUNT_PLATFORMS } from './accounts.ts';
 
 /*
  * Posting slots and the posting queue (rest-api.md "Automation"): a weekly grid of local times per
@@ -75,7 +76,7 @@ export const queueItem = z.object({
   clip_id: z.string(),
   /** null once the account has been removed. */
   account_id: z.string().nullable(),
-  platform: z.literal('tiktok'),
+  platform: z.enum(ACCOUNT_PLATFORMS),
   status: z.enum(UPLOAD_STATUSES),
   /** When it goes to TikTok (its slot), or when it was queued for an immediate post. */
   scheduled_for: z.string().nullable(),

@@ -3,6 +3,7 @@ import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG, wholePercent } from './clips.ts';
 import { rowId } from './input.ts';
 import { ACCOUNT_PLATFORMS, postStats } from './accounts.ts';
+import { YOUTUBE_PRIVACY_NEEDED, YOUTUBE_PRIVACY_STATUSES, YOUTUBE_TITLE_BRACKETS, YOUTUBE_TITLE_MAX_LENGTH, YOUTUBE_TITLE_TOO_LONG } from './youtube.ts';
 
 export const TIKTOK_AUTH_MESSAGE_TYPE = 'tiktok-auth';
 export const DELETE_ACCOUNT_CONFIRM = 'Are you sure you want to delete this TikTok account?';
@@ -82,6 +83,12 @@ export const postClipInput = z.object({
     .max(DESCRIPTION_MAX_LENGTH, DESCRIPTION_TOO_LONG),
   tiktok_account_id: rowId('tiktok_account_id must be an account id').optional(),
   tiktok_account_ids: z.array(rowId('tiktok_account_ids must be account ids')).max(20).optional(),
+  /** Accounts of any platform (TikTok and YouTube), alongside tiktok_account_id(s). */
+  account_ids: z.array(rowId('account_ids must be account ids')).max(20).optional(),
+  /** The YouTube title; blank or absent: made from the clip's title. */
+  title: z.string().max(YOUTUBE_TITLE_MAX_LENGTH, YOUTUBE_TITLE_TOO_LONG).regex(/^[^<>]*$/, YOUTUBE_TITLE_BRACKETS).optional(),
+  /** Who can see the video on YouTube; required when a YouTube account is chosen (no default). */
+  youtube_privacy: z.enum(YOUTUBE_PRIVACY_STATUSES, { error: YOUTUBE_PRIVACY_NEEDED }).optional(),
   /** One of the creator's privacy_level_options; no default is chosen for the user. */
   privacy_level: z.enum(PRIVACY_LEVELS).optional(),
   disable_comment: z.boolean().optional(),

@@ -116,7 +116,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
 
   beforeEach(() => fake.reset());
 
-  // Fails until server/src/http/tiktok-callback.ts answers the callback with this policy (helmet's
+  // Fails until server/src/http/oauth-callback.ts answers the callback with this policy (helmet's
   // same-origin-allow-popups cuts the popup off from its opener in every current browser).
   it('serves the OAuth callback page so that the popup keeps its opener', async () => {
     expect(openerPolicy).toBe(KEEPS_OPENER_POLICY);

@@ -116,7 +116,9 @@ describe('the review inbox', { timeout: 3 * RUN_WAIT_MS }, () => {
     expect((await api().review.accountSettings()).find((row) => row.tiktok_account_id === accountId)).toEqual({
       tiktok_account_id: accountId,
       account: '@reviewer',
+      platform: 'tiktok',
       privacy_level: null,
+      youtube_privacy: null,
       disable_comment: false,
       disable_duet: false,
       disable_stitch: false,

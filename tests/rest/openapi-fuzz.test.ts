@@ -14,6 +14,7 @@ import { toExpressPath } from '../../server/src/http/rest/routes.ts';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
+import { startFakeYouTube, type FakeYouTube } from '../fakes/youtube/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';
@@ -66,6 +67,7 @@ function expressRoutes(router: Router): string[] {
 
 describe('OpenAPI document = server behaviour', () => {
   let tiktok: FakeTikTok;
+  let youtube: FakeYouTube;
   let twitch: FakeTwitch;
   let openai: FakeOpenAi;
   let app: TestApp;
@@ -103,11 +105,15 @@ describe('OpenAPI document = server behaviour', () => {
     tiktok.addUser({ openId: 'open-fuzz', displayName: 'Fuzz Clips', username: 'fuzzclips', privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] });
     tiktok.setAuthorizingUser('open-fuzz');
     tiktok.setPollsUntilDone(0);
+    // YouTube configured too, so its connection routes answer rather than 503.
+    youtube = await startFakeYouTube();
+    youtube.addUser({ channelTitle: 'Fuzz Channel' });
     twitch = await startFakeTwitch();
     for (const login of [STREAMER, 'fuzzer2', 'fuzzer3']) twitch.addBroadcaster({ login });
     openai = await startFakeOpenAi({ apiKey: 'sk-fuzz', scenario: 'silence' });
     app = await createTestApp({
       ...tiktok.env,
+      ...youtube.env,
       ...twitch.env,
       TRANSCRIBE_ENGINE: 'openai',
       TRANSCRIBE_API_URL: openai.url,
@@ -176,6 +182,7 @@ describe('OpenAPI document = server behaviour', () => {
     await worker?.stop();
     await app?.close();
     await tiktok?.close();
+    await youtube?.close();
     await twitch?.close();
     await openai?.close();
   });
@@ -314,7 +321,7 @@ describe('OpenAPI document during a database outage', () => {
     const problems: string[] = [];
     for (const operation of operationsOf(document)) {
       // The callback with a state, so that it gets as far as the database.
-      const query = operation.operationId === 'tiktok.callback' ? '?state=some-state&code=some-code' : '';
+      const query = operation.operationId?.endsWith('.callback') ? '?state=some-state&code=some-code' : '';
       const url = `/api${operation.path.replace(/\{[^}]+\}/g, 'x')}${query}`;
       const headers: Record<string, string> = { cookie: `${SESSION_COOKIE}=0123456789abcdef.0123456789abcdef0123456789abcdef`, 'content-type': 'application/json' };
       const reply = await rawRequest(server.baseUrl, operation.method, url, { headers, body: operation.method === 'GET' ? undefined : '{}' });

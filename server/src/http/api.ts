@@ -15,7 +15,7 @@ import { httpError, sendError } from './rest/errors.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
 import { appRouter } from './router.ts';
 import { studioImagesRouter } from './studio-images.ts';
-import { tiktokCallbackRouter } from './tiktok-callback.ts';
+import { oauthCallbackRouter } from './oauth-callback.ts';
 
 const JSON_BODY_LIMIT = '100kb';
 
@@ -58,7 +58,7 @@ export function createApiRouter(deps: AppDeps): express.Router {
   api.use(metricsRouter(deps));
   api.use(clipFilesRouter(deps));
   api.use(studioImagesRouter(deps));
-  api.use(tiktokCallbackRouter(deps));
+  api.use(oauthCallbackRouter(deps));
   api.use(createRestRouter(deps));
   api.use((req, res) => {
     void sendError(deps, req, res, httpError('NOT_FOUND', `No route ${req.method} /api${req.path}`));

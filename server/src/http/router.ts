@@ -6,7 +6,7 @@ import { fontsRouter } from './routers/fonts.ts';
 import { streamersRouter } from './routers/streamers.ts';
 import { studioRouter } from './routers/studio.ts';
 import { subtitlesRouter } from './routers/subtitles.ts';
-import { tiktokRouter } from './routers/publishing.ts';
+import { tiktokRouter, youtubeRouter } from './routers/publishing.ts';
 import { guestsRouter } from './routers/guests.ts';
 import { healthRouter } from './routers/health.ts';
 import { invitesRouter } from './routers/invites.ts';
@@ -30,6 +30,7 @@ export const appRouter = router({
   studio: studioRouter,
   subtitles: subtitlesRouter,
   tiktok: tiktokRouter,
+  youtube: youtubeRouter,
   accounts: accountsRouter,
   health: healthRouter,
   settings: settingsRouter,

@@ -30,6 +30,9 @@ export const LIST_COLUMNS = [
   'edit',
   'output_duration',
   'media_expired_at',
+  'width',
+  'height',
+  'size_bytes',
 ] as const satisfies readonly (keyof ClipRow)[];
 
 export type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;

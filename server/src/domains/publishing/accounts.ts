@@ -5,6 +5,7 @@ import { raiseEvent } from '../notifications/service.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { TikTokClient, TikTokTokens, TikTokUserInfo } from '../../engines/providers/tiktok/index.ts';
 import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
+import { isYouTubeError, type YouTubeChannel, type YouTubeClient, type YouTubeTokens } from '../../engines/providers/youtube/index.ts';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';
 import { AppError, badGateway, notFound } from '../../platform/errors.ts';
 import {
@@ -13,6 +14,7 @@ import {
   insertLink,
   reattachUploads,
   selectAccount,
+  selectAccountByExternalId,
   selectAccountForUpdate,
   selectAccounts,
   selectLinkedAccounts,
@@ -32,6 +34,16 @@ export function requireTikTok(deps: AppDeps): TikTokClient {
   if (!deps.tiktok) throw new AppError('SERVICE_UNAVAILABLE', TIKTOK_NOT_CONFIGURED);
   return deps.tiktok;
 }
+
+export const YOUTUBE_NOT_CONFIGURED = 'YouTube is not configured on this server (YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET)';
+
+export function requireYouTube(deps: AppDeps): YouTubeClient {
+  if (!deps.youtube) throw new AppError('SERVICE_UNAVAILABLE', YOUTUBE_NOT_CONFIGURED);
+  return deps.youtube;
+}
+
+/** Google gave no refresh token and none is stored: posts scheduled for later could never get a token. */
+const NO_REFRESH_TOKEN = 'Google did not grant offline access. Remove Clipshift from your Google account’s third-party access, then connect again.';
 
 /** How an account is named to the user: "@username", else its display name. */
 export const accountLabel = formatAccountHandle;
@@ -112,41 +124,117 @@ export async function upsertAccount(
   return account;
 }
 
+/**
+ * Stores a connected YouTube channel for its owner: open_id is the channel id, the name its title,
+ * the username its handle without "@". Google does not rotate refresh tokens and sends one only on
+ * a consent: a reconnection without one keeps the stored one.
+ */
+export async function upsertYouTubeAccount(
+  db: DbOrTrx,
+  appSecret: string,
+  input: { userId: string; via: 'owner' | 'guest'; tokens: YouTubeTokens; channel: YouTubeChannel },
+  now = Date.now(),
+): Promise<TikTokAccountRow> {
+  const { tokens, channel } = input;
+  if (!tokens.refreshToken && !(await selectAccountByExternalId(db, input.userId, 'youtube', channel.channelId))) throw new Error(NO_REFRESH_TOKEN);
+  const profile = {
+    union_id: null,
+    display_name: channel.title || channel.handle || 'YouTube channel',
+    username: channel.handle ? channel.handle.replace(/^@/, '') : null,
+    avatar_url: channel.avatarUrl,
+  };
+  const access = {
+    access_token_enc: encryptSecret(tokens.accessToken, appSecret),
+    access_expires_at: tokens.expiresAt,
+    refresh_expires_at: null,
+    scope: tokens.scope,
+  };
+  const refresh = tokens.refreshToken ? { refresh_token_enc: encryptSecret(tokens.refreshToken, appSecret) } : {};
+  const account = await upsertAccountRow(
+    db,
+    { user_id: input.userId, platform: 'youtube', open_id: channel.channelId, connected_via: input.via, ...profile, ...access, refresh_token_enc: refresh.refresh_token_enc ?? '' },
+    { ...profile, ...access, ...refresh, needs_reconnect: false, updated_at: new Date(now) },
+  );
+  await reattachUploads(db, account);
+  return account;
+}
+
 export class ReconnectRequired extends Error {
   override name = 'ReconnectRequired';
+}
+
+export const ACCOUNT_REMOVED = 'The TikTok account was removed before the clip was posted';
+export const YOUTUBE_ACCOUNT_REMOVED = 'The YouTube account was removed before the clip was posted';
+
+interface TokenOptions {
+  force?: boolean;
+  signal?: AbortSignal;
+}
+
+/** How one platform refreshes: the new access token and the columns to store, and whether an error means the grant is dead. */
+interface Refresher {
+  removed: string;
+  refresh(refreshToken: string, now: number, signal?: AbortSignal): Promise<{ token: string; columns: Parameters<typeof updateAccount>[2] }>;
+  grantDead(error: unknown): boolean;
 }
 
 /**
  * A valid access token for the account, refreshed ahead of expiry. The row lock makes two
  * concurrent refreshes impossible: TikTok rotates refresh tokens, so the loser would be locked out.
- * A refused refresh marks the account as needing reconnection.
+ * A refused refresh marks the account as needing reconnection and tells the user once.
  */
-export const ACCOUNT_REMOVED = 'The TikTok account was removed before the clip was posted';
-
-export async function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: { force?: boolean; signal?: AbortSignal } = {}): Promise<string> {
+async function refreshedToken(db: Db, appSecret: string, accountId: string, refresher: Refresher, options: TokenOptions): Promise<string> {
   const outcome = await db.transaction().execute(async (trx) => {
     const account = await selectAccountForUpdate(trx, accountId);
-    if (!account) throw new Error(ACCOUNT_REMOVED);
-    const refused = { reconnect: account.display_name, token: undefined, userId: account.user_id };
+    if (!account) throw new Error(refresher.removed);
+    const refused = { reconnect: account.display_name, platform: account.platform, token: undefined, userId: account.user_id };
     if (account.needs_reconnect) return { ...refused, newly: false };
     const now = Date.now();
     if (!options.force && account.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return { token: decryptSecret(account.access_token_enc, appSecret), reconnect: undefined };
     try {
-      const tokens = await tiktok.refreshToken(decryptSecret(account.refresh_token_enc, appSecret), options.signal);
-      await updateAccount(trx, accountId, { ...tokenColumns(tokens, appSecret, now), updated_at: new Date(now) });
-      return { token: tokens.accessToken, reconnect: undefined };
+      const refreshed = await refresher.refresh(decryptSecret(account.refresh_token_enc, appSecret), now, options.signal);
+      await updateAccount(trx, accountId, { ...refreshed.columns, updated_at: new Date(now) });
+      return { token: refreshed.token, reconnect: undefined };
     } catch (error) {
-      if (isTikTokError(error) && (error.kind === 'reconnect_required' || error.kind === 'token_invalid')) return { ...refused, newly: true };
+      if (refresher.grantDead(error)) return { ...refused, newly: true };
       throw error;
     }
   });
   if (outcome.token !== undefined) return outcome.token;
   await db.transaction().execute(async (trx) => {
     await updateAccount(trx, accountId, { needs_reconnect: true, updated_at: new Date() });
-    // Told once, when TikTok first refuses the account, not at every post that finds it still refused.
-    if (outcome.newly) await raiseEvent(trx, outcome.userId, 'account.reconnect', { account_id: accountId, account: outcome.reconnect, platform: 'tiktok' });
+    // Told once, when the platform first refuses the account, not at every post that finds it still refused.
+    if (outcome.newly) await raiseEvent(trx, outcome.userId, 'account.reconnect', { account_id: accountId, account: outcome.reconnect, platform: outcome.platform });
   });
-  throw new ReconnectRequired(`The TikTok connection of ${outcome.reconnect} has expired: reconnect the account in Settings`);
+  throw new ReconnectRequired(`The ${PLATFORM_LABELS[outcome.platform]} connection of ${outcome.reconnect} has expired: reconnect the account in Settings`);
+}
+
+/** A valid TikTok access token for the account (TikTok rotates the refresh token on every refresh). */
+export function freshAccessToken(db: Db, tiktok: TikTokClient, appSecret: string, accountId: string, options: TokenOptions = {}): Promise<string> {
+  return refreshedToken(db, appSecret, accountId, {
+    removed: ACCOUNT_REMOVED,
+    refresh: async (refreshToken, now, signal) => {
+      const tokens = await tiktok.refreshToken(refreshToken, signal);
+      return { token: tokens.accessToken, columns: tokenColumns(tokens, appSecret, now) };
+    },
+    grantDead: (error) => isTikTokError(error) && (error.kind === 'reconnect_required' || error.kind === 'token_invalid'),
+  }, options);
+}
+
+/** A valid YouTube access token for the account; Google keeps the refresh token, so the stored one stays. */
+export function freshYouTubeToken(db: Db, youtube: YouTubeClient, appSecret: string, accountId: string, options: TokenOptions = {}): Promise<string> {
+  return refreshedToken(db, appSecret, accountId, {
+    removed: YOUTUBE_ACCOUNT_REMOVED,
+    refresh: async (refreshToken, _now, signal) => {
+      const tokens = await youtube.refreshToken(refreshToken, signal);
+      const rotated = tokens.refreshToken ? { refresh_token_enc: encryptSecret(tokens.refreshToken, appSecret) } : {};
+      return {
+        token: tokens.accessToken,
+        columns: { access_token_enc: encryptSecret(tokens.accessToken, appSecret), access_expires_at: tokens.expiresAt, ...rotated, ...(tokens.scope ? { scope: tokens.scope } : {}) },
+      };
+    },
+    grantDead: (error) => isYouTubeError(error, 'reconnect_required'),
+  }, options);
 }
 
 export async function linkAccount(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {

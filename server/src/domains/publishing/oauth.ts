@@ -1,24 +1,32 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { formatAccountHandle } from '@clipshift/shared';
+import { formatAccountHandle, PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, YOUTUBE_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
 import { callbackError } from '../../engines/providers/tiktok/index.ts';
+import { callbackError as youtubeCallbackError, missingScopes } from '../../engines/providers/youtube/index.ts';
 import { databaseAnswers } from '../../platform/db/database.ts';
 import { isDatabaseUnavailable } from '../../platform/db/errors.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
-import { requireTikTok, upsertAccount } from './accounts.ts';
+import { requireTikTok, requireYouTube, upsertAccount, upsertYouTubeAccount, type TikTokAccountRow } from './accounts.ts';
 import { consumeOAuthState, insertOAuthState } from './queries.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
-/** TikTok's authorize URL with a fresh single-use state bound to the user (ten minutes). */
-export async function authorizeUrlFor(deps: AppDeps, userId: string, via: 'owner' | 'guest'): Promise<string> {
-  const tiktok = requireTikTok(deps);
+/** The permissions a YouTube connection needs, in the user's words, when Google's page let them untick one. */
+const YOUTUBE_SCOPES_MISSING = 'Clipshift needs permission to upload videos and to see your YouTube channel: connect again and leave both boxes ticked on Google’s page.';
+
+/**
+ * The platform's authorize URL with a fresh single-use state bound to the user and to the platform
+ * (ten minutes). For YouTube: offline access and a consent prompt, so Google hands out a refresh token.
+ */
+export async function authorizeUrlFor(deps: AppDeps, userId: string, via: 'owner' | 'guest', platform: AccountPlatform = 'tiktok'): Promise<string> {
+  // Checked before a state is stored: an unconfigured platform leaves nothing behind.
+  const client = platform === 'youtube' ? requireYouTube(deps) : requireTikTok(deps);
   const state = randomBytes(32).toString('base64url');
-  await insertOAuthState(deps.db, { state_hash: hashState(state), user_id: userId, via, expires_at: new Date(Date.now() + STATE_TTL_MS) });
-  return tiktok.buildAuthorizeUrl({ state });
+  await insertOAuthState(deps.db, { state_hash: hashState(state), user_id: userId, via, platform, expires_at: new Date(Date.now() + STATE_TTL_MS) });
+  return client.buildAuthorizeUrl({ state });
 }
 
 export interface CallbackResult {
@@ -28,9 +36,9 @@ export interface CallbackResult {
   unavailable?: boolean;
 }
 
-/** Marks the state used and returns whom it belongs to; unknown, reused or expired states are refused. */
-async function consumeState(deps: AppDeps, state: string): Promise<{ userId: string; via: 'owner' | 'guest' }> {
-  const row = await consumeOAuthState(deps.db, hashState(state));
+/** Marks the state used and returns whom it belongs to; unknown, reused, expired or other platforms' states are refused. */
+async function consumeState(deps: AppDeps, state: string, platform: AccountPlatform): Promise<{ userId: string; via: 'owner' | 'guest' }> {
+  const row = await consumeOAuthState(deps.db, hashState(state), platform);
   if (!row) throw new Error('This sign-in link is unknown, already used or expired. Please start the connection again.');
   return { userId: row.user_id, via: row.via };
 }
@@ -44,44 +52,44 @@ export async function completeAuthorization(
   deps: AppDeps,
   query: Record<string, unknown>,
   sessionUserId: string | null,
+  platform: AccountPlatform = 'tiktok',
 ): Promise<CallbackResult> {
+  const label = PLATFORM_LABELS[platform];
   const state = typeof query.state === 'string' ? query.state : '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (typeof value === 'string') params.set(key, value);
-  const refused = callbackError(params);
+  const refused = platform === 'youtube' ? youtubeCallbackError(params) : callbackError(params);
   try {
-    if (!state) throw new Error('The answer from TikTok has no state. Please start the connection again.');
-    const owner = await consumeState(deps, state);
+    if (!state) throw new Error(`The answer from ${platform === 'youtube' ? 'Google' : label} has no state. Please start the connection again.`);
+    const owner = await consumeState(deps, state, platform);
     if (owner.via === 'owner' && sessionUserId && sessionUserId !== owner.userId) {
       throw new Error('This connection was started by another Clipshift account.');
     }
     if (refused) throw new Error(refused.message);
     const code = typeof query.code === 'string' ? query.code : '';
-    if (!code) throw new Error('TikTok sent no authorization code.');
-    const tiktok = requireTikTok(deps);
-    const tokens = await tiktok.exchangeCode(code);
-    const info = await tiktok.getUserInfo(tokens.accessToken);
-    const account = await upsertAccount(deps.db, deps.appSecret, { userId: owner.userId, via: owner.via, tokens, info });
+    if (!code) throw new Error(`${platform === 'youtube' ? 'Google' : label} sent no authorization code.`);
+    const account = platform === 'youtube' ? await connectYouTube(deps, owner, code) : await connectTikTok(deps, owner, code);
+    const what = platform === 'youtube' ? `YouTube channel ${account.display_name}` : `TikTok account ${formatAccountHandle(account)}`;
     await recordLog(deps.db, deps.logger, {
       level: 'INFO',
-      logger: 'tiktok',
-      message: `Connected TikTok account ${formatAccountHandle(account)}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
+      logger: platform,
+      message: `Connected ${what}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
       userId: owner.userId,
       budget: sessionUserId ? undefined : anonymousLogBudget(owner.userId),
     });
     return { success: true };
   } catch (error) {
     // An outage is no failed connection of the user's, and its text is the driver's, not theirs to
-    // read. A network error of TikTok's looks alike, hence the database is asked too.
+    // read. A network error of the platform's looks alike, hence the database is asked too.
     if (isDatabaseUnavailable(error) && !(await databaseAnswers(deps.db))) {
-      deps.logger.warn({ err: error }, 'TikTok callback while the database is unavailable');
+      deps.logger.warn({ err: error, platform }, 'OAuth callback while the database is unavailable');
       return { success: false, error: DATABASE_UNAVAILABLE_MESSAGE, unavailable: true };
     }
     const message = (error as Error).message;
     await recordLog(deps.db, deps.logger, {
       level: 'WARNING',
-      logger: 'tiktok',
-      message: `TikTok connection failed: ${message}`,
+      logger: platform,
+      message: `${label} connection failed: ${message}`,
       userId: sessionUserId,
       // Anyone can call the callback: without a session, what it may write is bounded.
       budget: sessionUserId ? undefined : anonymousLogBudget(null),
@@ -90,18 +98,38 @@ export async function completeAuthorization(
   }
 }
 
+type Owner = { userId: string; via: 'owner' | 'guest' };
+
+async function connectTikTok(deps: AppDeps, owner: Owner, code: string): Promise<TikTokAccountRow> {
+  const tiktok = requireTikTok(deps);
+  const tokens = await tiktok.exchangeCode(code);
+  const info = await tiktok.getUserInfo(tokens.accessToken);
+  return upsertAccount(deps.db, deps.appSecret, { userId: owner.userId, via: owner.via, tokens, info });
+}
+
+/** Code → tokens (with the scopes both ticked) → the Google account's channel → the account row. */
+async function connectYouTube(deps: AppDeps, owner: Owner, code: string): Promise<TikTokAccountRow> {
+  const youtube = requireYouTube(deps);
+  const tokens = await youtube.exchangeCode(code);
+  if (missingScopes(tokens.scope).length) throw new Error(YOUTUBE_SCOPES_MISSING);
+  const channel = await youtube.getMyChannel(tokens.accessToken);
+  return upsertYouTubeAccount(deps.db, deps.appSecret, { userId: owner.userId, via: owner.via, tokens, channel });
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 /**
  * The popup's last page: tells the opener (our own origin only) how it went, then closes. The
  * inline script runs under a per-response nonce; nothing else may run.
  */
-export function callbackPage(result: CallbackResult, appOrigin: string): { html: string; csp: string } {
+export function callbackPage(result: CallbackResult, appOrigin: string, platform: AccountPlatform = 'tiktok'): { html: string; csp: string } {
   const nonce = randomUUID().replace(/-/g, '');
-  const message = { type: 'tiktok-auth', success: result.success, ...(result.success ? {} : { error: result.error }) };
-  const text = result.success ? 'TikTok account connected. You can close this window.' : `Could not connect TikTok: ${result.error ?? 'unknown error'}`;
+  const label = PLATFORM_LABELS[platform];
+  const type = platform === 'youtube' ? YOUTUBE_AUTH_MESSAGE_TYPE : TIKTOK_AUTH_MESSAGE_TYPE;
+  const message = { type, success: result.success, ...(result.success ? {} : { error: result.error }) };
+  const text = result.success ? `${label} account connected. You can close this window.` : `Could not connect ${label}: ${result.error ?? 'unknown error'}`;
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Clipshift · TikTok</title>
+<html lang="en"><head><meta charset="utf-8"><title>Clipshift · ${label}</title>
 <style>body{font:16px system-ui,sans-serif;display:grid;place-items:center;min-height:100vh;margin:0;color:#0f172a}</style></head>
 <body><p>${escapeHtml(text)}</p>
 <script nonce="${nonce}">

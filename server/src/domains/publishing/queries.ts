@@ -27,6 +27,11 @@ export function selectAccount(db: DbOrTrx, userId: string, accountId: string): P
   return db.selectFrom('tiktok_accounts').selectAll().where('user_id', '=', userId).where('id', '=', accountId).executeTakeFirst();
 }
 
+/** The user's account of a platform by the platform's own id of it. */
+export function selectAccountByExternalId(db: DbOrTrx, userId: string, platform: AccountPlatform, openId: string): Promise<TikTokAccountRow | undefined> {
+  return db.selectFrom('tiktok_accounts').selectAll().where('user_id', '=', userId).where('platform', '=', platform).where('open_id', '=', openId).executeTakeFirst();
+}
+
 /** An account by id alone (jobs hold ids), row-locked: refreshing its tokens must not race. */
 export function selectAccountForUpdate(db: DbOrTrx, accountId: string): Promise<TikTokAccountRow | undefined> {
   return db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
@@ -126,7 +131,7 @@ export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Pro
     .onConflict((onConflict) =>
       onConflict
         .columns(['clip_row_id', 'platform', 'account_open_id'])
-        .doUpdateSet({ status: 'queued', ...values, publish_id: null, upload_url_enc: null, percent: null, error: null, updated_at: new Date() })
+        .doUpdateSet({ status: 'queued', ...values, publish_id: null, upload_url_enc: null, external_id: null, stats: null, stats_fetched_at: null, stats_due_at: null, percent: null, error: null, updated_at: new Date() })
         .where('uploads.status', 'in', RETRIABLE_UPLOAD),
     )
     .returningAll()
@@ -242,12 +247,16 @@ export async function insertOAuthState(db: DbOrTrx, values: Insertable<OAuthStat
   await db.insertInto('oauth_states').values(values).execute();
 }
 
-/** Marks the state used if it is unused and unexpired; whom it belongs to, or undefined. */
-export function consumeOAuthState(db: DbOrTrx, stateHash: string) {
+/**
+ * Marks the state used if it is unused, unexpired and of this platform's flow; whom it belongs to,
+ * or undefined (another platform's state stays unused: it is not this callback's to spend).
+ */
+export function consumeOAuthState(db: DbOrTrx, stateHash: string, platform: AccountPlatform) {
   return db
     .updateTable('oauth_states')
     .set({ used_at: sql<Date>`now()` })
     .where('state_hash', '=', stateHash)
+    .where('platform', '=', platform)
     .where('used_at', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`)
     .returning(['user_id', 'via'])
@@ -261,7 +270,7 @@ export function selectAccountPostSettings(db: DbOrTrx, userId: string) {
   return db
     .selectFrom('tiktok_accounts as a')
     .leftJoin('account_post_settings as s', 's.tiktok_account_id', 'a.id')
-    .select(['a.id', 'a.display_name', 'a.username', 's.privacy_level', 's.disable_comment', 's.disable_duet', 's.disable_stitch'])
+    .select(['a.id', 'a.platform', 'a.display_name', 'a.username', 's.privacy_level', 's.disable_comment', 's.disable_duet', 's.disable_stitch'])
     .where('a.user_id', '=', userId)
     .orderBy('a.created_at')
     .execute();

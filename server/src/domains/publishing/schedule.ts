@@ -104,7 +104,7 @@ export async function listQueue(db: DbOrTrx, userId: string): Promise<QueueItem[
     id: row.id,
     clip_id: clips.get(row.clip_row_id)?.clip_id ?? '',
     account_id: row.tiktok_account_id,
-    platform: 'tiktok' as const,
+    platform: row.platform,
     status: row.status,
     scheduled_for: (row.scheduled_for ?? row.created_at).toISOString(),
     error: row.error,

@@ -1,4 +1,5 @@
 import { privacyNeededMessage, type Clip } from '@clipshift/shared';
+import { youtubeTitle } from '../../engines/providers/youtube/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { findClipById } from '../clips/service.ts';
@@ -47,7 +48,7 @@ export async function autoPublishClip(deps: AppDeps, clipRowId: string): Promise
   if (clip.review_status === 'pending' || clip.review_status === 'rejected') return;
   const description = clip.descriptions[0]?.description ?? clip.title;
   const rows = await deps.db.transaction().execute((trx) =>
-    queueUnattendedUploads(trx, { userId, clipRowId, accountIds, description, mode: deps.env.TIKTOK_POST_MODE }, { requireChoice: false }),
+    queueUnattendedUploads(trx, { userId, clipRowId, accountIds, description, clipTitle: clip.title, mode: deps.env.TIKTOK_POST_MODE }, { requireChoice: false }),
   );
   const scheduled = rows.filter((row) => row.status === 'scheduled').length;
   const when = scheduled ? ` (${scheduled === rows.length ? 'all' : scheduled} into posting slots: see the Queue)` : '';
@@ -59,6 +60,8 @@ interface UnattendedPost {
   clipRowId: string;
   accountIds: string[];
   description: string;
+  /** The clip's title: YouTube posts take their title from it (youtubeTitle). */
+  clipTitle: string;
   mode: 'direct' | 'inbox';
 }
 
@@ -77,15 +80,18 @@ export async function queueUnattendedUploads(db: DbOrTrx, post: UnattendedPost, 
     throw badRequest(privacyNeededMessage(first ? accountLabel(first) : 'this account'));
   }
   const rows: UploadRow[] = [];
+  const { clipTitle, ...queueInput } = post;
   for (const accountId of post.accountIds) {
     const choice = choices.get(accountId);
     const queued = await queueUploads(
       db,
       {
-        ...post,
+        ...queueInput,
         accountIds: [accountId],
+        title: youtubeTitle(clipTitle),
+        // queueUploads keeps the one that fits the account's platform (post-settings checked it on save).
         ...(choice
-          ? { privacyLevel: choice.privacyLevel, disableComment: choice.disableComment, disableDuet: choice.disableDuet, disableStitch: choice.disableStitch }
+          ? { privacyLevel: choice.privacyLevel, youtubePrivacy: choice.privacyLevel, disableComment: choice.disableComment, disableDuet: choice.disableDuet, disableStitch: choice.disableStitch }
           : {}),
       },
       { skipExisting: true, timing: 'next-slot' },

@@ -1,6 +1,7 @@
-import type { PostClipRequest, Upload } from '@clipshift/shared';
+import { postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type PostClipRequest, type Upload } from '@clipshift/shared';
+import { youtubeTitle } from '../../engines/providers/youtube/index.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
-import { clipLabelsOf, findClipWithMedia } from '../clips/service.ts';
+import { clipLabelsOf, findClipWithMedia, type ClipRow } from '../clips/service.ts';
 import { badGateway, badRequest, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
 import { pause } from '../../platform/pause.ts';
 import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
@@ -8,8 +9,11 @@ import { planPost, queuePostJob, type PostTiming } from './schedule.ts';
 import { insertUpload, selectAccountNames, selectLinkedAccountIds, selectUploads, selectUserUpload, type UploadRow } from './queries.ts';
 
 export type { UploadRow };
-/** Statuses after which TikTok has accepted (or refused) the video. */
-const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed', 'canceled'] as const;
+/**
+ * Statuses after which the platform has accepted (or refused) the video; `scheduled` for a post
+ * that waits (YouTube's daily quota), whose upload says until when.
+ */
+const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed', 'canceled', 'scheduled'] as const;
 const WAIT_LIMIT_MS = 20 * 60_000;
 const POLL_MS = 500;
 
@@ -62,10 +66,15 @@ interface QueueInput {
   accountIds: string[];
   description: string;
   mode: 'direct' | 'inbox';
+  /** TikTok's privacy level, for TikTok accounts. */
   privacyLevel?: string;
   disableComment?: boolean;
   disableDuet?: boolean;
   disableStitch?: boolean;
+  /** private, unlisted or public, for YouTube accounts (absent: the post job posts privately). */
+  youtubePrivacy?: string;
+  /** The YouTube title, for YouTube accounts. */
+  title?: string;
 }
 
 interface QueueOptions {
@@ -92,6 +101,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
     const account = accounts.find((candidate) => candidate.id === accountId);
     if (!account) throw accountNotFound();
     const planned = await planPost(db, account, options.timing);
+    const youtube = account.platform === 'youtube';
     const values = {
       ...planned,
       timing: options.timing,
@@ -103,10 +113,11 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
       account_open_id: account.open_id,
       mode: input.mode,
       description: input.description,
-      privacy_level: input.privacyLevel ?? null,
-      disable_comment: input.disableComment ?? false,
-      disable_duet: input.disableDuet ?? false,
-      disable_stitch: input.disableStitch ?? false,
+      privacy_level: (youtube ? input.youtubePrivacy : input.privacyLevel) ?? null,
+      disable_comment: !youtube && (input.disableComment ?? false),
+      disable_duet: !youtube && (input.disableDuet ?? false),
+      disable_stitch: !youtube && (input.disableStitch ?? false),
+      title: youtube ? (input.title ?? null) : null,
     };
     const row = await insertUpload(db, values);
     if (!row) {
@@ -135,11 +146,23 @@ export async function targetAccounts(db: DbOrTrx, userId: string, asked: readonl
   return linked;
 }
 
+/** Why the clip's video cannot go to the platform (shared postPreflight), as a 400 before anything is queued. */
+export function assertPreflight(clip: Pick<ClipRow, 'output_duration' | 'width' | 'height' | 'size_bytes'>, platforms: Iterable<AccountPlatform>): void {
+  const video = { duration: clip.output_duration, width: clip.width ?? 0, height: clip.height ?? 0, size_bytes: clip.size_bytes === null ? null : Number(clip.size_bytes) };
+  for (const platform of new Set(platforms)) {
+    const problems = postPreflight(platform, video);
+    if (problems.length) throw badRequest(problems.join(' '));
+  }
+}
+
 export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox', input: PostClipRequest): Promise<UploadRow[]> {
   const clip = await findClipWithMedia(db, userId, input.id);
   return db.transaction().execute(async (trx) => {
-    const asked = [...(input.tiktok_account_ids ?? []), ...(input.tiktok_account_id === undefined ? [] : [input.tiktok_account_id])];
+    const asked = [...(input.tiktok_account_ids ?? []), ...(input.tiktok_account_id === undefined ? [] : [input.tiktok_account_id]), ...(input.account_ids ?? [])];
     const accountIds = await targetAccounts(trx, userId, asked, clip);
+    const platforms = (await selectAccountNames(trx, accountIds)).map((account) => account.platform);
+    if (platforms.includes('youtube') && !input.youtube_privacy) throw badRequest(YOUTUBE_PRIVACY_NEEDED);
+    assertPreflight(clip, platforms);
     return queueUploads(trx, {
       userId,
       clipRowId: clip.id,
@@ -150,11 +173,13 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
       disableComment: input.disable_comment,
       disableDuet: input.disable_duet,
       disableStitch: input.disable_stitch,
+      youtubePrivacy: input.youtube_privacy,
+      title: input.title?.trim() ? input.title.trim() : youtubeTitle(clip.title),
     }, { timing: 'now' });
   });
 }
 
-export const RESTARTING_UPLOADS = 'The server is restarting. The upload carries on after the restart: check the clip’s TikTok status in a minute.';
+export const RESTARTING_UPLOADS = 'The server is restarting. The upload carries on after the restart: check the clip’s post status in a minute.';
 
 /**
  * Waits until TikTok has accepted or refused every upload (another process may be running them).
@@ -166,7 +191,7 @@ export async function awaitAccepted(db: Db, uploadIds: string[], signal?: AbortS
     const rows = await selectUploads(db, uploadIds);
     if (rows.every((row) => (ACCEPTED_OR_DONE as readonly string[]).includes(row.status))) return rows;
     if (stopping?.aborted) throw serviceRestarting(RESTARTING_UPLOADS);
-    if (Date.now() > deadline || signal?.aborted) throw badGateway('TikTok is taking long to accept the video; the upload goes on in the background');
+    if (Date.now() > deadline || signal?.aborted) throw badGateway('The platform is taking long to accept the video; the upload goes on in the background');
     await pause(POLL_MS, signal, stopping);
   }
 }

@@ -39,6 +39,9 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     ...trimFields(row),
     output_duration: row.output_duration,
     media_expired_at: row.media_expired_at?.toISOString() ?? null,
+    video_bytes: row.size_bytes === null ? null : Number(row.size_bytes),
+    width: row.width,
+    height: row.height,
   });
 }
 

@@ -1,4 +1,4 @@
-import { accountIdInput, creatorOptions, linkAccountInput, passkeyInput, postClipInput, streamer, tiktokAccount, upload } from '@clipshift/shared';
+import { accountIdInput, creatorOptions, linkAccountInput, passkeyInput, PLATFORM_LABELS, postClipInput, streamer, tiktokAccount, upload, type Upload } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { findPasskeyOwnerLimited } from '../../domains/guests/service.ts';
@@ -10,6 +10,13 @@ import { authorizeUrlFor } from '../../domains/publishing/oauth.ts';
 import { awaitAccepted, findUpload, postClip, toUpload } from '../../domains/publishing/uploads.ts';
 
 const authUrlOutput = z.object({ auth_url: z.string() });
+
+/** "Posted to TikTok successfully!", naming the platforms posted to; a post waiting for YouTube's quota says so. */
+function postedMessage(uploads: readonly Upload[]): string {
+  const platforms = [...new Set(uploads.map((item) => PLATFORM_LABELS[item.platform]))].join(' and ');
+  const waiting = uploads.find((item) => item.status === 'scheduled');
+  return waiting ? `Queued for ${platforms}: ${waiting.error ?? 'the post waits in the Queue'}` : `Posted to ${platforms} successfully!`;
+}
 
 /** Link or unlink: both check that the streamer and the account are the caller's, then answer the streamer. */
 function linkProcedure(change: (db: DbOrTrx, streamerId: string, accountId: string) => Promise<void>) {
@@ -62,9 +69,9 @@ export const tiktokRouter = router({
       const uploads = await Promise.all(rows.map((row) => toUpload(ctx.deps.db, row)));
       const failed = uploads.filter((item) => item.status === 'failed');
       if (failed.length === uploads.length) {
-        throw new AppError('BAD_GATEWAY', failed[0]?.error ?? 'TikTok refused the video', { details: { uploads } });
+        throw new AppError('BAD_GATEWAY', failed[0]?.error ?? 'The platform refused the video', { details: { uploads } });
       }
-      return { message: 'Posted to TikTok successfully!', uploads };
+      return { message: postedMessage(uploads), uploads };
     }),
 
   /** What TikTok lets this account post with right now: privacy levels, interaction flags, max duration. */
@@ -77,4 +84,17 @@ export const tiktokRouter = router({
     .input(accountIdInput)
     .output(upload)
     .query(async ({ ctx, input }) => toUpload(ctx.deps.db, await findUpload(ctx.deps.db, ctx.user.id, input.id))),
+});
+
+/** Connecting YouTube channels (posting goes through tiktok.post, which takes accounts of every platform). */
+export const youtubeRouter = router({
+  authUrl: authedProcedure.output(authUrlOutput).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner', 'youtube') })),
+
+  guestAuthUrl: publicProcedure
+    .input(passkeyInput)
+    .output(authUrlOutput)
+    .mutation(async ({ ctx, input }) => {
+      const owner = await findPasskeyOwnerLimited({ db: ctx.deps.db, appSecret: ctx.deps.appSecret, ip: ctx.meta.ip, passkey: input.passkey });
+      return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest', 'youtube') };
+    }),
 });

@@ -1,14 +1,12 @@
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_EXPIRED_MESSAGE, PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
+import { PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
-import { findClipById, instanceWorkDir, localClipFile, type ClipRow } from '../../clips/service.ts';
+import { findClipById, instanceWorkDir } from '../../clips/service.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../../../platform/identity.ts';
-import { StorageMissing } from '../../../platform/storage/index.ts';
 import { recordLog } from '../../logs/service.ts';
 import { raiseEvent } from '../../notifications/service.ts';
-import type { DbOrTrx } from '../../../platform/db/database.ts';
 import {
   assertDurationAllowed,
   isTikTokError,
@@ -18,13 +16,14 @@ import {
   type TikTokClient,
 } from '../../../engines/providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
-import { throttledWriter } from '../../../platform/throttled-writer.ts';
 import { ACCOUNT_REMOVED, freshAccessToken, ReconnectRequired } from '../accounts.ts';
 import { POST_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
-import { selectUpload, transitionUpload, updateUpload, updateUploadPercent } from '../queries.ts';
+import { selectUpload, transitionUpload, updateUpload } from '../queries.ts';
 import { isRateRefusal, rescheduleRefused } from '../schedule.ts';
 import { queuePostJob, type UploadRow } from '../uploads.ts';
+import { postEventData, videoToSend, withUploadProgress } from './post-common.ts';
+import { postYouTubeUpload } from './post-youtube.ts';
 
 /** TikTok may have the video already; we can no longer ask. */
 const ACCOUNT_REMOVED_MIDWAY = 'The TikTok account was removed while TikTok was receiving the video: check the account on TikTok before posting again';
@@ -60,36 +59,15 @@ async function setStatus(deps: AppDeps, uploadId: string, status: UploadStatus, 
   await updateUpload(deps.db, uploadId, { status, ...fields, updated_at: new Date() });
 }
 
-/** What a post's webhooks are told about it (the clip may be gone by the time a post fails). */
-async function postEventData(db: DbOrTrx, upload: UploadRow) {
-  const clip = await findClipById(db, upload.clip_row_id);
-  return { upload_id: upload.id, clip_id: clip?.clip_id ?? '', clip_title: clip?.title ?? '', account: upload.account_name, platform: 'tiktok' };
-}
-
 /** The public post's address, when TikTok told its id and the account has a username to build it with. */
 function shareUrl(accountName: string, postIds: readonly string[]): string | null {
   const postId = postIds[0];
   return postId && accountName.startsWith('@') ? `https://www.tiktok.com/${accountName}/video/${postId}` : null;
 }
 
-type ChunkProgress = (uploadedBytes: number, totalBytes: number) => void;
-
 /**
- * Runs a chunk transfer, saving the share of the video TikTok has received as chunks are
- * accepted (at most once a second). Nothing is written once it returns, so the status that
- * follows (processing, 100 %) is never overwritten by a late progress write.
- */
-async function withUploadProgress(deps: AppDeps, uploadId: string, transfer: (onProgress: ChunkProgress) => Promise<unknown>): Promise<void> {
-  const writer = throttledWriter((percent: number) => updateUploadPercent(deps.db, uploadId, percent));
-  try {
-    await transfer((uploadedBytes, totalBytes) => writer.push(Math.floor((uploadedBytes / totalBytes) * 100)));
-  } finally {
-    await writer.stop();
-  }
-}
-
-/**
- * `tiktok/post`: one clip to one account, at most once. TikTok's publish_id is saved before any
+ * `tiktok/post`: one clip to one account, at most once (a YouTube account's upload goes to
+ * post-youtube.ts from here: the job, its key and the queue's handling of it are shared). TikTok's publish_id is saved before any
  * byte is sent; a retried job with a publish_id never initialises a second post — it finishes the
  * upload if it can and otherwise polls the status. graphile-worker's abort signal (the app is
  * stopping) cancels the transfer or the wait, and the job is queued again to carry on after the
@@ -106,6 +84,7 @@ async function postUpload(deps: AppDeps, identity: WorkerIdentity, uploadId: str
     await queuePostJob(deps.db, uploadId, upload.scheduled_for);
     return;
   }
+  if (upload.platform === 'youtube') return postYouTubeUpload(deps, identity, upload, ctx);
   const lastAttempt = ctx.attempts.last;
   // A copy of the video when it lives in a bucket; removed whatever happens.
   const scratchDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `post-${uploadId}`);
@@ -212,16 +191,6 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
     message: status === 'published' ? `Posted "${clip.title}" to TikTok` : `Sent "${clip.title}" to the TikTok inbox as a draft`,
     userId: upload.user_id,
   });
-}
-
-/** The clip's video on this machine; a clip whose video retention deleted cannot be posted again. */
-async function videoToSend(deps: AppDeps, clip: ClipRow, scratchDir: string, signal: AbortSignal): Promise<string> {
-  try {
-    return await localClipFile(deps.storage, clip, 'video', scratchDir, signal);
-  } catch (error) {
-    if (!(error instanceof StorageMissing)) throw error;
-    throw new Error(clip.media_expired_at ? MEDIA_EXPIRED_MESSAGE : 'The clip\'s video file is missing');
-  }
 }
 
 /** A retried job whose bytes may be partly sent: ask TikTok how far it got and send the rest. */

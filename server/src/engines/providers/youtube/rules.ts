@@ -1,4 +1,4 @@
-import { HASHTAG_PATTERN } from '@clipshift/shared';
+import { HASHTAG_PATTERN, SHORTS_MAX_DURATION_SEC, YOUTUBE_MAX_VIDEO_BYTES } from '@clipshift/shared';
 
 /*
  * YouTube's limits on a video's details and on what counts as a Short, as pure functions: the
@@ -13,9 +13,9 @@ export const MAX_DESCRIPTION_BYTES = 5_000;
 /** snippet.tags: at most 500 characters together, as YouTube counts them (see tagsLength). */
 export const MAX_TAGS_LENGTH = 500;
 /** Shorts are at most 3 minutes long. */
-export const MAX_SHORTS_DURATION_SEC = 180;
+export const MAX_SHORTS_DURATION_SEC = SHORTS_MAX_DURATION_SEC;
 /** YouTube's upload limit: 256 GB. */
-export const MAX_VIDEO_BYTES = 256 * 1024 ** 3;
+export const MAX_VIDEO_BYTES = YOUTUBE_MAX_VIDEO_BYTES;
 /** Gaming: every Clipshift video is a stream clip. */
 export const GAMING_CATEGORY_ID = '20';
 export const FALLBACK_TITLE = 'Stream clip';

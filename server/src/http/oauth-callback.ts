@@ -1,0 +1,32 @@
+import type { AccountPlatform } from '@clipshift/shared';
+import { Router } from 'express';
+import type { AppDeps } from '../domains/deps.ts';
+import { createRequestContext } from './context.ts';
+import { callbackPage, completeAuthorization, type CallbackResult } from '../domains/publishing/oauth.ts';
+
+/** 200 connected; 503 the database is away (start again later); 400 any other failure. */
+const statusOf = (result: CallbackResult) => (result.success ? 200 : result.unavailable ? 503 : 400);
+
+/**
+ * GET /api/tiktok/callback and GET /api/youtube/callback: where the platform sends the popup back;
+ * each answers the page that tells the opener ({type:'tiktok-auth'|'youtube-auth', success, error?}).
+ */
+export function oauthCallbackRouter(deps: AppDeps): Router {
+  const router = Router();
+  const platforms: AccountPlatform[] = ['tiktok', 'youtube'];
+  for (const platform of platforms) {
+    router.get(`/${platform}/callback`, async (req, res) => {
+      const ctx = await createRequestContext(deps, req, res);
+      const result = await completeAuthorization(deps, req.query as Record<string, unknown>, ctx.user?.id ?? null, platform);
+      const page = callbackPage(result, deps.env.publicOrigin, platform);
+      res.status(statusOf(result));
+      res.setHeader('Content-Security-Policy', page.csp);
+      // The popup arrives here from the platform's origin; any stricter opener policy would cut it
+      // off from the window that opened it, and the message could never be delivered.
+      res.setHeader('Cross-Origin-Opener-Policy', 'unsafe-none');
+      res.setHeader('Cache-Control', 'no-store');
+      res.type('html').send(page.html);
+    });
+  }
+  return router;
+}

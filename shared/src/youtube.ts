@@ -1,0 +1,30 @@
+/*
+ * YouTube Shorts as a destination (rest-api.md "YouTube Shorts"): the choices a post offers and the
+ * words both sides use for them.
+ */
+
+export const YOUTUBE_AUTH_MESSAGE_TYPE = 'youtube-auth';
+
+/** Who may see a YouTube video, as YouTube names the choices; chosen by the user, no default. */
+export const YOUTUBE_PRIVACY_STATUSES = ['private', 'unlisted', 'public'] as const;
+export type YouTubePrivacyStatus = (typeof YOUTUBE_PRIVACY_STATUSES)[number];
+
+export const YOUTUBE_PRIVACY_LABELS: Record<YouTubePrivacyStatus, string> = {
+  private: 'Private (only you)',
+  unlisted: 'Unlisted (anyone with the link)',
+  public: 'Public',
+};
+
+/** snippet.title: at most 100 characters (UTF-16 units, YouTube's strictest reading). */
+export const YOUTUBE_TITLE_MAX_LENGTH = 100;
+export const YOUTUBE_TITLE_TOO_LONG = `Title must be at most ${YOUTUBE_TITLE_MAX_LENGTH} characters`;
+export const YOUTUBE_TITLE_BRACKETS = 'Title must not contain < or > (YouTube refuses them)';
+/** A post to a YouTube account without youtube_privacy. */
+export const YOUTUBE_PRIVACY_NEEDED = 'Choose who can see the video on YouTube';
+
+export const isYouTubePrivacy = (value: string): value is YouTubePrivacyStatus => (YOUTUBE_PRIVACY_STATUSES as readonly string[]).includes(value);
+
+/** The public address of a Short. */
+export function youtubeShortUrl(videoId: string): string {
+  return `https://www.youtube.com/shorts/${videoId}`;
+}
