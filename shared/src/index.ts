@@ -19,3 +19,5 @@ export * from './selection.ts';
 export * from './notifications.ts';
 export * from './review.ts';
 export * from './schedule.ts';
+export * from './stats.ts';
+export * from './ranking.ts';
