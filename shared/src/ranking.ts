@@ -2,17 +2,19 @@
  * Ranking description suggestions by what performed on the account (issue 14). Pure: the same
  * posts and suggestions always give the same order. See docs/decisions/0024-post-statistics.md.
  *
- * 1. Each published post with statistics gets a performance ratio against its own account's
- *    median views: r = (views + 1) / (median + 1), capped to [1/10, 10] so one viral post cannot
- *    decide everything. Accounts with fewer than MIN_POSTS_PER_ACCOUNT such posts are left out
- *    (their median means nothing yet); ratios from several linked accounts are pooled, each
- *    measured against its own median, so a big account does not drown a small one.
+ * 1. Each published post with statistics gets a performance against its own account's typical
+ *    post: d = log(views + 1) − the mean of log(views + 1) over the account's posts (so 0 is the
+ *    account's geometric mean), kept within ±log 10 so one viral post cannot decide everything.
+ *    Accounts with fewer than MIN_POSTS_PER_ACCOUNT such posts are left out (their typical post
+ *    means nothing yet); several linked accounts are pooled, each measured against itself, so a
+ *    big account does not drown a small one.
  * 2. Every post's description has features: each hashtag (case-insensitive), and one value per
  *    style dimension: caption length (short < 60 characters, medium up to 150, long), question or
  *    not, emoji or not, shouting capitals or not.
- * 3. A feature's lift is the geometric mean of the ratios of the posts that have it, shrunk toward
- *    1 as if PRIOR_POSTS more posts of ratio 1 had it too: log lift = Σ log r / (n + PRIOR_POSTS).
- *    One post with #clutch at 4× the median gives #clutch a lift of 4^(1/4) ≈ 1.41, four such posts 4^(4/7) ≈ 2.2.
+ * 3. A feature's lift is exp of the mean d of the posts that have it, shrunk toward 1 as if
+ *    PRIOR_POSTS more posts of d = 0 had it too: log lift = Σ d / (n + PRIOR_POSTS). A feature every
+ *    post has (the account's usual style) has lift 1; one post with #clutch at 4× the typical post
+ *    gives #clutch a lift of 4^(1/4) ≈ 1.41, four such posts 4^(4/7) ≈ 2.2.
  * 4. A suggestion's score is exp(0.6 × mean log lift of its hashtags + 0.4 × mean log lift of its
  *    style values); hashtags the account never used count as lift 1.
  * 5. Suggestions are ordered by score, in steps of SCORE_STEP in log terms (smaller differences are
@@ -37,7 +39,7 @@ export interface PostPerformance {
 }
 
 export interface FeatureLift {
-  /** Shrunk geometric-mean ratio to the account median: above 1 did better than usual. */
+  /** Shrunk geometric-mean ratio to the account's typical post: above 1 did better than usual. */
   lift: number;
   /** Posts that had the feature. */
   posts: number;
@@ -70,12 +72,6 @@ export function descriptionFeatures(text: string): { hashtags: string[]; style: 
   return { hashtags, style };
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /** The account's (or linked accounts') performance profile from its published posts with statistics. */
 export function performanceProfile(posts: readonly PostPerformance[]): PerformanceProfile {
   const byAccount = new Map<string, PostPerformance[]>();
@@ -85,20 +81,22 @@ export function performanceProfile(posts: readonly PostPerformance[]): Performan
   }
   const sums = new Map<string, { logSum: number; posts: number }>();
   let counted = 0;
+  const cap = Math.log(MAX_RATIO);
   for (const accountPosts of byAccount.values()) {
     if (accountPosts.length < MIN_POSTS_PER_ACCOUNT) continue;
-    const middle = median(accountPosts.map((post) => post.views));
-    for (const post of accountPosts) {
-      const ratio = Math.min(MAX_RATIO, Math.max(1 / MAX_RATIO, (post.views + 1) / (middle + 1)));
+    const logs = accountPosts.map((post) => Math.log(post.views + 1));
+    const typical = logs.reduce((sum, value) => sum + value, 0) / logs.length;
+    accountPosts.forEach((post, index) => {
+      const deviation = Math.min(cap, Math.max(-cap, logs[index]! - typical));
       const { hashtags, style } = descriptionFeatures(post.description);
       for (const feature of [...hashtags, ...style]) {
         const sum = sums.get(feature) ?? { logSum: 0, posts: 0 };
-        sum.logSum += Math.log(ratio);
+        sum.logSum += deviation;
         sum.posts += 1;
         sums.set(feature, sum);
       }
       counted += 1;
-    }
+    });
   }
   const features: Record<string, FeatureLift> = {};
   for (const [feature, sum] of [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
