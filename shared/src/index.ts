@@ -21,3 +21,5 @@ export * from './review.ts';
 export * from './schedule.ts';
 export * from './youtube.ts';
 export * from './preflight.ts';
+export * from './stats.ts';
+export * from './ranking.ts';

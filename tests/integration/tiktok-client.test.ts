@@ -229,7 +229,7 @@ describe('OAuth', () => {
     expect(`${authorizeUrl.origin}${authorizeUrl.pathname}`).toBe(fake.authUrl);
     expect(Object.fromEntries(authorizeUrl.searchParams)).toEqual({
       client_key: fake.clientKey,
-      scope: 'user.info.basic,user.info.profile,video.publish,video.upload',
+      scope: 'user.info.basic,user.info.profile,video.publish,video.upload,video.list',
       response_type: 'code',
       redirect_uri: REDIRECT_URI,
       state: 'abc',
@@ -237,7 +237,7 @@ describe('OAuth', () => {
 
     fake.setAuthorizingUser(user.openId);
     const callback = await authorize(client);
-    expect(callback.get('scopes')).toBe('user.info.basic,user.info.profile,video.publish,video.upload');
+    expect(callback.get('scopes')).toBe('user.info.basic,user.info.profile,video.publish,video.upload,video.list');
     const tokens = await client.exchangeCode(callback.get('code') ?? '');
     expect(tokens).toEqual({
       accessToken: expect.stringMatching(/^act\./),
@@ -245,7 +245,7 @@ describe('OAuth', () => {
       refreshToken: expect.stringMatching(/^rft\./),
       refreshExpiresIn: 31_536_000,
       openId: user.openId,
-      scope: 'user.info.basic,user.info.profile,video.publish,video.upload',
+      scope: 'user.info.basic,user.info.profile,video.publish,video.upload,video.list',
     });
     const exchange = fake.requestsTo('token').at(-1);
     expect(exchange?.headers.contentType).toBe('application/x-www-form-urlencoded');
@@ -291,7 +291,7 @@ describe('OAuth', () => {
     const partial = await authorize(client);
     expect(callbackError(partial)).toBeNull();
     const tokens = await client.exchangeCode(partial.get('code') ?? '');
-    expect(missingScopes(tokens.scope)).toEqual(['user.info.profile', 'video.publish']);
+    expect(missingScopes(tokens.scope)).toEqual(['user.info.profile', 'video.publish', 'video.list']);
     // username needs user.info.profile, which was not granted.
     await expectTikTokError(client.getUserInfo(tokens.accessToken), 'reconnect_required', 'scope_permission_missed');
     await expectTikTokError(client.queryCreatorInfo(tokens.accessToken), 'reconnect_required', 'scope_not_authorized');

@@ -85,7 +85,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const { auth_url } = await callerFor(app.deps, { user: carol }).api.tiktok.authUrl();
     const url = new URL(auth_url);
     expect(url.searchParams.get('client_key')).toBe(tiktok.clientKey);
-    expect(url.searchParams.get('scope')).toBe('user.info.basic,user.info.profile,video.publish,video.upload');
+    expect(url.searchParams.get('scope')).toBe('user.info.basic,user.info.profile,video.publish,video.upload,video.list');
     expect(url.searchParams.get('response_type')).toBe('code');
     expect(url.searchParams.get('redirect_uri')).toBe('http://localhost:3000/api/tiktok/callback');
     expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{40,}$/);

@@ -150,7 +150,9 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     expect(youtube.videos.get(videoId)?.bytes.equals(video)).toBe(true);
     const row = await uploadRow(upload.id);
     expect(row).toMatchObject({ status: 'published', upload_url_enc: null, title: 'Insane clutch in ranked', privacy_level: 'unlisted', clip_row_id: clipRowId });
-    expect(row.stats_due_at).not.toBeNull();
+    // Published now, and its statistics are first read at once (then hourly, see stats-schedule.ts).
+    expect(row.published_at).toBeInstanceOf(Date);
+    expect(row.stats_due_at).toEqual(row.published_at);
     // Every chunk but the last is a multiple of 256 KiB (the fake refuses others), and no byte went twice.
     const session = [...youtube.sessions.values()].find((candidate) => candidate.videoId === videoId)!;
     expect(session.bytesReceived).toBe(video.length);

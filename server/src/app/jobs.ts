@@ -6,12 +6,13 @@ import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notificatio
 import { autoPublishJob } from '../domains/publishing/jobs/auto-publish.ts';
 import { postJob } from '../domains/publishing/jobs/post.ts';
 import { mediaRetentionJob } from '../domains/publishing/jobs/retention.ts';
+import { refreshStatsJob } from '../domains/publishing/jobs/stats.ts';
 import { renderJob } from '../domains/subtitles/jobs/render.ts';
 import { subtitleJob } from '../domains/subtitles/jobs/subtitle.ts';
 import { recoverJob } from '../jobs/recovery.ts';
 import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../platform/identity.ts';
-import { LOGS_TRIM_JOB, MEDIA_RETENTION_JOB, RECOVER_JOB } from '../platform/queue/contracts.ts';
+import { LOGS_TRIM_JOB, MEDIA_RETENTION_JOB, RECOVER_JOB, REFRESH_STATS_JOB } from '../platform/queue/contracts.ts';
 import type { AnyJobDefinition } from '../platform/queue/define.ts';
 import { housekeepingJob } from './housekeeping.ts';
 
@@ -39,6 +40,7 @@ function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[]
     autoPublishJob(deps),
     webhookDeliveryJob(deps, options.webhooks),
     mediaRetentionJob(deps),
+    refreshStatsJob(deps),
   ];
 }
 
@@ -48,6 +50,8 @@ export const CRON: readonly CronSchedule[] = [
   { job: RECOVER_JOB, match: '* * * * *', identifier: 'downloads-recover' },
   // Does nothing unless MEDIA_RETENTION_DAYS is set.
   { job: MEDIA_RETENTION_JOB, match: '41 * * * *', identifier: 'media-retention' },
+  // Published posts' statistics: hourly for 7 days after publishing, then daily until 30 (stats-schedule.ts).
+  { job: REFRESH_STATS_JOB, match: '*/10 * * * *', identifier: 'publishing-refresh-stats' },
 ];
 
 /** The app's job worker: its jobs and cron under jobs/'s supervisor. */

@@ -13,6 +13,7 @@ import {
   type FakePost,
   type FakeTikTokUser,
   type FakeUpload,
+  type FakeVideoStats,
   type SourceInfo,
 } from './state.ts';
 
@@ -24,7 +25,18 @@ import {
  * documented error on demand. One HTTP server on 127.0.0.1; TIKTOK_API_URL is its root.
  */
 
-export type FakeTikTokEndpoint = 'authorize' | 'token' | 'revoke' | 'user_info' | 'creator_info' | 'video_init' | 'inbox_init' | 'upload' | 'status' | 'unknown';
+export type FakeTikTokEndpoint =
+  | 'authorize'
+  | 'token'
+  | 'revoke'
+  | 'user_info'
+  | 'creator_info'
+  | 'video_init'
+  | 'inbox_init'
+  | 'upload'
+  | 'status'
+  | 'video_query'
+  | 'unknown';
 
 /**
  * A TikTok error code (answered with its documented status and the endpoint's body shape:
@@ -122,6 +134,12 @@ export interface FakeTikTok {
   uploads: ReadonlyMap<string, FakeUpload>;
   /** publish_id → the post and its status. */
   posts: ReadonlyMap<string, FakePost>;
+  /** Public post id → the counts the video query answers (every public direct post gets one, at 0). */
+  videos: ReadonlyMap<string, FakeVideoStats & { openId: string }>;
+  /** Sets a published post's counts (by its public post id); unset counts keep their value. */
+  setVideoStats(postId: string, stats: Partial<Omit<FakeVideoStats, 'deleted' | 'createTime'>>): void;
+  /** The creator deletes the post: the video query stops returning it. */
+  deleteVideo(postId: string): void;
   /**
    * Forgets what tests recorded and scripted (requests, failures, refusals, who authorizes, caps,
    * lifetimes, audit status, polls, rate windows, held chunks — answered) back to the options it started with; the users,
@@ -304,6 +322,17 @@ export async function startFakeTikTok(options: FakeTikTokOptions = {}): Promise<
     requestsTo: (endpoint) => requests.filter((request) => request.endpoint === endpoint),
     uploads: state.uploads,
     posts: state.posts,
+    videos: state.videos,
+    setVideoStats: (postId, stats) => {
+      const video = state.videos.get(postId);
+      if (!video) throw new Error(`fake TikTok: no public post ${postId}`);
+      Object.assign(video, Object.fromEntries(Object.entries(stats).filter(([, value]) => value !== undefined)));
+    },
+    deleteVideo: (postId) => {
+      const video = state.videos.get(postId);
+      if (!video) throw new Error(`fake TikTok: no public post ${postId}`);
+      video.deleted = true;
+    },
     reset: () => {
       requests.length = 0;
       context.failures.clear();
@@ -365,6 +394,7 @@ async function handle(context: Context, requests: RecordedTikTokRequest[], req: 
     case 'video_init':
     case 'inbox_init':
     case 'status':
+    case 'video_query':
       return handleV2(context, endpoint, record, req, res, url.searchParams, failure);
     default:
       await drain(req);
@@ -381,6 +411,7 @@ function endpointOf(method: string, path: string): FakeTikTokEndpoint {
   if (method === 'POST' && path === '/v2/post/publish/video/init/') return 'video_init';
   if (method === 'POST' && path === '/v2/post/publish/inbox/video/init/') return 'inbox_init';
   if (method === 'POST' && path === '/v2/post/publish/status/fetch/') return 'status';
+  if (method === 'POST' && path === '/v2/video/query/') return 'video_query';
   if (method === 'PUT' && path === '/upload/') return 'upload';
   return 'unknown';
 }
@@ -528,7 +559,7 @@ function sendOAuthError(res: ServerResponse, error: string, description: string,
 // ---------------------------------------------------------------------------------------------
 // v2 API: user info (B3), Content Posting (B5)
 
-type V2Endpoint = 'user_info' | 'creator_info' | 'video_init' | 'inbox_init' | 'status';
+type V2Endpoint = 'user_info' | 'creator_info' | 'video_init' | 'inbox_init' | 'status' | 'video_query';
 
 async function handleV2(context: Context, endpoint: V2Endpoint, record: RecordedTikTokRequest, req: IncomingMessage, res: ServerResponse, params: URLSearchParams, failure: FakeFailure | undefined): Promise<void> {
   const text = await readText(req);
@@ -556,6 +587,8 @@ async function handleV2(context: Context, endpoint: V2Endpoint, record: Recorded
       return inboxInit(context, res, token, user, body);
     case 'status':
       return statusFetch(context, res, token, body);
+    case 'video_query':
+      return videoQuery(context, res, token, body, params);
   }
 }
 
@@ -705,6 +738,44 @@ function statusFetch(context: Context, res: ServerResponse, token: FakeAccessTok
   // int64 post ids as bare JSON numbers, as TikTok sends them (JSON.stringify cannot write them).
   const text = JSON.stringify({ data, error: { code: 'ok', message: '', log_id: logId() } }).replace('"__POST_IDS__"', `[${post.publicPostIds.join(',')}]`);
   sendText(res, 200, text);
+}
+
+/** Fields the video query may return (Display API video object), and the ones this fake knows. */
+const VIDEO_FIELDS = new Set(['id', 'create_time', 'cover_image_url', 'share_url', 'video_description', 'duration', 'height', 'width', 'title', 'embed_html', 'embed_link', 'like_count', 'comment_count', 'share_count', 'view_count']);
+const MAX_VIDEO_IDS = 20;
+
+/**
+ * Display API video query (scope video.list): the token's own posts among filters.video_ids (at
+ * most 20), with the requested fields only; ids it does not know, of another creator, or deleted
+ * are left out. Ids come back as strings, as TikTok's reference types them.
+ */
+function videoQuery(context: Context, res: ServerResponse, token: FakeAccessToken, body: Record<string, unknown>, params: URLSearchParams): void {
+  if (!token.scopes.includes('video.list')) return sendEnvelopeError(res, 401, 'scope_not_authorized', 'The token is not authorized for video.list.');
+  const fields = (params.get('fields') ?? '').split(',').map((field) => field.trim()).filter(Boolean);
+  if (fields.length === 0 || fields.some((field) => !VIDEO_FIELDS.has(field))) {
+    return sendEnvelopeError(res, 400, 'invalid_params', `fields is missing or has an unknown field: ${params.get('fields') ?? ''}`);
+  }
+  const filters = body.filters;
+  const ids = isObject(filters) ? filters.video_ids : undefined;
+  if (!Array.isArray(ids) || ids.length === 0 || ids.some((id) => typeof id !== 'string')) {
+    return sendEnvelopeError(res, 400, 'invalid_params', 'filters.video_ids must be a non-empty list of strings.');
+  }
+  if (ids.length > MAX_VIDEO_IDS) return sendEnvelopeError(res, 400, 'invalid_params', `filters.video_ids takes at most ${MAX_VIDEO_IDS} ids.`);
+  const videos = (ids as string[]).flatMap((id) => {
+    const video = context.state.videos.get(id);
+    if (!video || video.deleted || video.openId !== token.openId) return [];
+    const values: Record<string, unknown> = {
+      id,
+      create_time: video.createTime,
+      title: '',
+      view_count: video.views,
+      like_count: video.likes,
+      comment_count: video.comments,
+      share_count: video.shares,
+    };
+    return [Object.fromEntries(fields.filter((field) => field in values).map((field) => [field, values[field]]))];
+  });
+  sendEnvelope(res, 200, { videos, cursor: 0, has_more: false });
 }
 
 /** Sliding one-minute windows per token and endpoint, only when enforceRateLimits is on. */

@@ -132,6 +132,18 @@ export interface FakePost {
   postedFromInbox: boolean;
 }
 
+/** What TikTok's video query tells about a published post; tests set the counts. */
+export interface FakeVideoStats {
+  views: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  /** Unix seconds. */
+  createTime: number;
+  /** Deleted by the creator: the video query no longer returns it. */
+  deleted: boolean;
+}
+
 export interface SourceInfo {
   videoSize: number;
   chunkSize: number;
@@ -149,6 +161,8 @@ export class FakeTikTokState {
   readonly refreshTokens = new Map<string, FakeRefreshToken>();
   readonly uploads = new Map<string, FakeUpload>();
   readonly posts = new Map<string, FakePost>();
+  /** Public post id → its counts, for every post that became publicly available. */
+  readonly videos = new Map<string, FakeVideoStats & { openId: string }>();
   private readonly uploadsById = new Map<string, StoredUpload>();
   private nextPublish = 123_456_789;
   private nextPostId = 7_412_345_678_901_234_567n;
@@ -330,7 +344,11 @@ export class FakeTikTokState {
       return;
     }
     post.status = post.mode === 'direct' ? 'PUBLISH_COMPLETE' : 'SEND_TO_USER_INBOX';
-    if (post.mode === 'direct' && post.postInfo?.privacy_level === 'PUBLIC_TO_EVERYONE') post.publicPostIds.push(this.newPostId());
+    if (post.mode === 'direct' && post.postInfo?.privacy_level === 'PUBLIC_TO_EVERYONE') {
+      const postId = this.newPostId();
+      post.publicPostIds.push(postId);
+      this.videos.set(postId, { openId: post.openId, views: 0, likes: 0, comments: 0, shares: 0, createTime: Math.floor(this.now() / 1000), deleted: false });
+    }
   }
 
   /** The user posts an inbox draft from the TikTok app. */

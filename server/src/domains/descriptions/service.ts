@@ -1,3 +1,4 @@
+import { rankByPerformance, type PerformanceProfile } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import type { DescriptionOption } from '../../platform/db/schema.ts';
 import { llmConfigFromEnv, suggestDescriptions, type DescriptionInput } from '../../engines/descriptions/index.ts';
@@ -6,12 +7,19 @@ import { recordLog } from '../logs/service.ts';
 interface DescribeRequest {
   clip: DescriptionInput;
   userId: string;
+  /**
+   * How the posts of the clip's streamer's linked accounts performed (publishing's
+   * performanceProfileFor, fetched by the caller: publishing sits above this domain). Suggestions
+   * that look like what did well there move up; without statistics the order is the scorer's.
+   */
+  performance?: PerformanceProfile;
   signal?: AbortSignal;
 }
 
 /**
  * The ranked description suggestions of a clip (best first), from the configured model or the
- * built-in generator. A model that failed is reported in the user's log, since the suggestions
+ * built-in generator, reordered by what performed on the streamer's accounts when that is known
+ * (shared/ranking.ts). A model that failed is reported in the user's log, since the suggestions
  * then read differently from what they configured.
  */
 export async function describeClip(deps: AppDeps, request: DescribeRequest): Promise<DescriptionOption[]> {
@@ -24,5 +32,8 @@ export async function describeClip(deps: AppDeps, request: DescribeRequest): Pro
       userId: request.userId,
     });
   }
-  return result.descriptions;
+  if (!request.performance?.posts) return result.descriptions;
+  const ranked = rankByPerformance(result.descriptions, request.performance);
+  deps.logger.debug({ posts: request.performance.posts, reordered: ranked.some((item, index) => item.description !== result.descriptions[index]?.description) }, 'description suggestions ranked with post statistics');
+  return ranked;
 }

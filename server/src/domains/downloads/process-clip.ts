@@ -7,6 +7,7 @@ import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/in
 import { CLIP_FILES, instanceWorkDir } from '../clips/service.ts';
 import { saveClip, type SavedClip } from '../clips/service.ts';
 import { describeClip } from '../descriptions/service.ts';
+import { performanceProfileFor } from '../publishing/service.ts';
 import { studioOf, type StreamerRow } from '../streamers/service.ts';
 import { renderPlan } from '../studio/service.ts';
 import { captionsForRun, type RunCaptions } from '../subtitles/service.ts';
@@ -95,6 +96,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
       language: job.clip.language && job.clip.language !== 'other' ? job.clip.language : streamer.language || null,
     },
     userId: job.userId,
+    performance: await performanceProfileFor(deps.db, job.userId, streamer.id),
     signal,
   });
 

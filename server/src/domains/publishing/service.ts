@@ -13,6 +13,7 @@ import { queuePostJob, queueUploads, UNFINISHED_UPLOAD, type UploadRow } from '.
 export { findAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from './accounts.ts';
 export { listAccountPostSettings, saveAccountPostSettings } from './post-settings.ts';
 export { targetAccounts, toUpload, type UploadRow } from './uploads.ts';
+export { accountStats, firstStatsDue, nextStatsDue, performanceProfileFor } from './stats.ts';
 
 export type PostedTo = Clip['posted_to'];
 

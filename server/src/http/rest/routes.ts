@@ -296,6 +296,16 @@ export const REST_ROUTES: RestRoute[] = [
     tag: 'Accounts',
     summary: "Remove an account of any platform (its grant is revoked at the platform, best effort); its posts stay in the clips' history",
   },
+  {
+    method: 'GET',
+    path: '/accounts/{id}/stats',
+    procedure: 'accounts.stats',
+    auth: true,
+    errors: { 404: 'No such account' },
+    tag: 'Accounts',
+    summary:
+      "An account's post statistics: totals of its published posts' latest counts, its views per UTC day over the last `days` days (default 30, at most 90) and its 5 most-viewed posts",
+  },
   { method: 'GET', path: '/tiktok/accounts', procedure: 'tiktok.accounts', auth: true, tag: 'TikTok', summary: 'Your TikTok accounts with their linked streamers' },
   {
     method: 'DELETE',

@@ -1,6 +1,7 @@
-import { accountIdInput, connectedAccount, PLATFORM_LABELS } from '@clipshift/shared';
+import { accountIdInput, accountStats, accountStatsInput, connectedAccount, PLATFORM_LABELS } from '@clipshift/shared';
 import { z } from 'zod';
 import { findAccount, removeAccount } from '../../domains/publishing/accounts.ts';
+import { accountStats as statsOfAccount } from '../../domains/publishing/service.ts';
 import { accountViews } from '../../domains/streamers/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
 
@@ -18,4 +19,10 @@ export const accountsRouter = router({
       await removeAccount(ctx.deps, ctx.user.id, input.id);
       return { message: `${PLATFORM_LABELS[platform]} account deleted successfully` };
     }),
+
+  /** Post statistics of one account: totals, views per day, best posts (issue 14). */
+  stats: authedProcedure
+    .input(accountStatsInput)
+    .output(accountStats)
+    .query(({ ctx, input }) => statsOfAccount(ctx.deps.db, ctx.user.id, input.id, input.days)),
 });

@@ -316,8 +316,21 @@ export interface UploadsTable {
   stats_fetched_at: Timestamp | null;
   /** When the statistics are next read; null once they no longer are. */
   stats_due_at: Timestamp | null;
+  /** When the post went public (status published); the statistics schedule counts from it. */
+  published_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** One reading of a published post's counts (uploads.stats holds the latest). */
+export interface PostStatsHistoryTable {
+  upload_id: string;
+  fetched_at: Timestamp;
+  /** bigint columns: node-postgres reads them as strings. */
+  views: ColumnType<string, number, number>;
+  likes: ColumnType<string, number, number>;
+  comments: ColumnType<string, number, number>;
+  shares: ColumnType<string | null, number | null, number | null>;
 }
 
 /** An account's posting slots (absent: the account posts at once). */
@@ -398,4 +411,5 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   account_post_settings: AccountPostSettingsTable;
+  post_stats_history: PostStatsHistoryTable;
 }

@@ -16,6 +16,12 @@ export const LOGS_TRIM_JOB = jobContract('logs/trim', empty);
 /** Hourly (cron): MEDIA_RETENTION_DAYS deletes the video files of clips posted long enough ago. */
 export const MEDIA_RETENTION_JOB = jobContract('publishing/expire-media', empty);
 
+/**
+ * Every 10 minutes (cron): the statistics of published posts that are due. Keyed, so a queued
+ * refresh is never doubled; the job itself also holds a lock so that two never run at once.
+ */
+export const REFRESH_STATS_JOB = jobContract('publishing/refresh-stats', empty, { maxAttempts: 1, key: () => 'publishing-refresh-stats' });
+
 /** Every minute (cron): work of processes that died elsewhere. */
 export const RECOVER_JOB = jobContract('downloads/recover', empty);
 

@@ -20,6 +20,7 @@ import {
 import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
 import { pause } from '../../../platform/pause.ts';
 import type { JobContext } from '../../../platform/queue/define.ts';
+import { firstStatsDue } from '../stats-schedule.ts';
 import { freshYouTubeToken, ReconnectRequired, YOUTUBE_ACCOUNT_REMOVED } from '../accounts.ts';
 import { selectSchedule, selectUpload, transitionUpload, updateUpload } from '../queries.ts';
 import { queuePostJob, type UploadRow } from '../uploads.ts';
@@ -162,7 +163,8 @@ async function runYouTubeUpload(deps: AppDeps, youtube: YouTubeClient, upload: U
   const status: UploadStatus = 'published';
   await deps.db.transaction().execute(async (trx) => {
     // stats_due_at: the statistics refresh reads the new video's counts from now on.
-    await updateUpload(trx, upload.id, { status, error: null, stats_due_at: new Date(), updated_at: new Date() });
+    const now = new Date();
+    await updateUpload(trx, upload.id, { status, error: null, published_at: now, stats_due_at: firstStatsDue(now), updated_at: now });
     await raiseEvent(trx, upload.user_id, 'post.published', { ...(await postEventData(trx, upload)), share_url: youtubeShortUrl(videoId) });
   });
   await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'youtube', message: `Posted "${clip.title}" to YouTube (${upload.account_name})`, userId: upload.user_id });

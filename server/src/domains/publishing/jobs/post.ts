@@ -21,6 +21,7 @@ import { POST_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
 import { selectUpload, transitionUpload, updateUpload } from '../queries.ts';
 import { isRateRefusal, rescheduleRefused } from '../schedule.ts';
+import { firstStatsDue } from '../stats-schedule.ts';
 import { queuePostJob, type UploadRow } from '../uploads.ts';
 import { postEventData, videoToSend, withUploadProgress } from './post-common.ts';
 import { postYouTubeUpload } from './post-youtube.ts';
@@ -181,8 +182,12 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
   const final = await withToken((accessToken) => tiktok.waitForPublish(accessToken, publishId, { signal }));
   const status: UploadStatus = final.status === 'SEND_TO_USER_INBOX' ? 'sent_to_inbox' : 'published';
   await deps.db.transaction().execute(async (trx) => {
-    // TikTok's public post id, which its video query (statistics) is matched against.
-    await updateUpload(trx, upload.id, { status, error: null, external_id: final.publicPostIds[0] ?? null, updated_at: new Date() });
+    // TikTok's public post id, which its video query (statistics) is matched against; a public
+    // post's statistics are read from now on (stats.ts).
+    const externalId = final.publicPostIds[0] ?? null;
+    const now = new Date();
+    const published = status === 'published' ? { published_at: now, stats_due_at: externalId ? firstStatsDue(now) : null } : {};
+    await updateUpload(trx, upload.id, { status, error: null, external_id: externalId, ...published, updated_at: now });
     if (status === 'published') await raiseEvent(trx, upload.user_id, 'post.published', { ...(await postEventData(trx, upload)), share_url: shareUrl(upload.account_name, final.publicPostIds) });
   });
   await recordLog(deps.db, deps.logger, {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
 import { CLIP_FILES, findClipById, instanceWorkDir, localClipFile, markSubtitled, replaceClipFiles, type TranscriptUpdate } from '../../clips/service.ts';
 import { describeClip } from '../../descriptions/service.ts';
+import { performanceProfileFor } from '../../publishing/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import { findStreamerById, studioOf } from '../../streamers/service.ts';
 import { clipRenderPlan, writeCaptionOverlay } from '../../studio/service.ts';
@@ -127,6 +128,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     const descriptions = await describeClip(deps, {
       clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: spoken.text, language: spoken.language ?? clip.language },
       userId: clip.user_id,
+      performance: await performanceProfileFor(deps.db, clip.user_id, clip.streamer_id),
       signal,
     });
     signal.throwIfAborted();

@@ -11,12 +11,14 @@ import {
   publishInitResponseSchema,
   statusResponseSchema,
   userInfoResponseSchema,
+  videoQueryResponseSchema,
   type CreatorInfo,
   type DirectPostInfo,
   type PostStatus,
   type PrivacyLevel,
   type PublishTarget,
   type TikTokUserInfo,
+  type TikTokVideoStats,
   type WaitForPublishOptions,
 } from './types.ts';
 
@@ -227,4 +229,56 @@ function publishTimeout(publishId: string, last: PostStatus, timeoutMs: number):
     code: 'publish_timeout',
     detail: `${publishId} still ${last.status} after ${Math.round(timeoutMs / 1000)} s`,
   });
+}
+
+/** The video query takes at most 20 ids per request. */
+export const MAX_VIDEO_IDS_PER_QUERY = 20;
+const VIDEO_FIELDS = ['id', 'view_count', 'like_count', 'comment_count', 'share_count', 'create_time'] as const;
+const VIDEO_LIST_MISSING =
+  'The TikTok account did not grant Clipshift permission to read its videos (video.list), which statistics need: reconnect the account in Settings and allow it.';
+
+/**
+ * Counts of the account's own posts by their public post ids (video.list scope), in batches of 20.
+ * Ids TikTok does not return (deleted, private, not this account's) are simply absent. A token
+ * without video.list throws reconnect_required with words that name the missing permission.
+ */
+export async function queryVideos(config: ApiConfig, runtime: TikTokRuntime, accessToken: string, videoIds: readonly string[], signal?: AbortSignal): Promise<TikTokVideoStats[]> {
+  const unique = [...new Set(videoIds)];
+  const found: TikTokVideoStats[] = [];
+  for (let start = 0; start < unique.length; start += MAX_VIDEO_IDS_PER_QUERY) {
+    const batch = unique.slice(start, start + MAX_VIDEO_IDS_PER_QUERY);
+    let answer: V2Answer<z.output<typeof videoQueryResponseSchema>>;
+    try {
+      answer = await callV2(
+        config,
+        runtime,
+        { method: 'POST', path: '/v2/video/query/', accessToken, query: { fields: VIDEO_FIELDS.join(',') }, json: { filters: { video_ids: batch } }, signal },
+        videoQueryResponseSchema,
+      );
+    } catch (error) {
+      if (error instanceof TikTokError && (error.code === 'scope_not_authorized' || error.code === 'scope_permission_missed')) {
+        throw new TikTokError('reconnect_required', VIDEO_LIST_MISSING, { code: error.code, httpStatus: error.httpStatus, logId: error.logId, detail: error.detail, cause: error });
+      }
+      throw error;
+    }
+    const rawIds = videoIdsOf(answer.text);
+    answer.data.data.videos.forEach((video, index) => {
+      const id = typeof video.id === 'string' ? video.id : (rawIds[index] ?? String(video.id));
+      found.push({
+        id,
+        views: video.view_count ?? 0,
+        likes: video.like_count ?? 0,
+        comments: video.comment_count ?? 0,
+        shares: video.share_count ?? 0,
+        createTime: video.create_time ?? null,
+      });
+    });
+  }
+  return found;
+}
+
+/** The videos' ids in answer order, as written in the raw text: an int64 id as a bare number would round in JSON.parse. */
+function videoIdsOf(text: string): string[] {
+  const videos = /"videos"\s*:\s*\[([\s\S]*)\]/.exec(text)?.[1] ?? '';
+  return [...videos.matchAll(/"id"\s*:\s*"?(\d+)"?/g)].map((match) => match[1] ?? '');
 }

@@ -11,6 +11,7 @@ import type {
   PublishTarget,
   TikTokTokens,
   TikTokUserInfo,
+  TikTokVideoStats,
   UploadProgressOptions,
   UploadResult,
   WaitForPublishOptions,
@@ -51,6 +52,8 @@ export interface TikTokClient {
   uploadChunks(uploadUrl: string, filePath: string, plan: ChunkPlan, options?: UploadProgressOptions): Promise<UploadResult>;
   fetchPostStatus(accessToken: string, publishId: string, signal?: AbortSignal): Promise<PostStatus>;
   waitForPublish(accessToken: string, publishId: string, options?: WaitForPublishOptions): Promise<PostStatus>;
+  /** Counts of the account's posts by public post id (video.list); deleted ones are absent. */
+  queryVideos(accessToken: string, videoIds: readonly string[], signal?: AbortSignal): Promise<TikTokVideoStats[]>;
 }
 
 /**
@@ -87,5 +90,6 @@ export function createTikTokClient(config: TikTokClientConfig): TikTokClient {
     uploadChunks: (uploadUrl, filePath, plan, options) => uploadChunks(runtime, uploadUrl, filePath, plan, options),
     fetchPostStatus: (accessToken, publishId, signal) => api.fetchPostStatus(apiConfig, runtime, accessToken, publishId, signal),
     waitForPublish: (accessToken, publishId, options) => api.waitForPublish(apiConfig, runtime, accessToken, publishId, options),
+    queryVideos: (accessToken, videoIds, signal) => api.queryVideos(apiConfig, runtime, accessToken, videoIds, signal),
   };
 }

@@ -101,7 +101,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   invalid_request:
     'TikTok refused the connection request. Try again; if it keeps failing, check that TIKTOK_REDIRECT_URI is registered for the TikTok app.',
   invalid_scope:
-    'TikTok refused the requested permissions: enable Login Kit and the Content Posting API (user.info.basic, user.info.profile, video.publish, video.upload) for the TikTok app.',
+    'TikTok refused the requested permissions: enable Login Kit, the Display API and the Content Posting API (user.info.basic, user.info.profile, video.publish, video.upload, video.list) for the TikTok app.',
   unauthorized_client: 'This TikTok app is not allowed to connect accounts this way: check its settings on TikTok for Developers.',
   unsupported_grant_type: 'TikTok did not accept the way Clipshift asked for a token. This is a bug in Clipshift.',
   unsupported_response_type: 'TikTok did not accept the way Clipshift asked for a sign-in. This is a bug in Clipshift.',

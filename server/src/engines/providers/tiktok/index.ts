@@ -22,7 +22,7 @@ export {
   type TikTokErrorKind,
 } from './errors.ts';
 export { buildAuthorizeUrl, callbackError, DEFAULT_AUTH_URL, DEFAULT_SCOPES, missingScopes, type AuthorizeUrlParams } from './oauth.ts';
-export { MAX_TITLE_LENGTH, publicPostIds } from './api.ts';
+export { MAX_TITLE_LENGTH, MAX_VIDEO_IDS_PER_QUERY, publicPostIds } from './api.ts';
 export { resumeChunkIndex } from './upload.ts';
 export { defaultSleep, type Sleep } from '../http/runtime.ts';
 export { RATE_LIMIT_WAITS_MS } from './runtime.ts';
@@ -37,6 +37,7 @@ export {
   type PublishTarget,
   type TikTokTokens,
   type TikTokUserInfo,
+  type TikTokVideoStats,
   type UploadProgressOptions,
   type UploadResult,
   type WaitForPublishOptions,

@@ -12,8 +12,11 @@ import { tokenResponseSchema, type TikTokTokens } from './types.ts';
 
 export const DEFAULT_AUTH_URL = 'https://www.tiktok.com/v2/auth/authorize/';
 
-/** Profile (display name, username, avatar) plus both posting modes: Direct Post and inbox drafts. */
-export const DEFAULT_SCOPES: readonly string[] = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'];
+/**
+ * Profile (display name, username, avatar), both posting modes (Direct Post and inbox drafts), and
+ * reading the account's own videos' counts for post statistics (video.list).
+ */
+export const DEFAULT_SCOPES: readonly string[] = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload', 'video.list'];
 
 export interface AuthorizeUrlParams {
   /** TIKTOK_AUTH_URL (default production). */

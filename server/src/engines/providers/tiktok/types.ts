@@ -154,3 +154,34 @@ export interface WaitForPublishOptions {
   /** Each status seen, for progress reporting. */
   onStatus?: (status: PostStatus) => void;
 }
+
+/** video.list's video query (Display API): the counts of the creator's own posts. */
+export const videoQueryResponseSchema = z.object({
+  data: z.object({
+    videos: z
+      .array(
+        z.object({
+          // A string in TikTok's reference; read losslessly from the raw text when a number (see queryVideos).
+          id: z.union([z.string(), z.number()]),
+          view_count: z.number().nonnegative().nullable().optional(),
+          like_count: z.number().nonnegative().nullable().optional(),
+          comment_count: z.number().nonnegative().nullable().optional(),
+          share_count: z.number().nonnegative().nullable().optional(),
+          create_time: z.number().nullable().optional(),
+        }),
+      )
+      .default([]),
+  }),
+});
+
+/** One post's counts as TikTok's video query tells them. */
+export interface TikTokVideoStats {
+  /** The public post id (status fetch's publicaly_available_post_id), as a digit string. */
+  id: string;
+  views: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  /** Unix seconds, when TikTok sent it. */
+  createTime: number | null;
+}
