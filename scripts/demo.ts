@@ -1,10 +1,11 @@
-// `npm run demo`: the whole product offline. Starts fake Twitch, TikTok and speech-to-text servers
+// `npm run demo`: the whole product offline. Starts fake Twitch, TikTok, YouTube and speech-to-text servers
 // (tests/fakes), points the app at them, starts the app, and seeds a demo account with streamers
 // through the public REST API.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeOpenAi } from '../tests/fakes/openai/index.ts';
-import { startFakeTikTok } from '../tests/fakes/tiktok/index.ts';
+import { startFakeTikTok, type FakeTikTok } from '../tests/fakes/tiktok/index.ts';
+import { startFakeYouTube, type FakeYouTube } from '../tests/fakes/youtube/index.ts';
 import { cameraRegion, startFakeTwitch, type FakeTwitch } from '../tests/fakes/twitch/index.ts';
 import { ensureClientBuilt } from './client-build.mjs';
 
@@ -83,7 +84,12 @@ async function seedAccount(): Promise<void> {
     { name: 'xqc', clip_limit: 2, vertical: false, schedule: { interval: 6, unit: 'hours' } },
   ];
   for (const streamer of streamers) await api('/streamers', { method: 'POST', body: JSON.stringify(streamer), cookie });
-  const accountId = await connectTikTok(cookie);
+  const accountId = await connectAccount(cookie, '/tiktok/auth-url', 'tiktok');
+  const channelId = await connectAccount(cookie, '/youtube/auth-url', 'youtube');
+  // shroud's clips go to both: post one from its details to TikTok and YouTube at once.
+  for (const id of [accountId, channelId]) {
+    if (id) await api('/streamers/shroud/link-tiktok', { method: 'POST', body: JSON.stringify({ tiktok_account_id: id }), cookie });
+  }
   if (accountId) {
     await api('/streamers/pokimane/link-tiktok', { method: 'POST', body: JSON.stringify({ tiktok_account_id: accountId }), cookie });
     await api(`/accounts/${accountId}/schedule`, { method: 'PUT', body: JSON.stringify(demoSlots()), cookie });
@@ -91,15 +97,34 @@ async function seedAccount(): Promise<void> {
   await api('/webhooks', { method: 'POST', body: JSON.stringify({ url: receiver.url, kind: 'json', events: [...WEBHOOK_EVENTS] }), cookie });
 }
 
-/** The OAuth round trip a click on "Connect TikTok" makes, against the fake TikTok: the account's id. */
-async function connectTikTok(cookie: string): Promise<string | null> {
-  const { auth_url: authUrl } = (await (await api('/tiktok/auth-url', { cookie })).json()) as { auth_url: string };
+/** The OAuth round trip a click on "Connect TikTok" or "Connect YouTube" makes, against the fakes: the account's id. */
+async function connectAccount(cookie: string, authUrlPath: string, platform: 'tiktok' | 'youtube'): Promise<string | null> {
+  const { auth_url: authUrl } = (await (await api(authUrlPath, { cookie })).json()) as { auth_url: string };
   const consent = await fetch(authUrl, { redirect: 'manual' });
   const callback = consent.headers.get('location');
   if (!callback) return null;
   await fetch(callback, { redirect: 'manual', headers: { cookie } });
-  const accounts = (await (await api('/tiktok/accounts', { cookie })).json()) as { id: string }[];
-  return accounts[0]?.id ?? null;
+  const accounts = (await (await api('/accounts', { cookie })).json()) as { id: string; platform: string }[];
+  return accounts.find((account) => account.platform === platform)?.id ?? null;
+}
+
+/**
+ * What an audience would do: YouTube finishes processing each new upload within seconds, and every
+ * post on either platform gains views, likes, comments and shares over time, so the statistics
+ * (read every minute for a new post, then hourly) and the ranking have something to show.
+ */
+function simulateAudience(tiktokFake: FakeTikTok, youtubeFake: FakeYouTube): void {
+  const grow = (value: number, rate: number) => value + Math.round(Math.random() * rate);
+  setInterval(() => {
+    for (const video of youtubeFake.videos.values()) {
+      if (video.processingStatus === 'processing') youtubeFake.finishProcessing(video.id);
+      const stats = video.statistics;
+      youtubeFake.setStatistics(video.id, { views: grow(stats.viewCount, 400), likes: grow(stats.likeCount, 40), comments: grow(stats.commentCount, 6) });
+    }
+    for (const [postId, video] of tiktokFake.videos) {
+      if (!video.deleted) tiktokFake.setVideoStats(postId, { views: grow(video.views, 900), likes: grow(video.likes, 90), comments: grow(video.comments, 9), shares: grow(video.shares, 5) });
+    }
+  }, 15_000).unref();
 }
 
 /** Posting slots every few minutes from now on, every day, so approved clips visibly wait for theirs. */
@@ -135,9 +160,13 @@ seedTwitch(fake);
 const tiktok = await startFakeTikTok();
 tiktok.addUser({ displayName: 'Demo Creator', username: 'democreator' });
 tiktok.setPollsUntilDone(1);
+// A fake Google whose consent page signs in at once as the owner of the "Demo Creator" channel.
+const youtube = await startFakeYouTube();
+youtube.addUser({ channelTitle: 'Demo Creator', handle: '@democreator' });
+simulateAudience(tiktok, youtube);
 const speech = await startFakeOpenAi({ scenario: 'speech' });
 const receiver = await startWebhookReceiver();
-Object.assign(process.env, fake.env, tiktok.env, {
+Object.assign(process.env, fake.env, tiktok.env, youtube.env, {
   TRANSCRIBE_ENGINE: process.env.TRANSCRIBE_ENGINE ?? 'openai',
   TRANSCRIBE_API_URL: process.env.TRANSCRIBE_API_URL ?? speech.url,
   WHISPER_MODEL: process.env.WHISPER_MODEL ?? 'whisper-1',
@@ -153,6 +182,7 @@ await waitForHealth();
 await seedAccount();
 console.log(
   `\nClipshift demo is running at http://localhost:${PORT}\nSign in as ${DEMO_USER.username} / ${DEMO_USER.password}.\n` +
-    `Fakes: Twitch ${fake.url} · TikTok ${tiktok.url} · speech-to-text ${speech.url} · webhook receiver ${receiver.url}\n` +
-    'pokimane is in review mode (Review inbox), Demo Creator has posting slots every 4 minutes (Queue), and every event goes to the webhook receiver above.\n',
+    `Fakes: Twitch ${fake.url} · TikTok ${tiktok.url} · YouTube ${youtube.url} · speech-to-text ${speech.url} · webhook receiver ${receiver.url}\n` +
+    'pokimane is in review mode (Review inbox), Demo Creator has posting slots every 4 minutes (Queue), and every event goes to the webhook receiver above.\n' +
+    'shroud is linked to Demo Creator on TikTok and on YouTube: download its clips, open one and post it to both at once; statistics appear within a minute of publishing (Settings › Connected accounts › Statistics).\n',
 );
