@@ -328,7 +328,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
   it('edits the passkey boxes: typing, Backspace, arrows, paste and the incomplete message', async () => {
     await resetPasskeyThrottle();
     await page.goto('/connect');
-    await heading(page, 'Connect your TikTok account').waitFor();
+    await heading(page, 'Connect your account').waitFor();
     expect(await page.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
     const first = box(page, 1);
     expect(await first.getAttribute('inputmode')).toBe('text');

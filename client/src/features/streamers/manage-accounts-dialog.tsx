@@ -10,7 +10,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Skeleton } from '@/components/ui/skeleton';
 import { streamerTitle } from '@/api/streamers';
 import { accountMessages, useAccountLinks, useTikTokAccounts } from '@/api/tiktok-accounts';
-import { useConnectAccount } from '@/api/tiktok-connect';
+import { useConnectPlatform } from '@/api/platform-connect';
 
 interface AccountRowProps {
   account: TikTokAccount;
@@ -113,7 +113,7 @@ interface ManageAccountsDialogProps {
 
 /** Which of the user's TikTok accounts a streamer's clips go to; another account can be connected in place. */
 export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialogProps) {
-  const { connect, waiting } = useConnectAccount();
+  const { connect, waiting } = useConnectPlatform('tiktok');
   const accounts = useTikTokAccounts({ fresh: true, toastOnError: true });
   const title = streamerTitle(streamer);
   // With no account at all, the empty state's Connect Account is the one way in.
