@@ -45,7 +45,22 @@ export function YouTubeOptions({ title, titleProblem, onTitleChange, privacy, on
           </p>
         )}
       </div>
-      <div role="radiogroup" aria-labelledby={`${id}-privacy`} aria-required="true" className="space-y-2">
+      <YouTubePrivacyChoice privacy={privacy} onChange={onPrivacyChange} />
+    </fieldset>
+  );
+}
+
+interface YouTubePrivacyChoiceProps {
+  privacy: YouTubePrivacy | null;
+  onChange: (privacy: YouTubePrivacy) => void;
+  disabled?: boolean;
+}
+
+/** Private, unlisted or public, as radio cards; nothing is chosen for the user. */
+export function YouTubePrivacyChoice({ privacy, onChange, disabled = false }: YouTubePrivacyChoiceProps) {
+  const id = useId();
+  return (
+    <div role="radiogroup" aria-labelledby={`${id}-privacy`} aria-required="true" className="space-y-2">
         <p id={`${id}-privacy`} className="text-sm font-medium">
           Who can watch on YouTube
         </p>
@@ -63,7 +78,8 @@ export function YouTubeOptions({ title, titleProblem, onTitleChange, privacy, on
                 name={`${id}-privacy`}
                 value={option}
                 checked={privacy === option}
-                onChange={() => onPrivacyChange(option)}
+                disabled={disabled}
+                onChange={() => onChange(option)}
                 className="mt-0.5 accent-[var(--color-brand)]"
               />
               <span className="flex flex-col">
@@ -75,6 +91,5 @@ export function YouTubeOptions({ title, titleProblem, onTitleChange, privacy, on
         </div>
         {privacy === null && <p className="text-xs text-muted-foreground">Required: nothing is chosen for you.</p>}
       </div>
-    </fieldset>
   );
 }
