@@ -28,7 +28,10 @@ function YouTubeMark() {
   );
 }
 
-/** A platform's mark as a small inline SVG, named "TikTok" or "YouTube" for screen readers. */
+/**
+ * A platform's mark as a small inline SVG, named "TikTok" or "YouTube" for screen readers (by
+ * aria-label, not a <title>, so the mark adds nothing to the text around it).
+ */
 export function PlatformIcon({ platform, className, decorative = false }: PlatformIconProps) {
   const label = PLATFORM_LABELS[platform];
   return (
@@ -38,7 +41,6 @@ export function PlatformIcon({ platform, className, decorative = false }: Platfo
       data-platform={platform}
       {...(decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': label })}
     >
-      {!decorative && <title>{label}</title>}
       {platform === 'tiktok' ? <TikTokMark /> : <YouTubeMark />}
     </svg>
   );
