@@ -68,9 +68,10 @@ function AccountName({ account }: { account: ConnectedAccount }) {
 /** Reconnect (when needed), Schedule, Statistics, Remove: each named with the account for screen readers. */
 function ActionButtons({ account, actions, compact }: { account: ConnectedAccount; actions: AccountActions; compact: boolean }) {
   const removing = actions.isRemoving(account.id);
-  const text = compact ? 'sr-only xl:not-sr-only' : '';
+  // In the table the buttons keep to their icons (named for screen readers, with a tooltip) until the screen is very wide.
+  const text = compact ? 'sr-only 2xl:not-sr-only' : '';
   return (
-    <div className="flex flex-wrap items-center justify-end gap-1">
+    <div className={compact ? 'flex items-center justify-end gap-1' : 'flex flex-wrap items-center gap-2'}>
       {account.status === 'reconnect' && (
         <Button
           variant="outline"
@@ -80,14 +81,14 @@ function ActionButtons({ account, actions, compact }: { account: ConnectedAccoun
           onClick={() => actions.onReconnect(account)}
         >
           <RefreshCw aria-hidden="true" />
-          <span className={text}>Reconnect</span>
+          <span>Reconnect</span>
         </Button>
       )}
-      <Button variant="outline" size="sm" aria-label={`Posting schedule of ${account.display_name}`} onClick={() => actions.onSchedule(account)}>
+      <Button variant="outline" size="sm" aria-label={`Posting schedule of ${account.display_name}`} title="Schedule" onClick={() => actions.onSchedule(account)}>
         <CalendarClock aria-hidden="true" />
         <span className={text}>Schedule</span>
       </Button>
-      <Button variant="outline" size="sm" aria-label={`Statistics of ${account.display_name}`} onClick={() => actions.onStatistics(account)}>
+      <Button variant="outline" size="sm" aria-label={`Statistics of ${account.display_name}`} title="Statistics" onClick={() => actions.onStatistics(account)}>
         <BarChart3 aria-hidden="true" />
         <span className={text}>Statistics</span>
       </Button>
@@ -97,6 +98,7 @@ function ActionButtons({ account, actions, compact }: { account: ConnectedAccoun
         className="text-danger-soft-foreground hover:bg-danger-soft hover:text-danger-soft-foreground"
         disabled={removing}
         aria-label={`Remove ${account.display_name}`}
+        title="Remove"
         onClick={() => actions.onRemove(account)}
       >
         {removing ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Trash2 aria-hidden="true" />}
@@ -130,10 +132,7 @@ function AccountsTable({ accounts, actions }: ConnectedAccountsProps) {
           {accounts.map((account) => (
             <TableRow key={account.id} data-testid="account-row" data-platform={account.platform} aria-label={account.display_name}>
               <TableCell>
-                <span className="flex items-center gap-2">
-                  <PlatformIcon platform={account.platform} className="size-5" decorative />
-                  {PLATFORM_LABELS[account.platform]}
-                </span>
+                <PlatformIcon platform={account.platform} className="size-5" />
               </TableCell>
               <TableCell className="max-w-64">
                 <AccountName account={account} />
