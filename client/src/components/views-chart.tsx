@@ -4,7 +4,7 @@ import { formatCount, shortDate } from '@/lib/stats-format';
 
 const WIDTH = 600;
 const HEIGHT = 180;
-const PAD = { top: 12, right: 12, bottom: 26, left: 44 };
+const PAD = { top: 2, right: 0, bottom: 2, left: 0 };
 
 /** A round top for the axis: 1, 2 or 5 times a power of ten at or above the highest value. */
 function niceMax(value: number): number {
@@ -30,10 +30,12 @@ export function ViewsChart({ points, title }: ViewsChartProps) {
   const max = niceMax(Math.max(0, ...points.map((point) => point.views)));
   const innerWidth = WIDTH - PAD.left - PAD.right;
   const innerHeight = HEIGHT - PAD.top - PAD.bottom;
-  const x = (index: number) => PAD.left + (points.length <= 1 ? innerWidth / 2 : (index / (points.length - 1)) * innerWidth);
+  // One day alone is drawn as a level line across the chart.
+  const drawn = points.length === 1 ? [...points, ...points] : points;
+  const x = (index: number) => PAD.left + (drawn.length <= 1 ? innerWidth / 2 : (index / (drawn.length - 1)) * innerWidth);
   const y = (views: number) => PAD.top + innerHeight - (views / max) * innerHeight;
-  const line = points.map((point, index) => `${index === 0 ? 'M' : 'L'}${x(index).toFixed(1)},${y(point.views).toFixed(1)}`).join(' ');
-  const area = points.length > 0 ? `${line} L${x(points.length - 1).toFixed(1)},${y(0)} L${x(0).toFixed(1)},${y(0)} Z` : '';
+  const line = drawn.map((point, index) => `${index === 0 ? 'M' : 'L'}${x(index).toFixed(1)},${y(point.views).toFixed(1)}`).join(' ');
+  const area = drawn.length > 0 ? `${line} L${x(drawn.length - 1).toFixed(1)},${y(0)} L${x(0).toFixed(1)},${y(0)} Z` : '';
   const total = points.reduce((sum, point) => sum + point.views, 0);
   const first = points[0];
   const last = points.at(-1);
@@ -43,34 +45,47 @@ export function ViewsChart({ points, title }: ViewsChartProps) {
 
   return (
     <figure className="space-y-2" data-testid="views-chart">
-      <figcaption className="text-sm font-medium" id={`${id}-caption`}>
-        {title}
-      </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full" role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`}>
-        <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>{summary}</desc>
-        {ticks.map((tick) => (
-          <g key={tick}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} className="stroke-border" strokeDasharray={tick === 0 ? undefined : '3 4'} />
-            <text x={PAD.left - 8} y={y(tick)} dy="0.32em" textAnchor="end" className="fill-muted-foreground text-[11px] tabular-nums">
-              {formatCount(tick)}
-            </text>
-          </g>
-        ))}
-        {area && <path d={area} className="fill-brand/15" />}
-        {line && <path d={line} fill="none" className="stroke-brand" strokeWidth={2.5} strokeLinejoin="round" strokeLinecap="round" />}
-        {points.length === 1 && first && <circle cx={x(0)} cy={y(first.views)} r={4} className="fill-brand" />}
-        {first && (
-          <text x={x(0)} y={HEIGHT - 6} textAnchor="start" className="fill-muted-foreground text-[11px]">
-            {shortDate(first.date)}
-          </text>
-        )}
-        {last && points.length > 1 && (
-          <text x={x(points.length - 1)} y={HEIGHT - 6} textAnchor="end" className="fill-muted-foreground text-[11px]">
-            {shortDate(last.date)}
-          </text>
-        )}
-      </svg>
+      <figcaption className="text-sm font-medium">{title}</figcaption>
+      {/* The axis labels are HTML beside a stretched SVG, so they keep their size on a phone. */}
+      <div className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2">
+        <div className="flex h-40 flex-col justify-between text-right text-[11px] leading-none text-muted-foreground tabular-nums" aria-hidden="true">
+          {[...ticks].reverse().map((tick) => (
+            <span key={tick}>{formatCount(tick)}</span>
+          ))}
+        </div>
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          preserveAspectRatio="none"
+          className="h-40 w-full overflow-visible"
+          role="img"
+          aria-labelledby={`${id}-title`}
+          aria-describedby={`${id}-desc`}
+        >
+          <title id={`${id}-title`}>{title}</title>
+          <desc id={`${id}-desc`}>{summary}</desc>
+          {ticks.map((tick) => (
+            <line
+              key={tick}
+              x1={0}
+              x2={WIDTH}
+              y1={y(tick)}
+              y2={y(tick)}
+              className="stroke-border"
+              vectorEffect="non-scaling-stroke"
+              strokeDasharray={tick === 0 ? undefined : '3 4'}
+            />
+          ))}
+          {area && <path d={area} className="fill-brand/15" />}
+          {line && (
+            <path d={line} fill="none" className="stroke-brand" strokeWidth={2.5} vectorEffect="non-scaling-stroke" strokeLinejoin="round" strokeLinecap="round" />
+          )}
+        </svg>
+        <span aria-hidden="true" />
+        <div className="mt-1 flex justify-between text-[11px] text-muted-foreground" aria-hidden="true">
+          <span>{first ? shortDate(first.date) : ''}</span>
+          <span>{last && points.length > 1 ? shortDate(last.date) : ''}</span>
+        </div>
+      </div>
       <table className="sr-only">
         <caption>{title}</caption>
         <thead>

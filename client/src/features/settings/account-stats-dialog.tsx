@@ -13,7 +13,7 @@ import { formatCount } from '@/lib/stats-format';
 
 function Total({ label, value }: { label: string; value: number }) {
   return (
-    <div className="rounded-lg border px-3 py-2">
+    <div className="rounded-lg border px-3 py-2 sm:flex-1">
       <dt className="text-xs text-muted-foreground">{label}</dt>
       <dd className="text-lg font-semibold tabular-nums" title={value.toLocaleString('en-US')}>
         {formatCount(value)}
@@ -24,7 +24,7 @@ function Total({ label, value }: { label: string; value: number }) {
 
 function Totals({ totals }: { totals: AccountStats['totals'] }) {
   return (
-    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-5" aria-label="Totals" data-testid="stats-totals">
+    <dl className="grid grid-cols-2 gap-2 sm:flex" aria-label="Totals" data-testid="stats-totals">
       <Total label="Views" value={totals.views} />
       <Total label="Likes" value={totals.likes} />
       <Total label="Comments" value={totals.comments} />
@@ -42,12 +42,12 @@ function TopClips({ top }: { top: AccountStats['top'] }) {
       </h3>
       <ol className="divide-y rounded-lg border" aria-labelledby="top-clips-heading">
         {top.map((clip, index) => (
-          <li key={clip.upload_id} className="flex items-center gap-3 px-3 py-2 text-sm" data-testid="top-clip">
+          <li key={clip.upload_id} className="flex flex-wrap items-center gap-x-3 gap-y-0.5 px-3 py-2 text-sm" data-testid="top-clip">
             <span className="w-5 shrink-0 text-right text-muted-foreground tabular-nums">{index + 1}</span>
             <span className="min-w-0 flex-1 truncate font-medium" title={clip.title}>
               {clip.title}
             </span>
-            <span className="shrink-0 text-xs text-muted-foreground tabular-nums">
+            <span className="w-full shrink-0 pl-8 text-xs text-muted-foreground tabular-nums sm:w-auto sm:pl-0">
               <span className="font-medium text-foreground">{formatCount(clip.views)}</span> views · {formatCount(clip.likes)} likes
             </span>
           </li>
