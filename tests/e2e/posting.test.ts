@@ -382,8 +382,8 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await nextButton().click();
     await expectStep(3, 'Select Accounts');
     expect(await accountCheckbox(`@${ERIN.username}`).isChecked()).toBe(false);
-    expect(await wizard().getByRole('combobox', { name: 'Who can view this post' }).textContent()).toBe('Choose a privacy level');
     await accountCheckbox(`@${ERIN.username}`).check();
+    expect(await wizard().getByRole('combobox', { name: 'Who can view this post' }).textContent()).toBe('Choose a privacy level');
     await choosePrivacy(wizard(), 'Only me');
     await nextButton().click();
     await postButton().click();
@@ -406,7 +406,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await closeWizard();
 
     // Accounts that cannot be loaded: the spec's heading and default message, and a way to retry.
-    const accountsCall = (url: URL) => url.pathname.includes('tiktok.accounts');
+    const accountsCall = (url: URL) => url.pathname.includes('accounts.list');
     await page.route(accountsCall, (route) => route.abort());
     await openWizard(LATE.title);
     await nextButton().click();
