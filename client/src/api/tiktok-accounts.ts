@@ -93,7 +93,10 @@ export function useAccountLinks() {
     },
     onError: (error: unknown) => toastFailure(error, { fallback, prefixed: true }),
     // Either way the accounts reload: they list their linked streamers, and a refusal may mean one is gone.
-    onSettled: () => void utils.tiktok.accounts.invalidate(),
+    onSettled: () => {
+      void utils.tiktok.accounts.invalidate();
+      void utils.accounts.list.invalidate();
+    },
   });
   const link = trpc.tiktok.link.useMutation(linkCallbacks(linkMessages.linked, linkMessages.linkFailed));
   const unlink = trpc.tiktok.unlink.useMutation(linkCallbacks(linkMessages.unlinked, linkMessages.unlinkFailed));
