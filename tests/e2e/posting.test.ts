@@ -85,7 +85,7 @@ function accountsReloadAfter(page: Page, procedure: string): Promise<void> {
     let answered = false;
     const onResponse = (response: Response) => {
       if (response.url().includes(procedure)) answered = true;
-      else if (answered && response.url().includes('tiktok.accounts')) {
+      else if (answered && response.url().includes('accounts.list')) {
         page.off('response', onResponse);
         resolve();
       }
