@@ -38,11 +38,6 @@ export function useConnectedAccounts({ fresh = false, toastOnError = false, enab
   return query;
 }
 
-/** An account that needs reconnecting cannot post, so it cannot be chosen. */
-export function canPostWith(account: Pick<ConnectedAccount, 'status'>): boolean {
-  return account.status === 'ok';
-}
-
 /** Remove (any platform): the browser's confirmation, then the server forgets the account. */
 export function useRemoveConnectedAccount() {
   const utils = trpc.useUtils();
