@@ -419,4 +419,41 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     await expect.poll(() => verifiedPanel(page).count()).toBe(0);
     expect(browser.pageErrors).toEqual([]);
   });
+
+  it('offers YouTube channels in the review inbox, with private/unlisted/public chosen once per channel', async () => {
+    await db().updateTable('clips').set({ review_status: 'pending' }).where('clip_id', '=', WIDE.clipId).execute();
+    /* seeded until the review settings take YouTube's words: the save of a channel's privacy is answered here. */
+    const saves: unknown[] = [];
+    await page.route('**/api/review/accounts/*', async (route) => {
+      if (route.request().method() !== 'PUT') return route.fallback();
+      saves.push(route.request().postDataJSON());
+      await route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ tiktok_account_id: ids.youtube, account: `@${CHANNEL.username}`, privacy_level: null, disable_comment: false, disable_duet: false, disable_stitch: false }),
+      });
+    });
+    await page.goto('/app/review');
+    const card = page.getByTestId('review-clip').filter({ has: page.getByRole('heading', { name: WIDE.title, exact: true }) });
+    const channel = card.getByRole('checkbox', { name: `@${CHANNEL.username}` });
+    await channel.waitFor();
+    // Linked to the clip's streamer: chosen at first, like a linked TikTok account.
+    expect(await channel.isChecked()).toBe(true);
+    expect(await card.getByRole('checkbox', { name: `@${ERIN.username}` }).isChecked()).toBe(true);
+    expect(await card.getByRole('checkbox', { name: `@${OLD_CHANNEL.username}` }).isChecked()).toBe(false);
+    await card.locator('label').filter({ hasText: `@${CHANNEL.username}` }).getByRole('img', { name: 'YouTube' }).waitFor();
+
+    const settings = page.getByTestId('account-post-settings');
+    const channelSettings = settings.filter({ hasText: `@${CHANNEL.username}` });
+    expect(await channelSettings.getAttribute('data-platform')).toBe('youtube');
+    await channelSettings.getByText('Choose before approving').waitFor();
+    expect(await channelSettings.getByRole('combobox').count()).toBe(0);
+    expect(await settings.filter({ hasText: `@${ERIN.username}` }).getByRole('combobox', { name: 'Who can view this post' }).count()).toBe(1);
+    await page.waitForLoadState('networkidle');
+    expect(describeViolations(await axeViolations(page)), 'the inbox').toEqual([]);
+    await screenshot(page, 'review-youtube-1366-light');
+    // The radio shows the server's stored choice, so it is clicked rather than checked here.
+    await channelSettings.getByRole('radio', { name: /Private/ }).click();
+    await toast(page, `Saved the post settings of @${CHANNEL.username}`).waitFor();
+    expect(saves).toEqual([{ privacy_level: 'private' }]);
+  });
 });
