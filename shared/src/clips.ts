@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { queryInt } from './input.ts';
 import { clipEdit } from './studio.ts';
+import { ACCOUNT_PLATFORMS, postStats } from './accounts.ts';
 
 export const DESCRIPTION_TOO_LONG = `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`;
 export const DESCRIPTION_REQUIRED = 'Description is required';
@@ -61,6 +62,14 @@ export const postedToEntry = z.object({
   status: z.string(),
   /** How much of the video TikTok has received; null before the upload starts. */
   percent: wholePercent.nullable(),
+  /*
+   * Issue 14: the post's platform, its public id once known and its counts (published posts). Optional
+   * while the server part that fills them is merged separately; absent reads as a TikTok post without
+   * a link or counts.
+   */
+  platform: z.enum(ACCOUNT_PLATFORMS).optional(),
+  external_id: z.string().nullable().optional(),
+  stats: postStats.nullable().optional(),
 });
 export type PostedToEntry = z.infer<typeof postedToEntry>;
 

@@ -150,7 +150,7 @@ describe('signing up, signing in and the signed-in screens', () => {
     await goVia(page, 'Settings');
     const headings = await page.locator('[data-slot="card-title"]').allTextContents();
     expect(headings.map((text) => text.replace('Coming soon', '').trim())).toEqual([
-      'TikTok Accounts',
+      'Connected accounts',
       'Invite Codes',
       'Processing',
       'Notifications',

@@ -421,7 +421,7 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
 
   it('opens the post wizard from the card (posting itself is covered in posting.test.ts)', async () => {
     await card(ACE.title).getByRole('button', { name: 'Post' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Post to TikTok' });
+    const dialog = page.getByRole('dialog', { name: 'Post clip' });
     await dialog.getByTestId('wizard-steps').waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });

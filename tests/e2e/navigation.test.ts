@@ -35,7 +35,7 @@ describe('closed registration, redirects and the mobile menu', () => {
 
   it('has a guest connect page that points existing users to login', async () => {
     await page.goto('/connect?passkey=ABC123');
-    await heading(page, 'Connect your TikTok account').waitFor();
+    await heading(page, 'Connect your account').waitFor();
     expect(await page.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
   });
 

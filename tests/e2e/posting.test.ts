@@ -85,7 +85,7 @@ function accountsReloadAfter(page: Page, procedure: string): Promise<void> {
     let answered = false;
     const onResponse = (response: Response) => {
       if (response.url().includes(procedure)) answered = true;
-      else if (answered && response.url().includes('tiktok.accounts')) {
+      else if (answered && response.url().includes('accounts.list')) {
         page.off('response', onResponse);
         resolve();
       }
@@ -196,14 +196,14 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await nextButton().click();
     await nextButton().click();
     await expectStep(3, 'Select Accounts');
-    const empty = wizard().getByText('No TikTok accounts connected', { exact: true });
+    const empty = wizard().getByText('No accounts connected', { exact: true });
     await empty.waitFor();
     expect(await wizard().getByRole('combobox', { name: 'Who can view this post' }).count()).toBe(0);
     expect(await nextButton().isEnabled()).toBe(true);
     await screenshotViewport(page, 'wizard-no-accounts');
     await nextButton().click();
     await expectStep(4, 'Review & Post');
-    await wizard().getByText('No TikTok account: connect one at Select Accounts to post.').waitFor();
+    await wizard().getByText('No account: connect one at Select Accounts to post.').waitFor();
     expect(await postButton().isDisabled()).toBe(true);
     await previousButton().click();
 
@@ -292,17 +292,17 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     expect(await wizard().getByTestId('description-counter').textContent()).toBe(`${WRITTEN.length} / ${DESCRIPTION_MAX_LENGTH}`);
     await screenshotViewport(page, 'wizard-step-2');
 
-    // Step 3: nothing chosen, no privacy level; both are needed.
+    // Step 3: nothing chosen, no privacy level; both are needed. TikTok's options show once a TikTok account is chosen.
     await nextButton().click();
     await expectStep(3, 'Select Accounts');
     const erin = accountCheckbox(`@${ERIN.username}`);
     await erin.waitFor();
     expect(await erin.isChecked()).toBe(false);
     const privacy = wizard().getByRole('combobox', { name: 'Who can view this post' });
-    expect(await privacy.textContent()).toBe('Choose a privacy level');
-    await wizard().getByText('TikTok refuses the post and you will see why', { exact: false }).waitFor();
+    expect(await privacy.count()).toBe(0);
     expect(await nextButton().isDisabled()).toBe(true);
     await erin.check();
+    expect(await privacy.textContent()).toBe('Choose a privacy level');
     expect(await nextButton().isDisabled()).toBe(true);
     // With an account chosen, the menu lists exactly what TikTok says that creator may use.
     await wizard().getByText('The levels every chosen account offers, as TikTok reports them.').waitFor();
@@ -382,8 +382,8 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await nextButton().click();
     await expectStep(3, 'Select Accounts');
     expect(await accountCheckbox(`@${ERIN.username}`).isChecked()).toBe(false);
-    expect(await wizard().getByRole('combobox', { name: 'Who can view this post' }).textContent()).toBe('Choose a privacy level');
     await accountCheckbox(`@${ERIN.username}`).check();
+    expect(await wizard().getByRole('combobox', { name: 'Who can view this post' }).textContent()).toBe('Choose a privacy level');
     await choosePrivacy(wizard(), 'Only me');
     await nextButton().click();
     await postButton().click();
@@ -406,7 +406,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await closeWizard();
 
     // Accounts that cannot be loaded: the spec's heading and default message, and a way to retry.
-    const accountsCall = (url: URL) => url.pathname.includes('tiktok.accounts');
+    const accountsCall = (url: URL) => url.pathname.includes('accounts.list');
     await page.route(accountsCall, (route) => route.abort());
     await openWizard(LATE.title);
     await nextButton().click();

@@ -9,7 +9,7 @@ import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
 import { goVia, heading, horizontalOverflow, toast, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
-import { tiktokAccountRow } from './pages/settings.ts';
+import { accountRow } from './pages/settings.ts';
 
 const USER = { username: 'scheduler', password: 'a long enough password' };
 const ACCOUNT = { openId: 'open-slots', displayName: 'Slot Keeper', username: 'slotkeeper' };
@@ -86,7 +86,7 @@ describe('posting slots in Settings and the Queue screen', () => {
     // the lists): a reload drops what the dashboard already loaded without it.
     await page.reload();
     await goVia(page, 'Settings');
-    await tiktokAccountRow(page, ACCOUNT.displayName).getByRole('button', { name: `Posting schedule of ${ACCOUNT.displayName}` }).click();
+    await accountRow(page, ACCOUNT.displayName).getByRole('button', { name: `Posting schedule of ${ACCOUNT.displayName}` }).click();
     // Never saved: the browser's own zone (this browser runs in UTC).
     const zone = dialog().getByLabel('Time zone');
     expect(await zone.inputValue()).toBe(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
@@ -120,7 +120,7 @@ describe('posting slots in Settings and the Queue screen', () => {
     });
 
     // Opened again, it shows what was saved.
-    await tiktokAccountRow(page, ACCOUNT.displayName).getByRole('button', { name: `Posting schedule of ${ACCOUNT.displayName}` }).click();
+    await accountRow(page, ACCOUNT.displayName).getByRole('button', { name: `Posting schedule of ${ACCOUNT.displayName}` }).click();
     expect(await dialog().getByLabel('Time zone').inputValue()).toBe('America/New_York');
     expect(await day('Friday').getByTestId('slot-time').allTextContents()).toEqual(['12:30']);
     expect(await dialog().getByLabel('Posts per day at most').inputValue()).toBe('2');

@@ -45,7 +45,7 @@ interface Screen {
 const SCREENS: Screen[] = [
   { name: 'landing', path: '/', title: 'Turn Twitch clips into TikToks · Clipshift', heading: /Turn Twitch clips into/, signedIn: false },
   { name: 'login', path: '/login', title: 'Login · Clipshift', heading: 'Welcome to Clipshift', signedIn: false },
-  { name: 'connect', path: '/connect', title: 'Connect TikTok · Clipshift', heading: 'Connect your TikTok account', signedIn: false },
+  { name: 'connect', path: '/connect', title: 'Connect an account · Clipshift', heading: 'Connect your account', signedIn: false },
   { name: 'terms', path: '/tos', title: 'Terms of Service · Clipshift', heading: 'Terms of Service', signedIn: false },
   { name: 'privacy', path: '/privacy-policy', title: 'Privacy Policy · Clipshift', heading: 'Privacy Policy', signedIn: false },
   { name: 'dashboard', path: '/app', title: 'Dashboard · Clipshift', heading: 'Dashboard', signedIn: true },

@@ -7,7 +7,7 @@ import { launchBrowser, screenshot, screenshotViewport, startE2eApp, type E2eApp
 import { heading, pageRequestsFlushed, toast, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
 import { boxValues, focusedLabel, passkeyBox as box, pasteInto, verifiedPanel } from './pages/connect.ts';
-import { appSettings as appSettingsOf, processingSection, tiktokAccountRow, tiktokSection } from './pages/settings.ts';
+import { accountCard as accountCardOf, accountRow as accountRowOf, accountsSection, appSettings as appSettingsOf, processingSection } from './pages/settings.ts';
 
 const OWNER = { username: 'erin', password: 'a long enough password' };
 const OWNER_TIKTOK = { openId: 'open-erin', displayName: 'Erin Creates', username: 'erin.creates' };
@@ -82,8 +82,8 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
   let passkey = '';
   let openerPolicy: string | null = null;
 
-  const section = () => tiktokSection(page);
-  const accountRow = (name: string) => tiktokAccountRow(page, name);
+  const section = () => accountsSection(page);
+  const accountRow = (name: string) => accountRowOf(page, name);
 
   /** The passkey throttle (10 per 10 minutes per address) would end a long test; each test starts afresh. */
   async function resetPasskeyThrottle(): Promise<void> {
@@ -122,12 +122,12 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     expect(openerPolicy).toBe(KEEPS_OPENER_POLICY);
   });
 
-  it('signs up and shows the empty TikTok Accounts section with the guest code', async () => {
+  it('signs up and shows the empty Connected accounts section with the guest code', async () => {
     await register(page, OWNER);
 
     await page.goto('/app/settings');
-    await section().getByText('No TikTok Accounts', { exact: true }).waitFor();
-    await section().getByText("You haven't connected any TikTok accounts yet.").waitFor();
+    await section().getByText('No connected accounts', { exact: true }).waitFor();
+    await section().getByText("You haven't connected a TikTok account or a YouTube channel yet.").waitFor();
     const passkeyOutput = page.getByTestId('guest-passkey');
     await expect.poll(() => passkeyOutput.textContent()).toMatch(/^[A-Z0-9]{6}$/);
     passkey = (await passkeyOutput.textContent()) ?? '';
@@ -139,7 +139,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
   it('connects an account in a centred 600x700 popup: toast, and the account in the table', async () => {
     fake.setAuthorizingUser(OWNER_TIKTOK.openId);
     await spyOnWindowOpen(page);
-    const popup = await connectVia(page, section().getByRole('button', { name: 'Connect Account' }));
+    const popup = await connectVia(page, section().getByRole('button', { name: 'Connect TikTok' }));
     await toast(page, CONNECTED).waitFor();
     await expect.poll(() => popup.isClosed()).toBe(true);
 
@@ -158,13 +158,13 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     expect(await row.locator('time').textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
     expect(await row.getByText('Reconnect needed').count()).toBe(0);
     const headers = await section().getByRole('columnheader').allTextContents();
-    expect(headers).toEqual(['Account', 'Username', 'Linked Streamers', 'Added', 'Actions']);
+    expect(headers).toEqual(['Platform', 'Account', 'Linked Streamers', 'Status', 'Added', 'Actions']);
     // The button waits no more once the message has arrived.
-    expect(await section().getByRole('button', { name: 'Connect Account' }).isEnabled()).toBe(true);
+    expect(await section().getByRole('button', { name: 'Connect TikTok' }).isEnabled()).toBe(true);
     await waitForToastsGone(page);
   });
 
-  it('shows linked streamers and a Reconnect action that runs Connect Account again', async () => {
+  it('shows linked streamers and a Reconnect action that runs Connect TikTok again', async () => {
     const { db } = server.app.deps;
     const owner = await db.selectFrom('users').select('id').where('username', '=', OWNER.username).executeTakeFirstOrThrow();
     const account = await db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', owner.id).executeTakeFirstOrThrow();
@@ -192,7 +192,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await toast(page, CONNECTED).waitFor();
     await expect.poll(() => row.getByText('Reconnect needed').count()).toBe(0);
     // Connecting the same TikTok account again updates its row instead of adding one.
-    expect(await section().getByTestId('tiktok-account-row').count()).toBe(1);
+    expect(await section().getByTestId('account-row').count()).toBe(1);
     expect(await openedWith(page)).toHaveLength(1);
     await waitForToastsGone(page);
     await screenshot(page, 'settings-tiktok');
@@ -200,7 +200,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
 
   it('reports a refused authorization, a missing TikTok configuration and an unreachable server', async () => {
     fake.refuseAuthorization();
-    await connectVia(page, section().getByRole('button', { name: 'Connect Account' }));
+    await connectVia(page, section().getByRole('button', { name: 'Connect TikTok' }));
     const refused = toast(page, 'Failed to connect TikTok account: ');
     await refused.waitFor();
     expect(await refused.textContent()).toMatch(/Failed to connect TikTok account: \S+/);
@@ -209,7 +209,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     const { tiktok } = server.app.deps;
     server.app.deps.tiktok = null;
     try {
-      await connectVia(page, section().getByRole('button', { name: 'Connect Account' }));
+      await connectVia(page, section().getByRole('button', { name: 'Connect TikTok' }));
       const notConfigured = toast(page, 'Failed to start TikTok authorization');
       await notConfigured.waitFor();
       await notConfigured.getByText('TikTok is not configured on this server', { exact: false }).waitFor();
@@ -222,7 +222,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await waitForToastsGone(page);
 
     await page.route('**/api/trpc/tiktok.authUrl*', (route) => route.abort('connectionrefused'));
-    await connectVia(page, section().getByRole('button', { name: 'Connect Account' }));
+    await connectVia(page, section().getByRole('button', { name: 'Connect TikTok' }));
     const failed = toast(page, 'Failed to start TikTok authorization');
     await failed.waitFor();
     expect(await failed.getByText('TikTok is not configured', { exact: false }).count()).toBe(0);
@@ -236,7 +236,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     const loginPage = (route: Route) => route.fulfill({ contentType: 'text/html', body: '<p>Log in to TikTok</p>' });
     await browser.context.route(`${fake.authUrl}**`, loginPage);
     try {
-      const button = section().getByRole('button', { name: 'Connect Account' });
+      const button = section().getByRole('button', { name: 'Connect TikTok' });
       const popup = await connectVia(page, button);
       await popup.getByText('Log in to TikTok').waitFor();
       await expect.poll(() => button.isDisabled()).toBe(true);
@@ -267,7 +267,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await row.getByRole('button', { name: `Remove ${OWNER_TIKTOK.displayName}` }).click();
     await toast(page, 'TikTok account deleted successfully').waitFor();
     expect(dialogs).toEqual([DELETE_ACCOUNT_CONFIRM, DELETE_ACCOUNT_CONFIRM]);
-    await section().getByText('No TikTok Accounts', { exact: true }).waitFor();
+    await section().getByText('No connected accounts', { exact: true }).waitFor();
     expect(fake.requestsTo('revoke').length).toBeGreaterThanOrEqual(1);
   });
 
@@ -328,7 +328,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
   it('edits the passkey boxes: typing, Backspace, arrows, paste and the incomplete message', async () => {
     await resetPasskeyThrottle();
     await page.goto('/connect');
-    await heading(page, 'Connect your TikTok account').waitFor();
+    await heading(page, 'Connect your account').waitFor();
     expect(await page.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
     const first = box(page, 1);
     expect(await first.getAttribute('inputmode')).toBe('text');
@@ -487,9 +487,11 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await row.waitFor();
     expect(await row.getByTestId('account-username').textContent()).toBe(`@${GUEST_TIKTOK.username}`);
     await page.setViewportSize(PHONE);
-    // Narrow: the other columns fold under the name, and Remove stays in view.
-    await row.getByText(`@${GUEST_TIKTOK.username} · Added`, { exact: false }).filter({ visible: true }).waitFor();
-    const remove = await row.getByRole('button', { name: `Remove ${GUEST_TIKTOK.displayName}` }).boundingBox();
+    // Narrow: a card per account instead of the table, and Remove stays in view.
+    const card = accountCardOf(page, GUEST_TIKTOK.displayName);
+    await card.waitFor();
+    expect(await card.getByTestId('account-username').textContent()).toBe(`@${GUEST_TIKTOK.username}`);
+    const remove = await card.getByRole('button', { name: `Remove ${GUEST_TIKTOK.displayName}` }).boundingBox();
     expect((remove?.x ?? Infinity) + (remove?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'settings-tiktok-mobile');
     expect(browser.pageErrors).toEqual([]);

@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { PASSKEY_INVALID } from '@clipshift/shared';
+import { PASSKEY_INVALID, PLATFORM_LABELS, type AccountPlatform } from '@clipshift/shared';
 import { errorCode, failureText, isNetworkError } from './errors';
-import { useTikTokAuthPopup } from './tiktok-connect';
+import { usePlatformAuthPopup, youtubeGuestAuthUrl } from './platform-connect';
 import { trpc } from './trpc';
 
 /** Guest page toasts of spec section 8. */
 const guestMessages = {
   verifyFailed: 'Failed to verify passkey. Please try again.',
-  authUrlFailed: 'Failed to get TikTok authorization URL',
-  connectFailed: 'Failed to connect to TikTok. Please try again.',
+  authUrlFailed: (platform: AccountPlatform) => `Failed to get ${PLATFORM_LABELS[platform]} authorization URL`,
+  connectFailed: (platform: AccountPlatform) => `Failed to connect to ${PLATFORM_LABELS[platform]}. Please try again.`,
 } as const;
 
 /**
@@ -81,20 +81,22 @@ export function useCurrentPasskey() {
 }
 
 /**
- * Connect TikTok as a guest: the authorize URL for the verified passkey, opened in the OAuth popup;
- * `onConnected` runs after the success toast. Waiting also ends when the popup is closed.
+ * Connect a TikTok account or a YouTube channel as a guest: the authorize URL for the verified
+ * passkey, opened in the OAuth popup; `onConnected` runs after the success toast. Waiting also
+ * ends when the popup is closed.
  */
-export function useGuestTikTokConnect(passkey: string, onConnected: () => void) {
+export function useGuestPlatformConnect(platform: AccountPlatform, passkey: string, onConnected: () => void) {
   const { mutateAsync } = trpc.tiktok.guestAuthUrl.useMutation();
-  const popup = useTikTokAuthPopup({ onConnected });
+  const popup = usePlatformAuthPopup(platform, { onConnected });
   const { start } = popup;
 
   const connect = useCallback(() => {
-    const authUrl = async () => (await mutateAsync({ passkey })).auth_url;
+    // YouTube's is REST until the server's youtube router is merged (then trpc.youtube.guestAuthUrl).
+    const authUrl = platform === 'tiktok' ? async () => (await mutateAsync({ passkey })).auth_url : () => youtubeGuestAuthUrl(passkey);
     start(authUrl).catch((error: unknown) =>
-      toast.error(failureText(error, { fallback: guestMessages.authUrlFailed, offline: guestMessages.connectFailed })),
+      toast.error(failureText(error, { fallback: guestMessages.authUrlFailed(platform), offline: guestMessages.connectFailed(platform) })),
     );
-  }, [mutateAsync, passkey, start]);
+  }, [mutateAsync, passkey, platform, start]);
 
   return { connect, connecting: popup.waiting };
 }

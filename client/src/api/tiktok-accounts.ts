@@ -1,13 +1,12 @@
 import { useCallback } from 'react';
 import { toast } from 'sonner';
-import { DELETE_ACCOUNT_CONFIRM, type Streamer, type TikTokAccount } from '@clipshift/shared';
+import { type Streamer, type TikTokAccount } from '@clipshift/shared';
 import { toastFailure, useLoadErrorToast } from './errors';
 import { trpc } from './trpc';
 
 /** TikTok account messages of spec sections 2, 5 and 8 (Settings, the streamer accounts dialog, the wizard). */
 export const accountMessages = {
   loadFailed: 'Failed to load TikTok accounts',
-  deleteFailed: 'Failed to delete TikTok account',
   emptyTitle: 'No TikTok Accounts',
   emptyDescription: "You haven't connected any TikTok accounts yet.",
   noLinkedStreamers: 'No linked streamers',
@@ -49,30 +48,6 @@ export function useCreatorOptions(accountIds: readonly string[]) {
   return trpc.useQueries((t) => accountIds.map((id) => t.tiktok.creatorOptions({ id }, { staleTime: 60_000, retry: false })));
 }
 
-/** Remove: the browser's own confirmation (spec section 5), then the server forgets the account. */
-export function useDeleteAccount() {
-  const utils = trpc.useUtils();
-  const mutation = trpc.tiktok.deleteAccount.useMutation({
-    onSuccess: (result) => {
-      toast.success(result.message);
-      void utils.tiktok.accounts.invalidate();
-      void utils.streamers.list.invalidate();
-      void utils.logs.list.invalidate();
-    },
-    onError: (error) => toastFailure(error, accountMessages.deleteFailed),
-  });
-  const { mutate, isPending, variables } = mutation;
-
-  const remove = useCallback(
-    (id: string) => {
-      if (window.confirm(DELETE_ACCOUNT_CONFIRM)) mutate({ id });
-    },
-    [mutate],
-  );
-  const isRemoving = useCallback((id: string) => isPending && variables?.id === id, [isPending, variables]);
-  return { remove, isRemoving };
-}
-
 /**
  * Links and unlinks the user's TikTok accounts to one streamer. The answer is the updated streamer:
  * it replaces the cached one at once (the card and the dialog follow), then the lists reload.
@@ -93,7 +68,10 @@ export function useAccountLinks() {
     },
     onError: (error: unknown) => toastFailure(error, { fallback, prefixed: true }),
     // Either way the accounts reload: they list their linked streamers, and a refusal may mean one is gone.
-    onSettled: () => void utils.tiktok.accounts.invalidate(),
+    onSettled: () => {
+      void utils.tiktok.accounts.invalidate();
+      void utils.accounts.list.invalidate();
+    },
   });
   const link = trpc.tiktok.link.useMutation(linkCallbacks(linkMessages.linked, linkMessages.linkFailed));
   const unlink = trpc.tiktok.unlink.useMutation(linkCallbacks(linkMessages.unlinked, linkMessages.unlinkFailed));

@@ -33,7 +33,7 @@ const routes: RouteObject[] = [
     children: [
       { path: paths.home, lazy: landing, handle: titled('Turn Twitch clips into TikToks') },
       { path: paths.login, lazy: login, handle: titled('Login') },
-      { path: paths.connect, lazy: connect, handle: titled('Connect TikTok') },
+      { path: paths.connect, lazy: connect, handle: titled('Connect an account') },
       { path: paths.tos, lazy: terms, handle: titled('Terms of Service') },
       { path: paths.privacy, lazy: privacy, handle: titled('Privacy Policy') },
       {

@@ -42,7 +42,7 @@ export async function expectCards(page: Page, titles: string[]): Promise<void> {
 
 /** The post wizard, step by step. */
 export function postWizard(page: Page) {
-  const dialog = () => page.getByRole('dialog', { name: 'Post to TikTok' });
+  const dialog = () => page.getByRole('dialog', { name: 'Post clip' });
   const wizard = {
     dialog,
     next: () => dialog().getByRole('button', { name: 'Next', exact: true }),

@@ -2,13 +2,19 @@ import type { Locator, Page } from 'playwright-core';
 
 /** The settings screen's sections. */
 
-export function tiktokSection(page: Page): Locator {
-  return page.getByRole('region', { name: 'TikTok Accounts' });
+/** "Connected accounts": TikTok accounts and YouTube channels together. */
+export function accountsSection(page: Page): Locator {
+  return page.getByRole('region', { name: 'Connected accounts' });
 }
 
-/** A connected TikTok account's row, by its display name. */
-export function tiktokAccountRow(page: Page, displayName: string): Locator {
-  return tiktokSection(page).getByRole('row', { name: displayName, exact: true });
+/** A connected account's row in the wide table, by its display name. */
+export function accountRow(page: Page, displayName: string): Locator {
+  return accountsSection(page).getByRole('row', { name: displayName, exact: true });
+}
+
+/** A connected account's card in the narrow list (phones, tablets), by its display name. */
+export function accountCard(page: Page, displayName: string): Locator {
+  return accountsSection(page).getByRole('listitem', { name: displayName, exact: true });
 }
 
 export function processingSection(page: Page) {

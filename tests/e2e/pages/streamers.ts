@@ -20,5 +20,5 @@ export function editStreamerDialog(page: Page): Locator {
 }
 
 export function accountsDialog(page: Page, title: string): Locator {
-  return page.getByRole('dialog', { name: `TikTok accounts for ${title}` });
+  return page.getByRole('dialog', { name: `Accounts for ${title}` });
 }

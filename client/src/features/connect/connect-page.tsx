@@ -17,7 +17,7 @@ function LoginHint() {
   );
 }
 
-/** /connect: a guest with someone's passkey connects a TikTok account to that person's Clipshift account. */
+/** /connect: a guest with someone's passkey connects a TikTok account or a YouTube channel to that person's Clipshift account. */
 export function ConnectPage() {
   const guest = useGuestConnect();
   return (
@@ -27,10 +27,10 @@ export function ConnectPage() {
           <div className="mb-2 flex size-11 items-center justify-center rounded-full bg-brand-soft">
             <KeyRound className="size-5 text-brand-text" aria-hidden="true" />
           </div>
-          <h1 className="text-2xl font-semibold tracking-tight">Connect your TikTok account</h1>
+          <h1 className="text-2xl font-semibold tracking-tight">Connect your account</h1>
           <CardDescription>
-            Enter the 6-character passkey you were given to connect your TikTok account to their Clipshift account. No
-            Clipshift account is needed.
+            Enter the 6-character passkey you were given to connect your TikTok account or YouTube channel to their
+            Clipshift account. No Clipshift account is needed.
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -38,7 +38,8 @@ export function ConnectPage() {
             <VerifiedPanel
               passkey={guest.passkey}
               connecting={guest.connecting}
-              onConnect={guest.connect}
+              onConnectTikTok={guest.connectTikTok}
+              onConnectYouTube={guest.connectYouTube}
               onUseDifferent={guest.startOver}
             />
           ) : (

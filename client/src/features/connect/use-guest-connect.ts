@@ -1,12 +1,12 @@
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PASSKEY_INCOMPLETE, passkeyFromQuery } from '@clipshift/shared';
-import { useGuestTikTokConnect, usePasskeyVerification } from '@/api/guests';
+import { useGuestPlatformConnect, usePasskeyVerification } from '@/api/guests';
 import { charsFromPasskey, EMPTY_PASSKEY, isComplete, type PasskeyChars } from './passkey-entry';
 
 /**
  * The guest page's state: the boxes (prefilled from ?passkey= when it cleans to six characters),
- * verification, and connecting TikTok; a connected account or Use Different Passkey starts over.
+ * verification, and connecting TikTok or YouTube; a connected account or Use Different Passkey starts over.
  */
 export function useGuestConnect() {
   const [searchParams] = useSearchParams();
@@ -23,7 +23,8 @@ export function useGuestConnect() {
     resetVerification();
   }, [resetVerification]);
 
-  const tiktok = useGuestTikTokConnect(passkey, startOver);
+  const tiktok = useGuestPlatformConnect('tiktok', passkey, startOver);
+  const youtube = useGuestPlatformConnect('youtube', passkey, startOver);
 
   const change = useCallback((next: PasskeyChars) => {
     setChars(next);
@@ -48,8 +49,10 @@ export function useGuestConnect() {
     verifying: verification.verifying,
     refused: verification.refused,
     throttled: verification.throttled,
-    connect: tiktok.connect,
-    connecting: tiktok.connecting,
+    connectTikTok: tiktok.connect,
+    connectYouTube: youtube.connect,
+    /** Which platform's window is open, if any. */
+    connecting: tiktok.connecting ? ('TikTok' as const) : youtube.connecting ? ('YouTube' as const) : null,
     startOver,
   };
 }

@@ -1,16 +1,29 @@
 import { CircleCheck, LoaderCircle } from 'lucide-react';
+import type { AccountPlatform } from '@clipshift/shared';
+import { PlatformIcon } from '@/components/platform-icon';
 import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { Button } from '@/components/ui/button';
 
 interface VerifiedPanelProps {
   passkey: string;
-  connecting: boolean;
-  onConnect: () => void;
+  /** The platform whose window is open, if any. */
+  connecting: 'TikTok' | 'YouTube' | null;
+  onConnectTikTok: () => void;
+  onConnectYouTube: () => void;
   onUseDifferent: () => void;
 }
 
-/** The passkey is good: connect a TikTok account in the popup, or start over with another code. */
-export function VerifiedPanel({ passkey, connecting, onConnect, onUseDifferent }: VerifiedPanelProps) {
+function ConnectButton({ platform, busy, disabled, onClick }: { platform: AccountPlatform; busy: boolean; disabled: boolean; onClick: () => void }) {
+  return (
+    <Button variant={platform === 'tiktok' ? 'brand' : 'outline'} className="w-full" disabled={disabled} onClick={onClick}>
+      {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <PlatformIcon platform={platform} decorative />}
+      {platform === 'tiktok' ? 'Connect TikTok' : 'Connect YouTube'}
+    </Button>
+  );
+}
+
+/** The passkey is good: connect a TikTok account or a YouTube channel in the popup, or start over with another code. */
+export function VerifiedPanel({ passkey, connecting, onConnectTikTok, onConnectYouTube, onUseDifferent }: VerifiedPanelProps) {
   return (
     <section aria-labelledby="passkey-verified-title" className="space-y-5">
       <div className="flex flex-col items-center gap-2 rounded-lg border border-success-border bg-success-soft px-4 py-5 text-center">
@@ -22,16 +35,14 @@ export function VerifiedPanel({ passkey, connecting, onConnect, onUseDifferent }
           {passkey}
         </p>
         <p className="max-w-xs text-sm text-success-soft-foreground">
-          Sign in to TikTok in the window that opens. Your account is added to the Clipshift account this passkey belongs to.
+          Sign in to TikTok or Google in the window that opens. Your account is added to the Clipshift account this passkey belongs to.
         </p>
       </div>
-      {connecting && <PopupWaitingNote className="justify-center" />}
+      {connecting && <PopupWaitingNote className="justify-center" platform={connecting} />}
       <div className="flex flex-col gap-2">
-        <Button variant="brand" className="w-full" disabled={connecting} onClick={onConnect}>
-          {connecting && <LoaderCircle className="animate-spin" aria-hidden="true" />}
-          Connect TikTok
-        </Button>
-        <Button variant="outline" className="w-full" onClick={onUseDifferent}>
+        <ConnectButton platform="tiktok" busy={connecting === 'TikTok'} disabled={connecting !== null} onClick={onConnectTikTok} />
+        <ConnectButton platform="youtube" busy={connecting === 'YouTube'} disabled={connecting !== null} onClick={onConnectYouTube} />
+        <Button variant="ghost" className="w-full" onClick={onUseDifferent}>
           Use Different Passkey
         </Button>
       </div>

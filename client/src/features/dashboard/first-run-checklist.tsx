@@ -31,7 +31,7 @@ const STEP_VIEWS: Record<FirstRunStep, StepView> = {
   tiktok: {
     title: 'Connect TikTok',
     description: 'The account your shorts are posted to.',
-    action: { label: 'Connect TikTok', to: `${paths.app.settings}#settings-tiktok-title` },
+    action: { label: 'Connect TikTok', to: `${paths.app.settings}#settings-accounts-title` },
   },
   post: {
     title: 'Post a clip',

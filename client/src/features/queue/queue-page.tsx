@@ -7,6 +7,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmptyState } from '@/components/empty-state';
 import { LoadFailed } from '@/components/load-failed';
 import { PageHeader } from '@/components/page-header';
+import { PlatformIcon } from '@/components/platform-icon';
 import { StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -42,6 +43,7 @@ function QueueRow({ item, now, busy, onPostNow, onCancel }: RowProps) {
             {title}
           </p>
           <p className="text-sm text-muted-foreground">
+            <PlatformIcon platform={item.platform} className="mr-1 inline-block size-3.5 align-[-2px]" />
             <span>{item.account}</span> ·{' '}
             {item.scheduled_for ? (
               <time dateTime={item.scheduled_for} data-testid="queue-time">
@@ -118,7 +120,7 @@ export function QueuePage() {
 
   return (
     <>
-      <PageHeader title="Queue" description="Posts waiting for their posting slot or on their way to TikTok, soonest first. Times are in each account’s time zone." />
+      <PageHeader title="Queue" description="Posts waiting for their posting slot or on their way to TikTok or YouTube, soonest first. Times are in each account’s time zone." />
       <Card>
         <CardContent>{body}</CardContent>
       </Card>

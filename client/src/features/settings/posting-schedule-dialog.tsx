@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { LoaderCircle, Plus, X } from 'lucide-react';
-import { DAILY_CAP_MAX, MIN_GAP_MAX_MINUTES, normalizeSlots, WEEKDAY_NAMES, type PostingSchedule, type PostingSlot, type TikTokAccount } from '@clipshift/shared';
+import { DAILY_CAP_MAX, MIN_GAP_MAX_MINUTES, normalizeSlots, WEEKDAY_NAMES, type PostingSchedule, type PostingSlot, type ConnectedAccount } from '@clipshift/shared';
 import { formErrorMessage } from '@/api/errors';
 import { queueMessages, useSaveSchedule, useSchedule } from '@/api/queue';
 import { Alert } from '@/components/ui/alert';
@@ -57,7 +57,7 @@ function DayRow({ day, times, onAdd, onRemove }: { day: number; times: string[];
   );
 }
 
-function ScheduleForm({ account, saved, onDone }: { account: TikTokAccount; saved: PostingSchedule; onDone: () => void }) {
+function ScheduleForm({ account, saved, onDone }: { account: Pick<ConnectedAccount, "id" | "display_name">; saved: PostingSchedule; onDone: () => void }) {
   const ids = { zone: useId(), zones: useId(), cap: useId(), gap: useId(), hint: useId() };
   // A schedule never saved starts in this browser's zone: the one its user most likely means.
   const [timezone, setTimezone] = useState(saved.updated_at === null ? browserTimeZone() : saved.timezone);
@@ -138,7 +138,7 @@ function ScheduleForm({ account, saved, onDone }: { account: TikTokAccount; save
   );
 }
 
-function ScheduleLoader({ account, onDone }: { account: TikTokAccount; onDone: () => void }) {
+function ScheduleLoader({ account, onDone }: { account: Pick<ConnectedAccount, "id" | "display_name">; onDone: () => void }) {
   const schedule = useSchedule(account.id);
   if (schedule.isPending) {
     return (
@@ -170,7 +170,7 @@ function ScheduleLoader({ account, onDone }: { account: TikTokAccount; onDone: (
 }
 
 /** An account's weekly posting slots, daily cap and minimum gap. */
-export function PostingScheduleDialog({ account, onClose }: { account: TikTokAccount | null; onClose: () => void }) {
+export function PostingScheduleDialog({ account, onClose }: { account: Pick<ConnectedAccount, "id" | "display_name"> | null; onClose: () => void }) {
   return (
     <Dialog open={account !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-2xl">{account && <ScheduleLoader account={account} onDone={onClose} />}</DialogContent>

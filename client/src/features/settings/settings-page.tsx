@@ -3,14 +3,14 @@ import { InviteCodesSection } from './invite-codes-section';
 import { NotificationsSection } from './notifications-section';
 import { ProcessingSection } from './processing-section';
 import { RecentLogsSection } from './recent-logs-section';
-import { TikTokAccountsSection } from './tiktok-accounts-section';
+import { ConnectedAccountsSection } from './connected-accounts-section';
 
 export function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" description="Accounts, invitations, processing, notifications and recent activity." />
       <div className="space-y-6">
-        <TikTokAccountsSection />
+        <ConnectedAccountsSection />
         <InviteCodesSection />
         <ProcessingSection />
         <NotificationsSection />

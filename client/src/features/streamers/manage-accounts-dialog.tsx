@@ -1,6 +1,7 @@
 import { Check, Link2, Link2Off, LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import { formatAccountHandle, type Streamer, type TikTokAccount } from '@clipshift/shared';
+import { formatAccountHandle, type ConnectedAccount, type Streamer } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
+import { PlatformIcon } from '@/components/platform-icon';
 import { LoadFailed } from '@/components/load-failed';
 import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { EmptyState } from '@/components/empty-state';
@@ -9,11 +10,12 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { streamerTitle } from '@/api/streamers';
-import { accountMessages, useAccountLinks, useTikTokAccounts } from '@/api/tiktok-accounts';
-import { useConnectAccount } from '@/api/tiktok-connect';
+import { useConnectedAccounts } from '@/api/accounts';
+import { accountMessages, useAccountLinks } from '@/api/tiktok-accounts';
+import { useConnectPlatform } from '@/api/platform-connect';
 
 interface AccountRowProps {
-  account: TikTokAccount;
+  account: ConnectedAccount;
   linked: boolean;
   pending: boolean;
   onToggle: () => void;
@@ -25,7 +27,10 @@ function AccountRow({ account, linked, pending, onToggle }: AccountRowProps) {
     <li className="flex items-center gap-3 py-3" data-testid="manage-account" aria-label={handle}>
       <AccountAvatar src={account.avatar_url} className="size-9" />
       <div className="flex min-w-0 flex-1 flex-col gap-0.5">
-        <span className="truncate text-sm font-medium">{handle}</span>
+        <span className="flex min-w-0 items-center gap-1.5 text-sm font-medium">
+          <PlatformIcon platform={account.platform} />
+          <span className="truncate">{handle}</span>
+        </span>
         <span className="truncate text-xs text-muted-foreground">{account.display_name}</span>
         <div className="flex flex-wrap gap-1">
           {linked && (
@@ -34,7 +39,7 @@ function AccountRow({ account, linked, pending, onToggle }: AccountRowProps) {
               Linked
             </Badge>
           )}
-          {account.needs_reconnect && <Badge variant="warning">{accountMessages.reconnectNeeded}</Badge>}
+          {account.status === 'reconnect' && <Badge variant="warning">{accountMessages.reconnectNeeded}</Badge>}
         </div>
       </div>
       <Button
@@ -55,7 +60,7 @@ function AccountRow({ account, linked, pending, onToggle }: AccountRowProps) {
 
 interface AccountsListProps {
   streamer: Streamer;
-  accounts: ReturnType<typeof useTikTokAccounts>;
+  accounts: ReturnType<typeof useConnectedAccounts>;
   connecting: boolean;
   onConnect: () => void;
 }
@@ -89,7 +94,7 @@ function AccountsList({ streamer, accounts, connecting, onConnect }: AccountsLis
     );
   }
   return (
-    <ul className="divide-y" aria-label="TikTok accounts">
+    <ul className="divide-y" aria-label="Accounts">
       {accounts.data.map((account) => {
         const linked = linkedIds.has(account.id);
         return (
@@ -111,10 +116,10 @@ interface ManageAccountsDialogProps {
   onClose: () => void;
 }
 
-/** Which of the user's TikTok accounts a streamer's clips go to; another account can be connected in place. */
+/** Which of the user's accounts (TikTok and YouTube) a streamer's clips go to; another TikTok account can be connected in place. */
 export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialogProps) {
-  const { connect, waiting } = useConnectAccount();
-  const accounts = useTikTokAccounts({ fresh: true, toastOnError: true });
+  const { connect, waiting } = useConnectPlatform('tiktok');
+  const accounts = useConnectedAccounts({ fresh: true, toastOnError: true });
   const title = streamerTitle(streamer);
   // With no account at all, the empty state's Connect Account is the one way in.
   const none = accounts.data?.length === 0;
@@ -122,7 +127,7 @@ export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialog
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-lg">
         <DialogHeader>
-          <DialogTitle>TikTok accounts for {title}</DialogTitle>
+          <DialogTitle>Accounts for {title}</DialogTitle>
           <DialogDescription>
             Link the accounts {title}&apos;s clips are posted to: automatic publishing and Post to TikTok in the clip details use them.
           </DialogDescription>

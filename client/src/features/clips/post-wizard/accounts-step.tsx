@@ -1,6 +1,7 @@
 import { CircleAlert, Link2, LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import { formatAccountHandle, type TikTokAccount } from '@clipshift/shared';
+import { formatAccountHandle, type ConnectedAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
+import { PlatformIcon } from '@/components/platform-icon';
 import { EmptyState } from '@/components/empty-state';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -11,12 +12,15 @@ import { cn } from '@/lib/utils';
 import { PrivacySelect } from '../shared/privacy-select';
 import type { CreatorLimits, Interactions, PrivacyLevel } from '../shared/tiktok-posting';
 import { InteractionSettings } from './interaction-settings';
-import { canPostWith } from './wizard-rules';
+import type { PlatformProblems } from './preflight';
+import { PreflightProblems } from './preflight-problems';
+import { canPostWith, type YouTubePrivacy } from './wizard-rules';
+import { YouTubeOptions } from './youtube-options';
 
 const ACCOUNTS_LOAD_ERROR = 'Error loading accounts';
 
 interface AccountOptionProps {
-  account: TikTokAccount;
+  account: ConnectedAccount;
   streamer: string;
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
@@ -50,6 +54,7 @@ function AccountOption({ account, streamer, checked, onCheckedChange }: AccountO
           )}
           {!usable && <span className="text-xs font-medium text-warning-soft-foreground">Reconnect needed: reconnect this account in Settings to post with it.</span>}
         </span>
+        <PlatformIcon platform={account.platform} className="size-5" />
       </label>
     </li>
   );
@@ -65,8 +70,8 @@ function NoAccounts({ connecting, onConnect }: NoAccountsProps) {
   return (
     <EmptyState
       icon={UsersRound}
-      title="No TikTok accounts connected"
-      description="Connect a TikTok account to post this clip. It appears here as soon as you are done."
+      title="No accounts connected"
+      description="Connect a TikTok account to post this clip (or a YouTube channel in Settings). It appears here as soon as you are done."
       action={
         <Button variant="brand" onClick={onConnect} disabled={connecting}>
           {connecting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
@@ -94,7 +99,7 @@ function LoadError({ message, onRetry }: { message: string; onRetry: () => void 
 
 interface AccountsStepProps {
   streamer: string;
-  accounts: readonly TikTokAccount[] | undefined;
+  accounts: readonly ConnectedAccount[] | undefined;
   loading: boolean;
   /** The load failed: the server's message, or the spec's default. */
   error: string | null;
@@ -108,9 +113,18 @@ interface AccountsStepProps {
   interactions: Interactions;
   onInteractionsChange: (value: Interactions) => void;
   limits: CreatorLimits;
+  /** Which platforms the chosen accounts are on: each shows its own options. */
+  tiktokChosen: boolean;
+  youtubeChosen: boolean;
+  title: string;
+  titleProblem: string | null;
+  onTitleChange: (title: string) => void;
+  youtubePrivacy: YouTubePrivacy | null;
+  onYouTubePrivacyChange: (privacy: YouTubePrivacy) => void;
+  problems: readonly PlatformProblems[];
 }
 
-/** Step 3: which accounts, who can view, and what viewers may do. */
+/** Step 3: which accounts (both platforms), each chosen platform's options, and what the platforms would refuse. */
 export function AccountsStep(props: AccountsStepProps) {
   if (props.error !== null) return <LoadError message={props.error} onRetry={props.onRetry} />;
   if (props.loading || !props.accounts) {
@@ -126,7 +140,7 @@ export function AccountsStep(props: AccountsStepProps) {
     <div className="space-y-5">
       <fieldset className="min-w-0 space-y-2">
         <legend className="mb-2 text-sm font-medium">Post to</legend>
-        <ul className="space-y-2" aria-label="TikTok accounts">
+        <ul className="space-y-2" aria-label="Accounts">
           {props.accounts.map((account) => (
             <AccountOption
               key={account.id}
@@ -138,8 +152,23 @@ export function AccountsStep(props: AccountsStepProps) {
           ))}
         </ul>
       </fieldset>
-      <PrivacySelect value={props.privacy} options={props.limits.privacyLevels} onChange={props.onPrivacyChange} disabled={props.limits.loading} />
-      <InteractionSettings value={props.interactions} locked={props.limits.locked} onChange={props.onInteractionsChange} />
+      {props.tiktokChosen && (
+        <fieldset className="min-w-0 space-y-4 rounded-lg border p-3" data-testid="tiktok-options">
+          <legend className="px-1 text-sm font-medium">TikTok</legend>
+          <PrivacySelect value={props.privacy} options={props.limits.privacyLevels} onChange={props.onPrivacyChange} disabled={props.limits.loading} />
+          <InteractionSettings value={props.interactions} locked={props.limits.locked} onChange={props.onInteractionsChange} />
+        </fieldset>
+      )}
+      {props.youtubeChosen && (
+        <YouTubeOptions
+          title={props.title}
+          titleProblem={props.titleProblem}
+          onTitleChange={props.onTitleChange}
+          privacy={props.youtubePrivacy}
+          onPrivacyChange={props.onYouTubePrivacyChange}
+        />
+      )}
+      <PreflightProblems problems={props.problems} />
     </div>
   );
 }

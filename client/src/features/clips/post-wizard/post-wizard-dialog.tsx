@@ -4,8 +4,8 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { useFreshClipDetails } from '@/api/clips';
 import { failureText } from '@/api/errors';
-import { useTikTokAccounts } from '@/api/tiktok-accounts';
-import { useConnectAccount } from '@/api/tiktok-connect';
+import { useConnectedAccounts } from '@/api/accounts';
+import { useConnectPlatform } from '@/api/platform-connect';
 import { AccountsStep } from './accounts-step';
 import { ClipPreviewStep } from './clip-preview-step';
 import { DescriptionStep } from './description-step';
@@ -54,14 +54,14 @@ interface PostWizardBodyProps {
 function PostWizardBody({ listed, isGenerating, onGenerateSubtitles, onClose }: PostWizardBodyProps) {
   const details = useFreshClipDetails(listed.clip_id);
   const clip = details.data ?? listed;
-  const accounts = useTikTokAccounts({ fresh: true });
-  const connect = useConnectAccount();
+  const accounts = useConnectedAccounts({ fresh: true });
+  const connect = useConnectPlatform('tiktok');
   const wizard = usePostWizard(clip, accounts.data, onClose);
 
   return (
     <>
       <DialogHeader className="shrink-0 gap-3 pr-6">
-        <DialogTitle>Post to TikTok</DialogTitle>
+        <DialogTitle>Post clip</DialogTitle>
         <DialogDescription>
           Step {wizard.step} of {LAST_STEP}: {stepLabel(wizard.step)}
         </DialogDescription>
@@ -87,6 +87,14 @@ function PostWizardBody({ listed, isGenerating, onGenerateSubtitles, onClose }: 
             interactions={wizard.interactions}
             limits={wizard.limits}
             onInteractionsChange={wizard.setInteractions}
+            tiktokChosen={wizard.platforms.has('tiktok')}
+            youtubeChosen={wizard.platforms.has('youtube')}
+            title={wizard.title}
+            titleProblem={wizard.titleProblem}
+            onTitleChange={wizard.setTitle}
+            youtubePrivacy={wizard.youtubePrivacy}
+            onYouTubePrivacyChange={wizard.setYouTubePrivacy}
+            problems={wizard.problems}
           />
         )}
         {wizard.step === 4 && (
@@ -96,6 +104,9 @@ function PostWizardBody({ listed, isGenerating, onGenerateSubtitles, onClose }: 
             accounts={wizard.selectedAccounts}
             privacy={wizard.privacy}
             interactions={wizard.interactions}
+            title={wizard.title}
+            youtubePrivacy={wizard.youtubePrivacy}
+            problems={wizard.problems}
           />
         )}
       </div>
@@ -111,7 +122,7 @@ interface PostWizardDialogProps {
   onGenerateSubtitles: (clip: Clip) => void;
 }
 
-/** The 4-step post dialog (spec sections 2 and 4): Clip Preview, Add Description, Select Accounts, Review & Post. */
+/** The 4-step post dialog (TikTok and YouTube) (spec sections 2 and 4): Clip Preview, Add Description, Select Accounts, Review & Post. */
 export function PostWizardDialog({ clip, onClose, generating, onGenerateSubtitles }: PostWizardDialogProps) {
   return (
     <Dialog open={clip !== null} onOpenChange={(open) => !open && onClose()}>

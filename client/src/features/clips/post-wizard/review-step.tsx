@@ -1,11 +1,15 @@
 import type { ReactNode } from 'react';
-import { type Clip, descriptionStats, formatAccountHandle, type TikTokAccount } from '@clipshift/shared';
+import { type Clip, descriptionStats, formatAccountHandle, type ConnectedAccount } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
+import { PlatformIcon } from '@/components/platform-icon';
 import { plural } from '@/lib/format';
 import { isVertical } from '../shared/clip-format';
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { ConsentLine } from '../shared/consent-line';
 import { privacyLabel, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
+import type { PlatformProblems } from './preflight';
+import { PreflightProblems } from './preflight-problems';
+import { YOUTUBE_PRIVACY_LABELS, type YouTubePrivacy } from './wizard-rules';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -34,9 +38,9 @@ function DescriptionSummary({ text }: { text: string }) {
   );
 }
 
-function AccountsSummary({ accounts }: { accounts: readonly TikTokAccount[] }) {
+function AccountsSummary({ accounts }: { accounts: readonly ConnectedAccount[] }) {
   if (accounts.length === 0) {
-    return <span className="text-muted-foreground">No TikTok account: connect one at Select Accounts to post.</span>;
+    return <span className="text-muted-foreground">No account: connect one at Select Accounts to post.</span>;
   }
   return (
     <ul className="flex flex-wrap gap-1.5" aria-label="Accounts to post to">
@@ -44,6 +48,7 @@ function AccountsSummary({ accounts }: { accounts: readonly TikTokAccount[] }) {
         <li key={account.id} className="flex items-center gap-2 rounded-full border py-1 pr-3 pl-1 text-xs font-medium">
           <AccountAvatar src={account.avatar_url} className="size-5" />
           {formatAccountHandle(account)}
+          <PlatformIcon platform={account.platform} className="size-3.5" />
         </li>
       ))}
     </ul>
@@ -58,13 +63,18 @@ function interactionsText(interactions: Interactions): string {
 interface ReviewStepProps {
   clip: Clip;
   description: string;
-  accounts: readonly TikTokAccount[];
+  accounts: readonly ConnectedAccount[];
   privacy: PrivacyLevel | null;
   interactions: Interactions;
+  title: string;
+  youtubePrivacy: YouTubePrivacy | null;
+  problems: readonly PlatformProblems[];
 }
 
-/** Step 4: everything that is about to go to TikTok, and the consent TikTok asks for. */
-export function ReviewStep({ clip, description, accounts, privacy, interactions }: ReviewStepProps) {
+/** Step 4: everything that is about to go to each platform, and the consent TikTok asks for. */
+export function ReviewStep({ clip, description, accounts, privacy, interactions, title, youtubePrivacy, problems }: ReviewStepProps) {
+  const tiktok = accounts.some((account) => account.platform === 'tiktok');
+  const youtube = accounts.some((account) => account.platform === 'youtube');
   return (
     <div className="space-y-3">
       <dl className="divide-y rounded-lg border px-4">
@@ -85,15 +95,32 @@ export function ReviewStep({ clip, description, accounts, privacy, interactions 
         <Row label="Accounts">
           <AccountsSummary accounts={accounts} />
         </Row>
-        <Row label="Who can view">
-          <span data-testid="review-privacy">{privacy ? privacyLabel(privacy) : '—'}</span>
-        </Row>
-        <Row label="Interactions">
-          <span data-testid="review-interactions">{interactionsText(interactions)}</span>
-        </Row>
+        {tiktok && (
+          <>
+            <Row label="Who can view">
+              <span data-testid="review-privacy">{privacy ? privacyLabel(privacy) : '—'}</span>
+            </Row>
+            <Row label="Interactions">
+              <span data-testid="review-interactions">{interactionsText(interactions)}</span>
+            </Row>
+          </>
+        )}
+        {youtube && (
+          <>
+            <Row label="YouTube title">
+              <span className="break-words" data-testid="review-youtube-title">
+                {title}
+              </span>
+            </Row>
+            <Row label="YouTube privacy">
+              <span data-testid="review-youtube-privacy">{youtubePrivacy ? YOUTUBE_PRIVACY_LABELS[youtubePrivacy] : '—'}</span>
+            </Row>
+          </>
+        )}
       </dl>
-      <ConsentLine />
-      <p className="text-xs text-muted-foreground">After TikTok accepts the video, it can take a few minutes to appear on the profile.</p>
+      <PreflightProblems problems={problems} />
+      {tiktok && <ConsentLine />}
+      <p className="text-xs text-muted-foreground">After a platform accepts the video, it can take a few minutes to appear on the profile or channel.</p>
     </div>
   );
 }

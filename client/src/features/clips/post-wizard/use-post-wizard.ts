@@ -1,37 +1,42 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { Clip, TikTokAccount } from '@clipshift/shared';
-import { usePostClip } from '@/api/posting';
+import type { Clip, ConnectedAccount } from '@clipshift/shared';
+import { usePostClip, type MultiPlatformPostInput } from '@/api/posting';
 import { useCreatorOptions } from '@/api/tiktok-accounts';
 import { postDescription, rankedSuggestions } from '../shared/description-text';
 import { ALL_INTERACTIONS_ALLOWED, combineCreatorOptions, interactionFlags, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
-import { canAdvance, canPostWith, LAST_STEP, postReady, type WizardStep } from './wizard-rules';
+import { defaultYouTubeTitle, mediaOf, preflight, titleProblem } from './preflight';
+import { canAdvance, canPostWith, LAST_STEP, platformsOf, postReady, type WizardStep, type YouTubePrivacy } from './wizard-rules';
 
 /**
  * The wizard's choices. It is mounted each time the dialog opens, so every opening starts at step 1
- * with no account chosen and no privacy level (spec section 4, TikTok's guidelines). Until the user
- * edits it, the description follows the clip: its saved description, else the Best Match.
+ * with no account chosen and no privacy level (spec section 4, TikTok's guidelines; YouTube's
+ * privacy has no default either). Until the user edits it, the description follows the clip: its
+ * saved description, else the Best Match; the YouTube title is the clip's, cut to 100 characters.
  */
-export function usePostWizard(clip: Clip, accounts: readonly TikTokAccount[] | undefined, onPosted: () => void) {
+export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] | undefined, onPosted: () => void) {
   const [step, setStep] = useState<WizardStep>(1);
   const [edited, setEdited] = useState<string | null>(null);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [privacy, setPrivacy] = useState<PrivacyLevel | null>(null);
   const [interactions, setInteractions] = useState<Interactions>(ALL_INTERACTIONS_ALLOWED);
+  const [editedTitle, setTitle] = useState<string | null>(null);
+  const [youtubePrivacy, setYouTubePrivacy] = useState<YouTubePrivacy | null>(null);
   const { post, posting } = usePostClip();
 
   const suggestions = useMemo(() => rankedSuggestions(clip), [clip]);
   const description = edited ?? postDescription(clip, suggestions);
+  const title = editedTitle ?? defaultYouTubeTitle(clip.title);
   // Only accounts that still exist and can post count, whatever was ticked before a reload.
   const selectedAccounts = useMemo(
     () => (accounts ?? []).filter((account) => chosen.has(account.id) && canPostWith(account)),
     [accounts, chosen],
   );
   const selectedIds = selectedAccounts.map((account) => account.id);
-  const creatorQueries = useCreatorOptions(selectedIds);
-  const limits = combineCreatorOptions(
-    creatorQueries.flatMap((query) => (query.data ? [query.data] : [])),
-    creatorQueries.some((query) => query.isLoading),
-  );
+  const platforms = platformsOf(selectedAccounts);
+  const tiktokIds = selectedAccounts.filter((account) => account.platform === 'tiktok').map((account) => account.id);
+  const creatorQueries = useCreatorOptions(tiktokIds);
+  const creatorOptions = creatorQueries.flatMap((query) => (query.data ? [query.data] : []));
+  const limits = combineCreatorOptions(creatorOptions, creatorQueries.some((query) => query.isLoading));
   // A level chosen before another account was ticked may no longer be offered by all of them.
   const offeredPrivacy = privacy !== null && (limits.privacyLevels === null || limits.privacyLevels.includes(privacy)) ? privacy : null;
   const effectiveInteractions: Interactions = {
@@ -39,7 +44,17 @@ export function usePostWizard(clip: Clip, accounts: readonly TikTokAccount[] | u
     duet: interactions.duet && !limits.locked.duet,
     stitch: interactions.stitch && !limits.locked.stitch,
   };
-  const choice = { accounts, selectedIds, privacy: offeredPrivacy };
+  const tiktokMaxDurationSec = creatorOptions.length > 0 ? Math.min(...creatorOptions.map((option) => option.max_video_post_duration_sec)) : null;
+  const problems = preflight(platforms, mediaOf(clip), { tiktokMaxDurationSec });
+  const youtubeTitleProblem = platforms.has('youtube') ? titleProblem(title) : null;
+  const choice = {
+    accounts,
+    selectedIds,
+    privacy: offeredPrivacy,
+    youtubePrivacy,
+    titleProblem: youtubeTitleProblem,
+    preflightProblems: problems.reduce((sum, entry) => sum + entry.problems.length, 0),
+  };
 
   const toggleAccount = useCallback((id: string, on: boolean) => {
     setChosen((current) => {
@@ -60,11 +75,12 @@ export function usePostWizard(clip: Clip, accounts: readonly TikTokAccount[] | u
     if (step > 1 && !posting) setStep((current) => (current - 1) as WizardStep);
   };
   const submit = () => {
-    if (!canPost || offeredPrivacy === null) return;
-    post(
-      { id: clip.clip_id, description, tiktok_account_ids: selectedIds, privacy_level: offeredPrivacy, ...interactionFlags(effectiveInteractions) },
-      { onSuccess: onPosted },
-    );
+    if (!canPost) return;
+    // Each platform's options go only when one of its accounts is chosen.
+    const tiktok = tiktokIds.length > 0 && offeredPrivacy !== null ? { tiktok_account_ids: tiktokIds, privacy_level: offeredPrivacy, ...interactionFlags(effectiveInteractions) } : {};
+    const youtube = platforms.has('youtube') && youtubePrivacy !== null ? { title: title.trim(), youtube_privacy: youtubePrivacy } : {};
+    const input: MultiPlatformPostInput = { id: clip.clip_id, description, account_ids: selectedIds, ...tiktok, ...youtube };
+    post(input, { onSuccess: onPosted });
   };
 
   return {
@@ -79,6 +95,7 @@ export function usePostWizard(clip: Clip, accounts: readonly TikTokAccount[] | u
     description,
     setDescription: setEdited,
     selectedAccounts,
+    platforms,
     isChosen: (id: string) => chosen.has(id),
     toggleAccount,
     privacy: offeredPrivacy,
@@ -86,6 +103,12 @@ export function usePostWizard(clip: Clip, accounts: readonly TikTokAccount[] | u
     interactions: effectiveInteractions,
     setInteractions,
     limits,
+    title,
+    setTitle,
+    titleProblem: youtubeTitleProblem,
+    youtubePrivacy,
+    setYouTubePrivacy,
+    problems,
   };
 }
 

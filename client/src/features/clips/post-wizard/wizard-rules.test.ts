@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DESCRIPTION_MAX_LENGTH, type TikTokAccount } from '@clipshift/shared';
+import { DESCRIPTION_MAX_LENGTH, type AccountPlatform, type ConnectedAccount } from '@clipshift/shared';
 import { canAdvance, canPostWith, LAST_STEP, postReady, stepLabel, WIZARD_STEPS, type WizardFacts } from './wizard-rules';
 
-function account(id: string, needsReconnect = false): TikTokAccount {
-  return { id, display_name: id, username: id, avatar_url: null, created_at: '2026-01-01T00:00:00Z', linked_streamers: [], needs_reconnect: needsReconnect };
+function account(id: string, needsReconnect = false, platform: AccountPlatform = 'tiktok'): ConnectedAccount {
+  return { id, platform, display_name: id, username: id, avatar_url: null, created_at: '2026-01-01T00:00:00Z', linked_streamers: [], status: needsReconnect ? 'reconnect' : 'ok' };
 }
 
 const facts = (overrides: Partial<WizardFacts> = {}): WizardFacts => ({
@@ -57,5 +57,17 @@ describe('the post wizard rules', () => {
     expect(canAdvance(3, facts({ privacy: null }))).toBe(false);
     expect(canAdvance(3, facts())).toBe(true);
     expect(canAdvance(4, facts())).toBe(false);
+  });
+
+  it('asks each chosen platform for its own options, and holds back on preflight problems', () => {
+    const both = [account('t'), account('y', false, 'youtube')];
+    const ready = (choice: Partial<WizardFacts>) => canAdvance(3, facts({ accounts: both, selectedIds: ['t', 'y'], ...choice }));
+    expect(ready({ privacy: 'SELF_ONLY', youtubePrivacy: null })).toBe(false);
+    expect(ready({ privacy: 'SELF_ONLY', youtubePrivacy: 'unlisted' })).toBe(true);
+    expect(ready({ privacy: 'SELF_ONLY', youtubePrivacy: 'unlisted', titleProblem: 'Enter a title for YouTube.' })).toBe(false);
+    expect(ready({ privacy: 'SELF_ONLY', youtubePrivacy: 'unlisted', preflightProblems: 1 })).toBe(false);
+    // A YouTube channel alone needs no TikTok privacy level.
+    expect(ready({ selectedIds: ['y'], privacy: null, youtubePrivacy: 'public' })).toBe(true);
+    expect(postReady({ accounts: both, selectedIds: ['y'], privacy: null, youtubePrivacy: 'private' })).toBe(true);
   });
 });

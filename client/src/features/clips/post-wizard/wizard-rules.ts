@@ -1,10 +1,15 @@
-import { DESCRIPTION_MAX_LENGTH, POST_WIZARD_STEPS, type TikTokAccount } from '@clipshift/shared';
+import { DESCRIPTION_MAX_LENGTH, POST_WIZARD_STEPS, type AccountPlatform, type ConnectedAccount } from '@clipshift/shared';
 import type { PrivacyLevel } from '../shared/tiktok-posting';
 
 /** The four steps of spec section 2, in order. */
 export const WIZARD_STEPS = ['Clip Preview', 'Add Description', 'Select Accounts', 'Review & Post'] as const;
 export type WizardStep = 1 | 2 | 3 | 4;
 export const LAST_STEP = POST_WIZARD_STEPS as WizardStep;
+
+/** Who may watch a YouTube video; no default is chosen for the user. */
+export const YOUTUBE_PRIVACY = ['private', 'unlisted', 'public'] as const;
+export type YouTubePrivacy = (typeof YOUTUBE_PRIVACY)[number];
+export const YOUTUBE_PRIVACY_LABELS: Record<YouTubePrivacy, string> = { private: 'Private', unlisted: 'Unlisted', public: 'Public' };
 
 export function stepLabel(step: WizardStep): string {
   return WIZARD_STEPS[step - 1] ?? '';
@@ -16,25 +21,42 @@ function descriptionReady(text: string): boolean {
 }
 
 /** An account that needs reconnecting cannot post, so it cannot be chosen. */
-export function canPostWith(account: Pick<TikTokAccount, 'needs_reconnect'>): boolean {
-  return !account.needs_reconnect;
+export function canPostWith(account: Pick<ConnectedAccount, 'status'>): boolean {
+  return account.status === 'ok';
 }
 
-interface AccountsChoice {
+/** The platforms of the chosen accounts. */
+export function platformsOf(accounts: readonly Pick<ConnectedAccount, 'platform'>[]): Set<AccountPlatform> {
+  return new Set(accounts.map((account) => account.platform));
+}
+
+export interface AccountsChoice {
   /** undefined while loading or after a failed load. */
-  accounts: readonly TikTokAccount[] | undefined;
+  accounts: readonly ConnectedAccount[] | undefined;
   selectedIds: readonly string[];
+  /** TikTok's privacy level: needed once a TikTok account is chosen. */
   privacy: PrivacyLevel | null;
+  /** YouTube's privacy: needed once a YouTube channel is chosen. */
+  youtubePrivacy?: YouTubePrivacy | null;
+  /** The YouTube title's problem, if any (blank, too long). */
+  titleProblem?: string | null;
+  /** How many preflight problems the chosen platforms have with the video. */
+  preflightProblems?: number;
 }
 
 /**
- * Step 3 (spec section 4): no accounts exist, or at least one is chosen. With accounts, TikTok's
- * guidelines add the privacy level, which has no default and must be chosen.
+ * Step 3 (spec section 4): no accounts exist, or at least one is chosen with each chosen platform's
+ * required options (TikTok's and YouTube's privacy have no default) and no preflight problem.
  */
-function accountsReady({ accounts, selectedIds, privacy }: AccountsChoice): boolean {
+function accountsReady({ accounts, selectedIds, privacy, youtubePrivacy = null, titleProblem = null, preflightProblems = 0 }: AccountsChoice): boolean {
   if (!accounts) return false;
   if (accounts.length === 0) return true;
-  return selectedIds.length > 0 && privacy !== null;
+  const chosen = accounts.filter((account) => selectedIds.includes(account.id));
+  if (chosen.length === 0) return false;
+  const platforms = platformsOf(chosen);
+  if (platforms.has('tiktok') && privacy === null) return false;
+  if (platforms.has('youtube') && (youtubePrivacy === null || titleProblem !== null)) return false;
+  return preflightProblems === 0;
 }
 
 /** Posting: step 3's condition with at least one account to post to (none connected: nothing to post to). */

@@ -1,12 +1,15 @@
 import { useState } from 'react';
 import { ShieldCheck } from 'lucide-react';
-import type { AccountPostSettings } from '@clipshift/shared';
-import { useAccountPostSettings, useSaveAccountPostSettings } from '@/api/review';
+import type { AccountPlatform, AccountPostSettings, ConnectedAccount } from '@clipshift/shared';
+import { useAccountPostSettings, useSaveAccountPostSettings, useSaveYouTubePostPrivacy } from '@/api/review';
 import { useCreatorOptions } from '@/api/tiktok-accounts';
+import { PlatformIcon } from '@/components/platform-icon';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { InteractionSettings } from '../post-wizard/interaction-settings';
+import { YouTubePrivacyChoice } from '../post-wizard/youtube-options';
+import { YOUTUBE_PRIVACY, type YouTubePrivacy } from '../post-wizard/wizard-rules';
 import { PrivacySelect } from '../shared/privacy-select';
 import { combineCreatorOptions, interactionFlags, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
 
@@ -14,11 +17,25 @@ function interactionsOf(settings: AccountPostSettings): Interactions {
   return { comments: !settings.disable_comment, duet: !settings.disable_duet, stitch: !settings.disable_stitch };
 }
 
+function isYouTubePrivacy(value: string | null): value is YouTubePrivacy {
+  return value !== null && (YOUTUBE_PRIVACY as readonly string[]).includes(value);
+}
+
+function RowHeader({ settings, platform, chosen }: { settings: AccountPostSettings; platform: AccountPlatform; chosen: boolean }) {
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <PlatformIcon platform={platform} />
+      <span className="font-medium">{settings.account}</span>
+      {!chosen && <Badge variant="warning">Choose before approving</Badge>}
+    </div>
+  );
+}
+
 /**
- * One account's choices. TikTok's guidelines want the privacy chosen by the user: nothing is
+ * One TikTok account's choices. TikTok's guidelines want the privacy chosen by the user: nothing is
  * preselected, and approvals to the account wait until it is chosen. Each change is saved at once.
  */
-function AccountSettingsRow({ settings }: { settings: AccountPostSettings }) {
+function TikTokSettingsRow({ settings }: { settings: AccountPostSettings }) {
   const save = useSaveAccountPostSettings();
   const [creator] = useCreatorOptions([settings.tiktok_account_id]);
   const limits = combineCreatorOptions(creator?.data ? [creator.data] : [], creator?.isLoading ?? false);
@@ -26,11 +43,8 @@ function AccountSettingsRow({ settings }: { settings: AccountPostSettings }) {
   const store = (privacy: PrivacyLevel, next: Interactions) => save.mutate({ id: settings.tiktok_account_id, privacy_level: privacy, ...interactionFlags(next) });
 
   return (
-    <li className="space-y-3 rounded-lg border p-3" data-testid="account-post-settings" aria-label={`Post settings of ${settings.account}`}>
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="font-medium">{settings.account}</span>
-        {settings.privacy_level === null && <Badge variant="warning">Choose before approving</Badge>}
-      </div>
+    <li className="space-y-3 rounded-lg border p-3" data-testid="account-post-settings" data-platform="tiktok" aria-label={`Post settings of ${settings.account}`}>
+      <RowHeader settings={settings} platform="tiktok" chosen={settings.privacy_level !== null} />
       <PrivacySelect
         value={settings.privacy_level}
         options={limits.privacyLevels}
@@ -51,10 +65,25 @@ function AccountSettingsRow({ settings }: { settings: AccountPostSettings }) {
   );
 }
 
-/** Who can see approved (and automatic) posts, chosen once per account. */
-export function AccountPostSettingsCard() {
+/** One YouTube channel's choice: private, unlisted or public for approved and automatic Shorts (no default). */
+function YouTubeSettingsRow({ settings }: { settings: AccountPostSettings }) {
+  const save = useSaveYouTubePostPrivacy();
+  // The list's privacy_level holds YouTube's words for a channel once the server part is merged.
+  const stored: string | null = settings.privacy_level;
+  const privacy = isYouTubePrivacy(stored) ? stored : null;
+  return (
+    <li className="space-y-3 rounded-lg border p-3" data-testid="account-post-settings" data-platform="youtube" aria-label={`Post settings of ${settings.account}`}>
+      <RowHeader settings={settings} platform="youtube" chosen={privacy !== null} />
+      <YouTubePrivacyChoice privacy={privacy} disabled={save.isPending} onChange={(next) => save.mutate({ id: settings.tiktok_account_id, privacy_level: next })} />
+    </li>
+  );
+}
+
+/** Who can see approved (and automatic) posts, chosen once per account of either platform. */
+export function AccountPostSettingsCard({ accounts }: { accounts: readonly ConnectedAccount[] | undefined }) {
   const { data, isLoading } = useAccountPostSettings();
   if (!isLoading && (!data || data.length === 0)) return null;
+  const platformOf = (id: string): AccountPlatform => accounts?.find((account) => account.id === id)?.platform ?? 'tiktok';
   return (
     <Card>
       <CardHeader>
@@ -69,7 +98,13 @@ export function AccountPostSettingsCard() {
           <Skeleton className="h-24 w-full" />
         ) : (
           <ul className="grid gap-3 lg:grid-cols-2">
-            {data?.map((settings) => <AccountSettingsRow key={settings.tiktok_account_id} settings={settings} />)}
+            {data?.map((settings) =>
+              platformOf(settings.tiktok_account_id) === 'youtube' ? (
+                <YouTubeSettingsRow key={settings.tiktok_account_id} settings={settings} />
+              ) : (
+                <TikTokSettingsRow key={settings.tiktok_account_id} settings={settings} />
+              ),
+            )}
           </ul>
         )}
       </CardContent>

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import { Check, LoaderCircle, X } from 'lucide-react';
-import { DESCRIPTION_MAX_LENGTH, formatAccountHandle, type Clip, type TikTokAccount } from '@clipshift/shared';
+import { DESCRIPTION_MAX_LENGTH, formatAccountHandle, type Clip, type ConnectedAccount } from '@clipshift/shared';
 import { useApproveClip, useRejectClip } from '@/api/review';
 import { isLinkedTo } from '@/api/tiktok-accounts';
+import { PlatformIcon } from '@/components/platform-icon';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -15,7 +16,7 @@ import { DescriptionOptions } from '../shared/description-options';
 
 interface ReviewCardProps {
   clip: Clip;
-  accounts: readonly TikTokAccount[];
+  accounts: readonly ConnectedAccount[];
   selected: boolean;
   onSelectedChange: (selected: boolean) => void;
 }
@@ -72,7 +73,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
           <fieldset className="space-y-2">
             <legend className="mb-2 text-sm font-medium">Post to</legend>
             {accounts.length === 0 ? (
-              <p className="text-sm text-muted-foreground">No TikTok account is connected: connect one in Settings to approve.</p>
+              <p className="text-sm text-muted-foreground">No account is connected: connect a TikTok account or a YouTube channel in Settings to approve.</p>
             ) : (
               <div className="flex flex-wrap gap-x-6 gap-y-2">
                 {accounts.map((account) => (
@@ -83,6 +84,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
                       disabled={busy}
                       onCheckedChange={(next) => toggleAccount(account.id, next === true)}
                     />
+                    <PlatformIcon platform={account.platform} />
                     {formatAccountHandle(account)}
                   </Label>
                 ))}

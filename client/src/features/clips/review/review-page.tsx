@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { CheckCheck, Inbox, LoaderCircle } from 'lucide-react';
 import { loadFailureDescription } from '@/api/errors';
 import { reviewMessages, useApproveClips, useReviewClips } from '@/api/review';
-import { useTikTokAccounts } from '@/api/tiktok-accounts';
+import { useConnectedAccounts } from '@/api/accounts';
 import { EmptyState } from '@/components/empty-state';
 import { LoadFailed } from '@/components/load-failed';
 import { PageHeader } from '@/components/page-header';
@@ -16,7 +16,7 @@ import { ReviewCard } from './review-card';
 /** The review inbox: new clips of streamers in review mode, the longest waiting first. */
 export function ReviewPage() {
   const clips = useReviewClips();
-  const accounts = useTikTokAccounts();
+  const accounts = useConnectedAccounts();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const list = clips.data ?? [];
   // Clips approved or rejected since stay out of the selection.
@@ -37,7 +37,7 @@ export function ReviewPage() {
     <>
       <PageHeader title="Review" description="Approve or reject new clips before they are posted." />
       <div className="space-y-6">
-        <AccountPostSettingsCard />
+        <AccountPostSettingsCard accounts={accounts.data} />
         {clips.isLoading || accounts.isLoading ? (
           <Skeleton className="h-64 w-full" />
         ) : clips.isError ? (

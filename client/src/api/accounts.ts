@@ -1,0 +1,79 @@
+import { useCallback } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { ACCOUNT_STATS_DAYS, accountStats, PLATFORM_LABELS, type ConnectedAccount } from '@clipshift/shared';
+import { toastFailure, useLoadErrorToast } from './errors';
+import { restJson } from './rest';
+import { trpc } from './trpc';
+
+/** Settings' "Connected accounts" words (both platforms). */
+export const connectedAccountMessages = {
+  loadFailed: 'Failed to load connected accounts',
+  deleteFailed: 'Failed to delete the account',
+  emptyTitle: 'No connected accounts',
+  emptyDescription: "You haven't connected a TikTok account or a YouTube channel yet.",
+  noLinkedStreamers: 'No linked streamers',
+  connected: 'Connected',
+  reconnectNeeded: 'Reconnect needed',
+  statsEmpty: 'No statistics yet: they appear about an hour after a post is published',
+  statsLoadFailed: 'Failed to load statistics',
+} as const;
+
+/** The browser's confirmation before an account is removed; TikTok's words are those of spec section 5. */
+export function deleteAccountConfirm(account: Pick<ConnectedAccount, 'platform'>): string {
+  return `Are you sure you want to delete this ${PLATFORM_LABELS[account.platform]} account?`;
+}
+
+interface AccountsOptions {
+  /** Loads them again each time the caller mounts (a dialog opening). */
+  fresh?: boolean;
+  toastOnError?: boolean;
+  enabled?: boolean;
+}
+
+/** The user's accounts of every platform (tRPC accounts.list). */
+export function useConnectedAccounts({ fresh = false, toastOnError = false, enabled = true }: AccountsOptions = {}) {
+  const query = trpc.accounts.list.useQuery(undefined, { enabled, ...(fresh ? { refetchOnMount: 'always' } : {}) });
+  useLoadErrorToast(query, toastOnError ? connectedAccountMessages.loadFailed : null);
+  return query;
+}
+
+/** Remove (any platform): the browser's confirmation, then the server forgets the account. */
+export function useRemoveConnectedAccount() {
+  const utils = trpc.useUtils();
+  const mutation = trpc.accounts.delete.useMutation({
+    onSuccess: (result) => {
+      toast.success(result.message);
+      void utils.accounts.list.invalidate();
+      void utils.tiktok.accounts.invalidate();
+      void utils.streamers.list.invalidate();
+      void utils.logs.list.invalidate();
+    },
+    onError: (error) => toastFailure(error, connectedAccountMessages.deleteFailed),
+  });
+  const { mutate, isPending, variables } = mutation;
+
+  const remove = useCallback(
+    (account: Pick<ConnectedAccount, 'id' | 'platform'>) => {
+      if (window.confirm(deleteAccountConfirm(account))) mutate({ id: account.id });
+    },
+    [mutate],
+  );
+  const isRemoving = useCallback((id: string) => isPending && variables?.id === id, [isPending, variables]);
+  return { remove, isRemoving };
+}
+
+/**
+ * One account's statistics over the last 30 days. REST until the server's accounts.stats is
+ * merged; then `trpc.accounts.stats.useQuery({ id, days })`.
+ */
+export function useAccountStats(id: string | null, days = ACCOUNT_STATS_DAYS) {
+  const query = useQuery({
+    queryKey: ['accounts', 'stats', id, days],
+    queryFn: () => restJson(accountStats, `/api/accounts/${encodeURIComponent(id ?? '')}/stats?days=${days}`),
+    enabled: id !== null,
+    retry: false,
+  });
+  useLoadErrorToast(query, connectedAccountMessages.statsLoadFailed);
+  return query;
+}

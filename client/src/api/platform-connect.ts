@@ -1,0 +1,151 @@
+import { useCallback } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
+import { useOAuthPopup, type OAuthOutcome } from '@/lib/use-oauth-popup';
+import { errorCode, HttpStatusError, serverMessage, toastFailure } from './errors';
+import { restJson } from './rest';
+import { trpc } from './trpc';
+
+/** The `type` of each platform's callback-page message to the opener. */
+const AUTH_MESSAGE_TYPE: Record<AccountPlatform, string> = { tiktok: TIKTOK_AUTH_MESSAGE_TYPE, youtube: 'youtube-auth' };
+
+/** Connect toasts of spec section 8, worded for the platform; shared by Settings, the streamer dialog, the wizard and the guest page. */
+export function authMessages(platform: AccountPlatform) {
+  const label = PLATFORM_LABELS[platform];
+  return {
+    connected: `${label} account connected successfully`,
+    failed: (error: string) => `Failed to connect ${label} account: ${error}`,
+    popupBlocked: `Your browser blocked the ${label} window. Allow pop-ups for this site and try again.`,
+    startFailed: `Failed to start ${label} authorization`,
+  };
+}
+
+const authUrlAnswer = z.object({ auth_url: z.string() });
+
+/**
+ * The YouTube authorize URL. REST until the server's youtube router is merged; then
+ * `utils.youtube.authUrl.fetch(undefined, { staleTime: 0, gcTime: 0 })`.
+ */
+async function youtubeAuthUrl(): Promise<string> {
+  return (await restJson(authUrlAnswer, '/api/youtube/auth-url')).auth_url;
+}
+
+/** The guest's YouTube authorize URL. REST until merged; then `trpc.youtube.guestAuthUrl` (a mutation, like TikTok's). */
+export async function youtubeGuestAuthUrl(passkey: string): Promise<string> {
+  return (await restJson(authUrlAnswer, '/api/guest/youtube/auth-url', { method: 'POST', body: JSON.stringify({ passkey }) })).auth_url;
+}
+
+/** The server answered that the platform is not configured there (tRPC SERVICE_UNAVAILABLE, or REST 503). */
+export function isNotConfigured(error: unknown): boolean {
+  return errorCode(error) === 'SERVICE_UNAVAILABLE' || (error instanceof HttpStatusError && error.status === 503);
+}
+
+interface AuthPopupOptions {
+  /** The account is connected (after the success toast). */
+  onConnected: () => void;
+  /** The popup was closed without telling how it went. */
+  onClosed?: () => void;
+}
+
+/**
+ * The platform's authorize page in the OAuth popup, with the spec's toasts for the answer of the
+ * callback page. `start(getUrl)` rejects with getUrl's error, for the caller's own message.
+ */
+export function usePlatformAuthPopup(platform: AccountPlatform, { onConnected, onClosed }: AuthPopupOptions) {
+  const onOutcome = useCallback(
+    (outcome: OAuthOutcome) => {
+      const messages = authMessages(platform);
+      if (outcome.success) {
+        toast.success(messages.connected);
+        onConnected();
+      } else {
+        toast.error(messages.failed(outcome.error));
+      }
+    },
+    [onConnected, platform],
+  );
+  const popup = useOAuthPopup({ messageType: AUTH_MESSAGE_TYPE[platform], onOutcome, onClosed });
+  const { start: startPopup } = popup;
+
+  const start = useCallback(
+    async (getUrl: () => Promise<string>) => {
+      const started = await startPopup(getUrl);
+      if (started === 'blocked') toast.error(authMessages(platform).popupBlocked);
+      return started;
+    },
+    [platform, startPopup],
+  );
+
+  return { start, waiting: popup.waiting };
+}
+
+/** 'Failed to start … authorization', with the server's reason when the platform is not configured there. */
+function startFailureToast(platform: AccountPlatform, error: unknown): void {
+  const reason = isNotConfigured(error) ? serverMessage(error) : null;
+  toastFailure(error, authMessages(platform).startFailed, reason ? { description: reason } : undefined);
+}
+
+/** Everything that lists accounts reloads once one is connected or reconnected. */
+function useAccountsChanged() {
+  const utils = trpc.useUtils();
+  return useCallback(() => {
+    void utils.accounts.list.invalidate();
+    void utils.tiktok.accounts.invalidate();
+    // Streamer cards show the linked accounts' names and pictures, which a reconnect may change.
+    void utils.streamers.list.invalidate();
+    void utils.logs.list.invalidate();
+  }, [utils]);
+}
+
+/**
+ * Connect (and Reconnect) for one platform: its authorize page in the popup; the lists reload once
+ * the callback page says the account is connected, or when the popup is closed without a word.
+ * `onUnavailable` hears the server's reason when the platform is not configured there.
+ */
+export function useConnectPlatform(platform: AccountPlatform, onUnavailable?: (reason: string) => void) {
+  const utils = trpc.useUtils();
+  const reload = useAccountsChanged();
+  const popup = usePlatformAuthPopup(platform, { onConnected: reload, onClosed: reload });
+  const { start } = popup;
+
+  const connect = useCallback(() => {
+    const authUrl =
+      platform === 'tiktok' ? async () => (await utils.tiktok.authUrl.fetch(undefined, { staleTime: 0, gcTime: 0 })).auth_url : youtubeAuthUrl;
+    start(authUrl).catch((error: unknown) => {
+      startFailureToast(platform, error);
+      const reason = isNotConfigured(error) ? serverMessage(error) : null;
+      if (reason !== null) onUnavailable?.(reason);
+    });
+  }, [onUnavailable, platform, start, utils]);
+
+  return { connect, waiting: popup.waiting };
+}
+
+/** Whether the server can connect YouTube accounts: `reason` is its message when it cannot. */
+export interface PlatformAvailability {
+  available: boolean;
+  reason: string | null;
+}
+
+/**
+ * Asks once per page session whether YouTube is configured on the server, so Connect YouTube can be
+ * shown disabled with the server's reason before anyone clicks it. Any other failure counts as
+ * available: the click then reports it.
+ */
+export function useYouTubeAvailability() {
+  return useQuery({
+    queryKey: ['youtube', 'availability'],
+    queryFn: async (): Promise<PlatformAvailability> => {
+      try {
+        await youtubeAuthUrl();
+        return { available: true, reason: null };
+      } catch (error) {
+        return isNotConfigured(error) ? { available: false, reason: serverMessage(error) } : { available: true, reason: null };
+      }
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
+}
