@@ -62,14 +62,11 @@ export const postedToEntry = z.object({
   status: z.string(),
   /** How much of the video TikTok has received; null before the upload starts. */
   percent: wholePercent.nullable(),
-  /*
-   * Issue 14: the post's platform, its public id once known and its counts (published posts). Optional
-   * while the server part that fills them is merged separately; absent reads as a TikTok post without
-   * a link or counts.
-   */
-  platform: z.enum(ACCOUNT_PLATFORMS).optional(),
-  external_id: z.string().nullable().optional(),
-  stats: postStats.nullable().optional(),
+  platform: z.enum(ACCOUNT_PLATFORMS),
+  /** TikTok's public post id or the YouTube video id, once known. */
+  external_id: z.string().nullable(),
+  /** The post's counts as last read from its platform (published posts). */
+  stats: postStats.nullable(),
 });
 export type PostedToEntry = z.infer<typeof postedToEntry>;
 

@@ -9,7 +9,6 @@ export * from './downloads.ts';
 export * from './clips.ts';
 export * from './tiktok.ts';
 export * from './accounts.ts';
-export * from './account-stats.ts';
 export * from './input.ts';
 export * from './settings.ts';
 export * from './statuses.ts';

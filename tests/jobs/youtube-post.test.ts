@@ -158,7 +158,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     expect(session.bytesReceived).toBe(video.length);
     await waitUntil(() => events('post.published').length, { until: (count) => count >= 1, message: 'post.published at the receiver' });
     expect(events('post.published')[0]!.data).toMatchObject({ clip_id: 'Publish', platform: 'youtube', share_url: `https://www.youtube.com/shorts/${videoId}` });
-    expect((await api().clips.details({ id: 'Publish' })).posted_to).toEqual([{ account: '@aliceplays', status: 'published', percent: 100 }]);
+    expect((await api().clips.details({ id: 'Publish' })).posted_to).toEqual([{ account: '@aliceplays', status: 'published', percent: 100, platform: 'youtube', external_id: expect.any(String), stats: null }]);
   });
 
   it('lets only one of two simultaneous posts of a clip to one channel through: one video', async () => {

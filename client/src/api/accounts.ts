@@ -1,9 +1,7 @@
 import { useCallback } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { ACCOUNT_STATS_DAYS, accountStats, PLATFORM_LABELS, type ConnectedAccount } from '@clipshift/shared';
+import { PLATFORM_LABELS, STATS_DAYS_DEFAULT, type ConnectedAccount } from '@clipshift/shared';
 import { toastFailure, useLoadErrorToast } from './errors';
-import { restJson } from './rest';
 import { trpc } from './trpc';
 
 /** Settings' "Connected accounts" words (both platforms). */
@@ -63,17 +61,9 @@ export function useRemoveConnectedAccount() {
   return { remove, isRemoving };
 }
 
-/**
- * One account's statistics over the last 30 days. REST until the server's accounts.stats is
- * merged; then `trpc.accounts.stats.useQuery({ id, days })`.
- */
-export function useAccountStats(id: string | null, days = ACCOUNT_STATS_DAYS) {
-  const query = useQuery({
-    queryKey: ['accounts', 'stats', id, days],
-    queryFn: () => restJson(accountStats, `/api/accounts/${encodeURIComponent(id ?? '')}/stats?days=${days}`),
-    enabled: id !== null,
-    retry: false,
-  });
+/** One account's statistics over the last `days` days (tRPC accounts.stats). */
+export function useAccountStats(id: string | null, days = STATS_DAYS_DEFAULT) {
+  const query = trpc.accounts.stats.useQuery({ id: id ?? '', days }, { enabled: id !== null, retry: false });
   useLoadErrorToast(query, connectedAccountMessages.statsLoadFailed);
   return query;
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { PASSKEY_INVALID, PLATFORM_LABELS, type AccountPlatform } from '@clipshift/shared';
 import { errorCode, failureText, isNetworkError } from './errors';
-import { usePlatformAuthPopup, youtubeGuestAuthUrl } from './platform-connect';
+import { usePlatformAuthPopup } from './platform-connect';
 import { trpc } from './trpc';
 
 /** Guest page toasts of spec section 8. */
@@ -86,13 +86,14 @@ export function useCurrentPasskey() {
  * ends when the popup is closed.
  */
 export function useGuestPlatformConnect(platform: AccountPlatform, passkey: string, onConnected: () => void) {
-  const { mutateAsync } = trpc.tiktok.guestAuthUrl.useMutation();
+  const tiktokUrl = trpc.tiktok.guestAuthUrl.useMutation();
+  const youtubeUrl = trpc.youtube.guestAuthUrl.useMutation();
+  const { mutateAsync } = platform === 'tiktok' ? tiktokUrl : youtubeUrl;
   const popup = usePlatformAuthPopup(platform, { onConnected });
   const { start } = popup;
 
   const connect = useCallback(() => {
-    // YouTube's is REST until the server's youtube router is merged (then trpc.youtube.guestAuthUrl).
-    const authUrl = platform === 'tiktok' ? async () => (await mutateAsync({ passkey })).auth_url : () => youtubeGuestAuthUrl(passkey);
+    const authUrl = async () => (await mutateAsync({ passkey })).auth_url;
     start(authUrl).catch((error: unknown) =>
       toast.error(failureText(error, { fallback: guestMessages.authUrlFailed(platform), offline: guestMessages.connectFailed(platform) })),
     );

@@ -1,11 +1,9 @@
 import { useCallback } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { z } from 'zod';
 import { PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
 import { useOAuthPopup, type OAuthOutcome } from '@/lib/use-oauth-popup';
 import { errorCode, HttpStatusError, serverMessage, toastFailure } from './errors';
-import { restJson } from './rest';
 import { trpc } from './trpc';
 
 /** The `type` of each platform's callback-page message to the opener. */
@@ -20,21 +18,6 @@ export function authMessages(platform: AccountPlatform) {
     popupBlocked: `Your browser blocked the ${label} window. Allow pop-ups for this site and try again.`,
     startFailed: `Failed to start ${label} authorization`,
   };
-}
-
-const authUrlAnswer = z.object({ auth_url: z.string() });
-
-/**
- * The YouTube authorize URL. REST until the server's youtube router is merged; then
- * `utils.youtube.authUrl.fetch(undefined, { staleTime: 0, gcTime: 0 })`.
- */
-async function youtubeAuthUrl(): Promise<string> {
-  return (await restJson(authUrlAnswer, '/api/youtube/auth-url')).auth_url;
-}
-
-/** The guest's YouTube authorize URL. REST until merged; then `trpc.youtube.guestAuthUrl` (a mutation, like TikTok's). */
-export async function youtubeGuestAuthUrl(passkey: string): Promise<string> {
-  return (await restJson(authUrlAnswer, '/api/guest/youtube/auth-url', { method: 'POST', body: JSON.stringify({ passkey }) })).auth_url;
 }
 
 /** The server answered that the platform is not configured there (tRPC SERVICE_UNAVAILABLE, or REST 503). */
@@ -111,8 +94,8 @@ export function useConnectPlatform(platform: AccountPlatform, onUnavailable?: (r
   const { start } = popup;
 
   const connect = useCallback(() => {
-    const authUrl =
-      platform === 'tiktok' ? async () => (await utils.tiktok.authUrl.fetch(undefined, { staleTime: 0, gcTime: 0 })).auth_url : youtubeAuthUrl;
+    // A fresh single-use state each time: never a cached answer.
+    const authUrl = async () => (await utils[platform].authUrl.fetch(undefined, { staleTime: 0, gcTime: 0 })).auth_url;
     start(authUrl).catch((error: unknown) => {
       startFailureToast(platform, error);
       const reason = isNotConfigured(error) ? serverMessage(error) : null;
@@ -135,11 +118,12 @@ export interface PlatformAvailability {
  * available: the click then reports it.
  */
 export function useYouTubeAvailability() {
+  const utils = trpc.useUtils();
   return useQuery({
     queryKey: ['youtube', 'availability'],
     queryFn: async (): Promise<PlatformAvailability> => {
       try {
-        await youtubeAuthUrl();
+        await utils.youtube.authUrl.fetch(undefined, { staleTime: 0, gcTime: 0 });
         return { available: true, reason: null };
       } catch (error) {
         return isNotConfigured(error) ? { available: false, reason: serverMessage(error) } : { available: true, reason: null };

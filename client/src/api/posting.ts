@@ -18,18 +18,6 @@ function reportPosted(result: { message: string; uploads: readonly Upload[] }): 
   if (failed.length > 0) toast.error(partlyFailedText(failed));
 }
 
-/**
- * The post request of issue 14: `account_ids` names accounts of any platform, `title` and
- * `youtube_privacy` are YouTube's. The server part is merged separately; until then the shared
- * input schema does not list them (the server drops them) and `tiktok_account_ids` still carries
- * the TikTok accounts. At merge: this type goes, postClipInput has the fields.
- */
-export type MultiPlatformPostInput = PostClipInput & {
-  account_ids?: string[];
-  title?: string;
-  youtube_privacy?: 'private' | 'unlisted' | 'public';
-};
-
 interface PostCallbacks {
   onSuccess?: () => void;
   onSettled?: () => void;
@@ -51,6 +39,6 @@ export function usePostClip() {
     },
   });
   const { mutate } = mutation;
-  const post = useCallback((input: MultiPlatformPostInput, callbacks: PostCallbacks = {}) => mutate(input, callbacks), [mutate]);
+  const post = useCallback((input: PostClipInput, callbacks: PostCallbacks = {}) => mutate(input, callbacks), [mutate]);
   return { post, posting: mutation.isPending };
 }

@@ -1,9 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { z } from 'zod';
 import type { ApproveClipsResult, SaveAccountPostSettingsInput } from '@clipshift/shared';
 import { toastFailure, useLoadErrorToast } from './errors';
-import { restJson } from './rest';
 import { trpc } from './trpc';
 
 export const reviewMessages = {
@@ -83,26 +80,6 @@ export function useAccountPostSettings() {
 export function useSaveAccountPostSettings() {
   const utils = trpc.useUtils();
   return trpc.review.saveAccountSettings.useMutation({
-    onSuccess: (saved) => {
-      toast.success(`Saved the post settings of ${saved.account}`);
-      void utils.review.accountSettings.invalidate();
-    },
-    onError: (error) => toastFailure(error, { fallback: reviewMessages.saveSettingsFailed, prefixed: true }),
-  });
-}
-
-/** What the save answers that this screen reads (the privacy itself is read back from the list). */
-const savedSettings = z.object({ account: z.string() });
-
-/**
- * A YouTube channel's privacy for approved and automatic posts (PUT /api/review/accounts/{id}).
- * REST until the server part that takes YouTube's words is merged; then review.saveAccountSettings.
- */
-export function useSaveYouTubePostPrivacy() {
-  const utils = trpc.useUtils();
-  return useMutation({
-    mutationFn: ({ id, privacy_level }: { id: string; privacy_level: 'private' | 'unlisted' | 'public' }) =>
-      restJson(savedSettings, `/api/review/accounts/${encodeURIComponent(id)}`, { method: 'PUT', body: JSON.stringify({ privacy_level }) }),
     onSuccess: (saved) => {
       toast.success(`Saved the post settings of ${saved.account}`);
       void utils.review.accountSettings.invalidate();

@@ -1,5 +1,7 @@
 import { useId } from 'react';
-import type { AccountStatsPoint } from '@clipshift/shared';
+import type { AccountStats } from '@clipshift/shared';
+
+type AccountStatsPoint = AccountStats['series'][number];
 import { formatCount, shortDate } from '@/lib/stats-format';
 
 const WIDTH = 600;

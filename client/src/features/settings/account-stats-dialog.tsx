@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { BarChart3 } from 'lucide-react';
-import { ACCOUNT_STATS_DAYS, formatAccountHandle, type AccountStats, type ConnectedAccount } from '@clipshift/shared';
+import { STATS_DAYS_DEFAULT, formatAccountHandle, type AccountStats, type ConnectedAccount } from '@clipshift/shared';
 import { connectedAccountMessages as messages, useAccountStats } from '@/api/accounts';
 import { loadFailureDescription } from '@/api/errors';
 import { EmptyState } from '@/components/empty-state';
@@ -68,7 +68,7 @@ function StatsBody({ account }: { account: ConnectedAccount }) {
     body = (
       <div className="space-y-5">
         <Totals totals={stats.data.totals} />
-        <ViewsChart points={stats.data.series} title={`Views per day, last ${ACCOUNT_STATS_DAYS} days`} />
+        <ViewsChart points={stats.data.series} title={`Views per day, last ${STATS_DAYS_DEFAULT} days`} />
         {stats.data.top.length > 0 && <TopClips top={stats.data.top} />}
       </div>
     );
@@ -80,7 +80,7 @@ function StatsBody({ account }: { account: ConnectedAccount }) {
           Statistics: {account.display_name}
         </DialogTitle>
         <DialogDescription>
-          {formatAccountHandle(account)} · views, likes and comments of its published posts over the last {ACCOUNT_STATS_DAYS} days.
+          {formatAccountHandle(account)} · views, likes and comments of its published posts over the last {STATS_DAYS_DEFAULT} days.
         </DialogDescription>
       </DialogHeader>
       <div className="min-h-0 flex-1 overflow-y-auto" data-testid="account-stats">

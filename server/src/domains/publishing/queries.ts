@@ -111,7 +111,7 @@ export function selectUploadsOfClips(db: DbOrTrx, clipRowIds: readonly string[])
   return db
     .selectFrom('uploads as u')
     .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
-    .select(['u.clip_row_id', 'u.status', 'u.percent', 'u.account_name', 'a.username', 'a.display_name'])
+    .select(['u.clip_row_id', 'u.status', 'u.percent', 'u.account_name', 'u.platform', 'u.external_id', 'u.stats', 'u.stats_fetched_at', 'a.username', 'a.display_name'])
     .where('u.clip_row_id', 'in', clipRowIds)
     .orderBy('u.created_at')
     .execute();

@@ -8,7 +8,7 @@ import { badRequest } from '../../platform/errors.ts';
 import { accountLabel } from './accounts.ts';
 import { postChoices } from './post-settings.ts';
 import { selectAccountNames, selectLinkedAccountIds, selectUpload, selectUploadsOfClips } from './queries.ts';
-import { queuePostJob, queueUploads, UNFINISHED_UPLOAD, type UploadRow } from './uploads.ts';
+import { queuePostJob, queueUploads, statsOf, UNFINISHED_UPLOAD, type UploadRow } from './uploads.ts';
 
 export { findAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from './accounts.ts';
 export { listAccountPostSettings, saveAccountPostSettings } from './post-settings.ts';
@@ -25,7 +25,7 @@ export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Prom
     const list = map.get(row.clip_row_id) ?? [];
     // A removed account's posts stay, under the name the account had then.
     const account = row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name });
-    list.push({ account, status: row.status, percent: row.percent });
+    list.push({ account, status: row.status, percent: row.percent, platform: row.platform, external_id: row.external_id, stats: statsOf(row) });
     map.set(row.clip_row_id, list);
   }
   return map;

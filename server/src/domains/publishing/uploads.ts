@@ -1,4 +1,4 @@
-import { postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type PostClipRequest, type Upload } from '@clipshift/shared';
+import { postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type PostClipRequest, type PostStatsDto, type Upload } from '@clipshift/shared';
 import { youtubeTitle } from '../../engines/providers/youtube/index.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { clipLabelsOf, findClipWithMedia, type ClipRow } from '../clips/service.ts';
@@ -24,6 +24,11 @@ async function uploadAccountName(db: DbOrTrx, row: UploadRow): Promise<string> {
   return account ? accountLabel(account) : row.account_name;
 }
 
+/** A post's last counts with when they were read; null before the first reading. */
+export function statsOf(row: Pick<UploadRow, 'stats' | 'stats_fetched_at'>): PostStatsDto | null {
+  return row.stats && row.stats_fetched_at ? { ...row.stats, fetched_at: row.stats_fetched_at.toISOString() } : null;
+}
+
 export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
   const [clip, account] = await Promise.all([
     clipLabelsOf(db, [row.clip_row_id]),
@@ -43,7 +48,7 @@ export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
     updated_at: row.updated_at.toISOString(),
     platform: row.platform,
     external_id: row.external_id,
-    stats: row.stats && row.stats_fetched_at ? { ...row.stats, fetched_at: row.stats_fetched_at.toISOString() } : null,
+    stats: statsOf(row),
   };
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaultYouTubeTitle, preflight, titleProblem } from './preflight';
+import { defaultYouTubeTitle, mediaOf, preflight, titleProblem } from './preflight';
 
-const vertical = { duration: 30, vertical: true };
-const horizontal = { duration: 30, vertical: false };
+const vertical = { duration: 30, width: 1080, height: 1920, size_bytes: 5_000_000 };
+const horizontal = { duration: 30, width: 1920, height: 1080, size_bytes: 5_000_000 };
 
 describe('post preflight', () => {
   it('refuses a horizontal clip for YouTube only', () => {
@@ -12,7 +12,7 @@ describe('post preflight', () => {
   });
 
   it('refuses a Short over 3 minutes and a TikTok post over the account limit', () => {
-    const long = { duration: 200, vertical: true };
+    const long = { ...vertical, duration: 200 };
     const problems = preflight(new Set(['tiktok', 'youtube']), long, { tiktokMaxDurationSec: 180 });
     expect(problems.map((entry) => entry.platform)).toEqual(['tiktok', 'youtube']);
   });
@@ -20,6 +20,11 @@ describe('post preflight', () => {
   it('passes a vertical clip within the limits, and checks only the chosen platforms', () => {
     expect(preflight(new Set(['tiktok', 'youtube']), vertical, { tiktokMaxDurationSec: 60 })).toEqual([]);
     expect(preflight(new Set(['tiktok']), horizontal, { tiktokMaxDurationSec: null })).toEqual([]);
+  });
+
+  it('counts a clip without known pixels by its format, and refuses an empty file on either platform', () => {
+    expect(mediaOf({ output_duration: 20, format_type: 'horizontal', width: null, height: null, video_bytes: null })).toEqual({ duration: 20, width: 1920, height: 1080, size_bytes: null });
+    expect(preflight(new Set(['tiktok']), { ...vertical, size_bytes: 0 }, { tiktokMaxDurationSec: null })[0]?.problems).toEqual(['The video file is empty.']);
   });
 
   it('checks the YouTube title and cuts the default to 100 characters', () => {

@@ -1,26 +1,23 @@
-import { PLATFORM_LABELS, type AccountPlatform, type Clip } from '@clipshift/shared';
+import { PLATFORM_LABELS, postPreflight, YOUTUBE_TITLE_MAX_LENGTH, type AccountPlatform, type Clip, type PreflightVideo } from '@clipshift/shared';
 
 /*
- * The wizard's one call of the preflight checks (issue 14): what a platform would refuse about this
- * video, found before anything is sent. The shared pure function postPreflight(platform, media) is
- * being written beside this client work (shared/src/preflight.ts); until it is merged this module
- * holds the same rules, and at merge `problemsFor` calls it instead.
+ * The wizard's preflight (issue 14): what a platform would refuse about this video, found before
+ * anything is sent. The rules and their sentences are the API's own (shared postPreflight); only
+ * TikTok's per-account duration limit, which comes from the creator info, is added here.
  */
 
-/** YouTube counts a video as a Short up to 3 minutes (server/src/engines/providers/youtube/rules.ts). */
-export const YOUTUBE_SHORTS_MAX_SEC = 180;
-export const YOUTUBE_TITLE_MAX = 100;
+export const YOUTUBE_TITLE_MAX = YOUTUBE_TITLE_MAX_LENGTH;
 
-/** What the checks read about the video. */
-export interface PreflightMedia {
-  /** Seconds, as rendered. */
-  duration: number;
-  /** Vertical (9:16) or horizontal, as rendered. */
-  vertical: boolean;
-}
-
-export function mediaOf(clip: Pick<Clip, 'output_duration' | 'format_type'>): PreflightMedia {
-  return { duration: clip.output_duration, vertical: clip.format_type === 'vertical' };
+/** The rendered video as the checks read it; a clip without known pixels counts by its format. */
+export function mediaOf(clip: Pick<Clip, 'output_duration' | 'format_type' | 'width' | 'height' | 'video_bytes'>): PreflightVideo {
+  const [formatWidth, formatHeight] = clip.format_type === 'vertical' ? [1080, 1920] : [1920, 1080];
+  const known = clip.width !== null && clip.height !== null && clip.width > 0 && clip.height > 0;
+  return {
+    duration: clip.output_duration,
+    width: known ? clip.width! : formatWidth,
+    height: known ? clip.height! : formatHeight,
+    size_bytes: clip.video_bytes,
+  };
 }
 
 export interface PreflightLimits {
@@ -29,12 +26,9 @@ export interface PreflightLimits {
 }
 
 /** One platform's problems with the video, in words for the user; empty when it can go. */
-export function problemsFor(platform: AccountPlatform, media: PreflightMedia, limits: PreflightLimits): string[] {
-  const problems: string[] = [];
-  if (platform === 'youtube') {
-    if (!media.vertical) problems.push('YouTube Shorts must be vertical or square: this clip is horizontal. Render it vertical in the studio to post it as a Short.');
-    if (media.duration > YOUTUBE_SHORTS_MAX_SEC) problems.push(`YouTube Shorts are at most ${YOUTUBE_SHORTS_MAX_SEC / 60} minutes long: this clip is ${Math.round(media.duration)} seconds.`);
-  } else if (limits.tiktokMaxDurationSec !== null && media.duration > limits.tiktokMaxDurationSec) {
+export function problemsFor(platform: AccountPlatform, media: PreflightVideo, limits: PreflightLimits): string[] {
+  const problems = postPreflight(platform, media);
+  if (platform === 'tiktok' && limits.tiktokMaxDurationSec !== null && media.duration > limits.tiktokMaxDurationSec) {
     problems.push(`TikTok takes videos of at most ${limits.tiktokMaxDurationSec} seconds from this account: this clip is ${Math.round(media.duration)} seconds.`);
   }
   return problems;
@@ -47,7 +41,7 @@ export interface PlatformProblems {
 }
 
 /** The problems of each chosen platform that has any. */
-export function preflight(platforms: ReadonlySet<AccountPlatform>, media: PreflightMedia, limits: PreflightLimits): PlatformProblems[] {
+export function preflight(platforms: ReadonlySet<AccountPlatform>, media: PreflightVideo, limits: PreflightLimits): PlatformProblems[] {
   const order: AccountPlatform[] = ['tiktok', 'youtube'];
   return order
     .filter((platform) => platforms.has(platform))

@@ -9,7 +9,8 @@ import { ConsentLine } from '../shared/consent-line';
 import { privacyLabel, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
 import type { PlatformProblems } from './preflight';
 import { PreflightProblems } from './preflight-problems';
-import { YOUTUBE_PRIVACY_LABELS, type YouTubePrivacy } from './wizard-rules';
+import { YOUTUBE_PRIVACY_LABELS } from '@clipshift/shared';
+import type { YouTubePrivacy } from './wizard-rules';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Clip, ConnectedAccount } from '@clipshift/shared';
-import { usePostClip, type MultiPlatformPostInput } from '@/api/posting';
+import type { PostClipInput } from '@clipshift/shared';
+import { usePostClip } from '@/api/posting';
 import { useCreatorOptions } from '@/api/tiktok-accounts';
 import { postDescription, rankedSuggestions } from '../shared/description-text';
 import { ALL_INTERACTIONS_ALLOWED, combineCreatorOptions, interactionFlags, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
@@ -77,9 +78,9 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
   const submit = () => {
     if (!canPost) return;
     // Each platform's options go only when one of its accounts is chosen.
-    const tiktok = tiktokIds.length > 0 && offeredPrivacy !== null ? { tiktok_account_ids: tiktokIds, privacy_level: offeredPrivacy, ...interactionFlags(effectiveInteractions) } : {};
+    const tiktok = tiktokIds.length > 0 && offeredPrivacy !== null ? { privacy_level: offeredPrivacy, ...interactionFlags(effectiveInteractions) } : {};
     const youtube = platforms.has('youtube') && youtubePrivacy !== null ? { title: title.trim(), youtube_privacy: youtubePrivacy } : {};
-    const input: MultiPlatformPostInput = { id: clip.clip_id, description, account_ids: selectedIds, ...tiktok, ...youtube };
+    const input: PostClipInput = { id: clip.clip_id, description, account_ids: selectedIds, ...tiktok, ...youtube };
     post(input, { onSuccess: onPosted });
   };
 

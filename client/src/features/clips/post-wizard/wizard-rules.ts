@@ -1,4 +1,4 @@
-import { DESCRIPTION_MAX_LENGTH, POST_WIZARD_STEPS, type AccountPlatform, type ConnectedAccount } from '@clipshift/shared';
+import { DESCRIPTION_MAX_LENGTH, POST_WIZARD_STEPS, type AccountPlatform, type ConnectedAccount, type YouTubePrivacyStatus } from '@clipshift/shared';
 import type { PrivacyLevel } from '../shared/tiktok-posting';
 
 /** The four steps of spec section 2, in order. */
@@ -6,10 +6,8 @@ export const WIZARD_STEPS = ['Clip Preview', 'Add Description', 'Select Accounts
 export type WizardStep = 1 | 2 | 3 | 4;
 export const LAST_STEP = POST_WIZARD_STEPS as WizardStep;
 
-/** Who may watch a YouTube video; no default is chosen for the user. */
-export const YOUTUBE_PRIVACY = ['private', 'unlisted', 'public'] as const;
-export type YouTubePrivacy = (typeof YOUTUBE_PRIVACY)[number];
-export const YOUTUBE_PRIVACY_LABELS: Record<YouTubePrivacy, string> = { private: 'Private', unlisted: 'Unlisted', public: 'Public' };
+/** Who may watch a YouTube video (shared/youtube.ts); no default is chosen for the user. */
+export type YouTubePrivacy = YouTubePrivacyStatus;
 
 export function stepLabel(step: WizardStep): string {
   return WIZARD_STEPS[step - 1] ?? '';

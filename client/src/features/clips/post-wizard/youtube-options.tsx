@@ -3,7 +3,8 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
 import { YOUTUBE_TITLE_MAX } from './preflight';
-import { YOUTUBE_PRIVACY, YOUTUBE_PRIVACY_LABELS, type YouTubePrivacy } from './wizard-rules';
+import { YOUTUBE_PRIVACY_LABELS, YOUTUBE_PRIVACY_STATUSES } from '@clipshift/shared';
+import type { YouTubePrivacy } from './wizard-rules';
 
 const PRIVACY_HINTS: Record<YouTubePrivacy, string> = {
   private: 'Only you and people you choose',
@@ -65,7 +66,7 @@ export function YouTubePrivacyChoice({ privacy, onChange, disabled = false }: Yo
           Who can watch on YouTube
         </p>
         <div className="grid gap-2 sm:grid-cols-3">
-          {YOUTUBE_PRIVACY.map((option) => (
+          {YOUTUBE_PRIVACY_STATUSES.map((option) => (
             <label
               key={option}
               className={cn(

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ShieldCheck } from 'lucide-react';
-import type { AccountPlatform, AccountPostSettings, ConnectedAccount } from '@clipshift/shared';
-import { useAccountPostSettings, useSaveAccountPostSettings, useSaveYouTubePostPrivacy } from '@/api/review';
+import type { AccountPlatform, AccountPostSettings } from '@clipshift/shared';
+import { useAccountPostSettings, useSaveAccountPostSettings } from '@/api/review';
 import { useCreatorOptions } from '@/api/tiktok-accounts';
 import { PlatformIcon } from '@/components/platform-icon';
 import { Badge } from '@/components/ui/badge';
@@ -9,16 +9,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { InteractionSettings } from '../post-wizard/interaction-settings';
 import { YouTubePrivacyChoice } from '../post-wizard/youtube-options';
-import { YOUTUBE_PRIVACY, type YouTubePrivacy } from '../post-wizard/wizard-rules';
 import { PrivacySelect } from '../shared/privacy-select';
 import { combineCreatorOptions, interactionFlags, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
 
 function interactionsOf(settings: AccountPostSettings): Interactions {
   return { comments: !settings.disable_comment, duet: !settings.disable_duet, stitch: !settings.disable_stitch };
-}
-
-function isYouTubePrivacy(value: string | null): value is YouTubePrivacy {
-  return value !== null && (YOUTUBE_PRIVACY as readonly string[]).includes(value);
 }
 
 function RowHeader({ settings, platform, chosen }: { settings: AccountPostSettings; platform: AccountPlatform; chosen: boolean }) {
@@ -67,23 +62,20 @@ function TikTokSettingsRow({ settings }: { settings: AccountPostSettings }) {
 
 /** One YouTube channel's choice: private, unlisted or public for approved and automatic Shorts (no default). */
 function YouTubeSettingsRow({ settings }: { settings: AccountPostSettings }) {
-  const save = useSaveYouTubePostPrivacy();
-  // The list's privacy_level holds YouTube's words for a channel once the server part is merged.
-  const stored: string | null = settings.privacy_level;
-  const privacy = isYouTubePrivacy(stored) ? stored : null;
+  const save = useSaveAccountPostSettings();
+  const privacy = settings.youtube_privacy;
   return (
     <li className="space-y-3 rounded-lg border p-3" data-testid="account-post-settings" data-platform="youtube" aria-label={`Post settings of ${settings.account}`}>
       <RowHeader settings={settings} platform="youtube" chosen={privacy !== null} />
-      <YouTubePrivacyChoice privacy={privacy} disabled={save.isPending} onChange={(next) => save.mutate({ id: settings.tiktok_account_id, privacy_level: next })} />
+      <YouTubePrivacyChoice privacy={privacy} disabled={save.isPending} onChange={(next) => save.mutate({ id: settings.tiktok_account_id, youtube_privacy: next })} />
     </li>
   );
 }
 
 /** Who can see approved (and automatic) posts, chosen once per account of either platform. */
-export function AccountPostSettingsCard({ accounts }: { accounts: readonly ConnectedAccount[] | undefined }) {
+export function AccountPostSettingsCard() {
   const { data, isLoading } = useAccountPostSettings();
   if (!isLoading && (!data || data.length === 0)) return null;
-  const platformOf = (id: string): AccountPlatform => accounts?.find((account) => account.id === id)?.platform ?? 'tiktok';
   return (
     <Card>
       <CardHeader>
@@ -99,7 +91,7 @@ export function AccountPostSettingsCard({ accounts }: { accounts: readonly Conne
         ) : (
           <ul className="grid gap-3 lg:grid-cols-2">
             {data?.map((settings) =>
-              platformOf(settings.tiktok_account_id) === 'youtube' ? (
+              settings.platform === 'youtube' ? (
                 <YouTubeSettingsRow key={settings.tiktok_account_id} settings={settings} />
               ) : (
                 <TikTokSettingsRow key={settings.tiktok_account_id} settings={settings} />

@@ -37,7 +37,7 @@ export function ReviewPage() {
     <>
       <PageHeader title="Review" description="Approve or reject new clips before they are posted." />
       <div className="space-y-6">
-        <AccountPostSettingsCard accounts={accounts.data} />
+        <AccountPostSettingsCard />
         {clips.isLoading || accounts.isLoading ? (
           <Skeleton className="h-64 w-full" />
         ) : clips.isError ? (
