@@ -9,10 +9,12 @@ export const YOUTUBE_AUTH_MESSAGE_TYPE = 'youtube-auth';
 export const YOUTUBE_PRIVACY_STATUSES = ['private', 'unlisted', 'public'] as const;
 export type YouTubePrivacyStatus = (typeof YOUTUBE_PRIVACY_STATUSES)[number];
 
-export const YOUTUBE_PRIVACY_LABELS: Record<YouTubePrivacyStatus, string> = {
-  private: 'Private (only you)',
-  unlisted: 'Unlisted (anyone with the link)',
-  public: 'Public',
+export const YOUTUBE_PRIVACY_LABELS: Record<YouTubePrivacyStatus, string> = { private: 'Private', unlisted: 'Unlisted', public: 'Public' };
+/** What each choice means, shown beneath its name. */
+export const YOUTUBE_PRIVACY_HINTS: Record<YouTubePrivacyStatus, string> = {
+  private: 'Only you and people you choose',
+  unlisted: 'Anyone with the link',
+  public: 'Everyone, in Shorts and search',
 };
 
 /** snippet.title: at most 100 characters (UTF-16 units, YouTube's strictest reading). */

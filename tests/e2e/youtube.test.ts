@@ -251,7 +251,7 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     await wizard.next().click();
     await wizard.expectStep(4, 'Review & Post');
     expect(await dialog.getByTestId('review-youtube-title').textContent()).toBe('Ace in overtime');
-    expect(await dialog.getByTestId('review-youtube-privacy').textContent()).toBe('Unlisted (anyone with the link)');
+    expect(await dialog.getByTestId('review-youtube-privacy').textContent()).toBe('Unlisted');
     expect(await dialog.getByTestId('review-privacy').textContent()).toBe('Everyone');
     await wizard.post().click();
     // The post answers once YouTube holds the video; YouTube then processes it, which the fake finishes here.

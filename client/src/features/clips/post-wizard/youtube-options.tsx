@@ -3,14 +3,8 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
 import { YOUTUBE_TITLE_MAX } from './preflight';
-import { YOUTUBE_PRIVACY_LABELS, YOUTUBE_PRIVACY_STATUSES } from '@clipshift/shared';
+import { YOUTUBE_PRIVACY_HINTS, YOUTUBE_PRIVACY_LABELS, YOUTUBE_PRIVACY_STATUSES } from '@clipshift/shared';
 import type { YouTubePrivacy } from './wizard-rules';
-
-const PRIVACY_HINTS: Record<YouTubePrivacy, string> = {
-  private: 'Only you and people you choose',
-  unlisted: 'Anyone with the link',
-  public: 'Everyone, in Shorts and search',
-};
 
 interface YouTubeOptionsProps {
   title: string;
@@ -85,7 +79,7 @@ export function YouTubePrivacyChoice({ privacy, onChange, disabled = false }: Yo
               />
               <span className="flex flex-col">
                 <span className="font-medium">{YOUTUBE_PRIVACY_LABELS[option]}</span>
-                <span className="text-xs text-muted-foreground">{PRIVACY_HINTS[option]}</span>
+                <span className="text-xs text-muted-foreground">{YOUTUBE_PRIVACY_HINTS[option]}</span>
               </span>
             </label>
           ))}
