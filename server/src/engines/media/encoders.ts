@@ -99,7 +99,8 @@ export async function listedEncoders(ffmpeg: string): Promise<Set<string>> {
   const output = await ffmpegStdout(ffmpeg, ['-hide_banner', '-encoders'], { timeoutMs: LIST_TIMEOUT_MS });
   const names = new Set<string>();
   for (const line of output.split('\n')) {
-    const match = /^\s*V[A-Z.]{5}\s+(\S+)/.exec(line);
+    // " V....D libx264   libx264 H.264 / AVC…"; the legend's " V..... = Video" names nothing.
+    const match = /^\s*V[A-Z.]{5}\s+([\w-]+)\s/.exec(line);
     if (match) names.add(match[1]!);
   }
   return names;
