@@ -48,7 +48,7 @@ describe('render slots in a download run (FFMPEG_MAX_PARALLEL=1, real worker and
   it("shows the clip that waits for the render slot as 'waiting_to_render', then renders it", async () => {
     await api().streamers.create({ name: 'queued_up', clip_limit: 2, normalize_audio: false });
     await api().downloads.start({ name: 'queued_up', concurrency: 2 });
-    const seen = await waitUntil(() => statusOf('queued_up'), { until: (entry) => waitingClip(entry) !== undefined, message: 'a clip waiting to render', timeoutMs: RUN_WAIT_MS });
+    const seen = await waitUntil(() => statusOf('queued_up'), { until: (entry): entry is StatusEntry => waitingClip(entry) !== undefined, message: 'a clip waiting to render', timeoutMs: RUN_WAIT_MS });
     expect(waitingClip(seen)).toMatchObject({ stage: 'waiting_to_render', percent: 0 });
     expect(seen.progress.filter((clip) => clip.stage === 'rendering').length).toBeLessThanOrEqual(1);
     expect(renderSlotUsage().running).toBeLessThanOrEqual(1);
