@@ -188,10 +188,11 @@ function report(info: ProbeResult, results: Result[], rounds: number, ffmpegVers
   const best = bare.reduce((winner, result) => (median(result.wall) < median(winner.wall) ? result : winner));
   const app = wallOf('app');
   const old = wallOf('old');
+  const cpuOf = (key: string) => median(results.find((result) => result.variant.key === key)!.cpu);
   const rows = results.map((result) => {
     const wall = median(result.wall);
     const mark = result === best ? ' **(best)**' : '';
-    return `| ${result.variant.name}${mark} | ${wall.toFixed(1)} s | ${(wall / median(best.wall)).toFixed(3)} | ${median(result.cpu).toFixed(0)} s | ${result.wall.map((s) => s.toFixed(1)).join(', ')} |`;
+    return `| ${result.variant.name}${mark} | ${wall.toFixed(1)} s | ${(wall / median(best.wall)).toFixed(3)} | ${median(result.cpu).toFixed(0)} s | ${(median(result.cpu) / median(best.cpu)).toFixed(3)} | ${result.wall.map((s) => s.toFixed(1)).join(', ')} |`;
   });
   return [
     `Six clips, each the same ${info.width}x${info.height} ${info.fps.toFixed(0)} fps ${info.durationSec.toFixed(0)} s H.264 + AAC source (ffmpeg testsrc2 + sine, libx264 ultrafast, ` +
@@ -200,14 +201,18 @@ function report(info: ProbeResult, results: Result[], rounds: number, ffmpegVers
       `(tRPC downloads.start, the graphile worker, download from the fake Twitch, probe, render, thumbnail, save) timed from the start call to its final status. ` +
       `Median of ${rounds} interleaved round(s); CPU = user + system seconds of ffmpeg and the bench process.`,
     '',
-    `App plan on this machine: **${plan.renders} render(s) at once, ${plan.threads} thread(s) each** (${plan.cores} cores, FFMPEG_MAX_PARALLEL and FFMPEG_THREADS unset); the run itself processes 5 clips at once, the sixth waits for a render slot. Peak renders running at once seen during the app's runs: ${peakRunning}.`,
+    `App plan on this machine: **${plan.renders} render(s) at once, ${plan.threads} thread(s) each** (${plan.cores} cores, WORKER_CONCURRENCY 5, FFMPEG_MAX_PARALLEL and FFMPEG_THREADS unset); the run processes 5 clips at once, and those beyond the render slots show "Waiting to render" until one is free. Peak renders running at once seen during the app's runs: ${peakRunning}.`,
     '',
-    '| schedule | wall (median) | / best bare | CPU (median) | wall per round |',
-    '| --- | --- | --- | --- | --- |',
+    '| schedule | wall (median) | wall / best bare | CPU (median) | CPU / best bare | wall per round |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    `- app / best bare schedule (${best.variant.name}): **${(app / median(best.wall)).toFixed(3)}** (goal ≤ 1.1)`,
-    `- old behaviour (5 at once, ffmpeg's own threads) / best bare: **${(old / median(best.wall)).toFixed(3)}**; the planned app takes ${(100 * (1 - app / old)).toFixed(0)}% ${app < old ? 'less' : 'more'} wall time than the old schedule`,
+    `- app / best bare schedule (${best.variant.name}): **${(app / median(best.wall)).toFixed(3)}** wall (goal ≤ 1.1), ${(cpuOf('app') / median(best.cpu)).toFixed(3)} CPU`,
+    `- old behaviour (5 at once, ffmpeg's own threads) / best bare: **${(old / median(best.wall)).toFixed(3)}**; the planned app takes ${Math.abs(100 * (1 - app / old)).toFixed(0)}% ${app < old ? 'less' : 'more'} wall time and ${Math.abs(100 * (1 - cpuOf('app') / cpuOf('old'))).toFixed(0)}% ${cpuOf('app') < cpuOf('old') ? 'less' : 'more'} CPU than the old schedule`,
+    '',
+    'On a machine shared with other work (see the load average below), wall times carry the neighbours\' load, and a',
+    'schedule with more runnable threads (the old one: five ffmpegs with all their threads) also takes a larger share',
+    'of a contended CPU from them; CPU seconds show the work each schedule needs whatever the neighbours do.',
     '',
     'Machine:',
     machine,

@@ -56,18 +56,20 @@ function gate() {
 }
 
 describe('the render plan', () => {
-  it('gives half the cores as parallel renders and shares the cores among them as threads', () => {
-    expect(planRenders(1)).toEqual({ cores: 1, renders: 1, threads: 1 });
-    expect(planRenders(2)).toEqual({ cores: 2, renders: 1, threads: 2 });
-    expect(planRenders(3)).toEqual({ cores: 3, renders: 1, threads: 3 });
-    expect(planRenders(8)).toEqual({ cores: 8, renders: 4, threads: 2 });
-    expect(planRenders(16)).toEqual({ cores: 16, renders: 8, threads: 2 });
+  it('runs as many renders as there are cores, no more than can be asked for at once, and shares the cores among them as threads', () => {
+    expect(planRenders(1, { demand: 5 })).toEqual({ cores: 1, renders: 1, threads: 1 });
+    expect(planRenders(2, { demand: 5 })).toEqual({ cores: 2, renders: 2, threads: 1 });
+    expect(planRenders(4)).toEqual({ cores: 4, renders: 4, threads: 1 });
+    expect(planRenders(8, { demand: 5 })).toEqual({ cores: 8, renders: 5, threads: 2 });
+    expect(planRenders(16, { demand: 5 })).toEqual({ cores: 16, renders: 5, threads: 3 });
+    expect(planRenders(16, { demand: 1 })).toEqual({ cores: 16, renders: 1, threads: 16 });
+    expect(planRenders(0.5)).toEqual({ cores: 1, renders: 1, threads: 1 });
   });
 
   it('takes FFMPEG_MAX_PARALLEL as the number of renders (threads follow) and FFMPEG_THREADS as the threads', () => {
-    expect(planRenders(16, { maxParallel: 2 })).toEqual({ cores: 16, renders: 2, threads: 8 });
+    expect(planRenders(16, { maxParallel: 2, demand: 5 })).toEqual({ cores: 16, renders: 2, threads: 8 });
     expect(planRenders(2, { maxParallel: 3 })).toEqual({ cores: 2, renders: 3, threads: 1 });
-    expect(planRenders(8, { threads: 1 })).toEqual({ cores: 8, renders: 4, threads: 1 });
+    expect(planRenders(8, { threads: 1, demand: 5 })).toEqual({ cores: 8, renders: 5, threads: 1 });
     expect(planRenders(8, { maxParallel: 1, threads: 6 })).toEqual({ cores: 8, renders: 1, threads: 6 });
   });
 

@@ -25,7 +25,7 @@ export function createDeps(env: Env, db: Db, logger: Logger, options: DepsOption
   const { overrides = {} } = options;
   const media = overrides.media ?? resolveMediaBinaries(env);
   // One render plan per process: how many renders run at once, their threads, the encoder.
-  configureRendering({ encoder: env.FFMPEG_ENCODER, maxParallel: env.FFMPEG_MAX_PARALLEL, threads: env.FFMPEG_THREADS }, logger);
+  configureRendering({ encoder: env.FFMPEG_ENCODER, maxParallel: env.FFMPEG_MAX_PARALLEL, threads: env.FFMPEG_THREADS, demand: env.WORKER_CONCURRENCY }, logger);
   const transcription = 'transcriber' in overrides ? { transcriber: overrides.transcriber ?? null, problem: overrides.transcriberProblem } : transcriberFromEnv(env, media.ffmpeg, logger);
   return {
     env,

@@ -109,7 +109,7 @@ const rawEnv = z.object({
   FFPROBE_PATH: optionalText,
   /** auto: the first hardware H.264 encoder whose test encode works, else libx264 (engines/media/encoders.ts). */
   FFMPEG_ENCODER: z.enum(['auto', 'libx264', 'h264_nvenc', 'h264_vaapi', 'h264_qsv']).default('auto'),
-  /** Full renders at once per process; unset: half the cores (engines/media/planner.ts). */
+  /** Full renders at once per process; unset: one per core, at most WORKER_CONCURRENCY (engines/media/planner.ts). */
   FFMPEG_MAX_PARALLEL: optionalInteger(1, 256),
   /** Threads per ffmpeg; unset: the cores shared among the parallel renders. */
   FFMPEG_THREADS: optionalInteger(1, 1024),

@@ -8,14 +8,16 @@ import { MediaAbortError } from './errors.ts';
 /** FFMPEG_ENCODER, FFMPEG_MAX_PARALLEL and FFMPEG_THREADS as env.ts reads them. */
 export interface RenderSettings {
   encoder: EncoderSetting;
-  /** Full renders at once in this process; unset: from the cores. */
+  /** Full renders at once in this process; unset: from the cores and the demand. */
   maxParallel?: number | undefined;
   /** Threads per ffmpeg (decoder, filters, encoder); unset: the cores shared among the renders. */
   threads?: number | undefined;
+  /** How many renders this process can be asked for at once (WORKER_CONCURRENCY: a run's clips, jobs); unset: no bound. */
+  demand?: number | undefined;
 }
 
 export interface RenderPlan {
-  /** Cores this process may use (os.availableParallelism: honours CPU affinity and cgroup-less limits). */
+  /** Cores this process may use (os.availableParallelism: honours CPU affinity). */
   cores: number;
   /** Full renders that run at once; the rest wait in line. */
   renders: number;
@@ -24,17 +26,19 @@ export interface RenderPlan {
 }
 
 /**
- * How the cores are shared. A render is a decoder, a filtergraph and x264, each of which threads
- * well up to a few cores and then less well; two renders side by side keep more cores busy than
- * one with twice the threads, but each running render holds a full 1080x1920 pipeline in memory
- * and every clip waits for the slowest. Half the cores, each render given its share: on 2 cores
- * one render with 2 threads, on 8 four with 2, on 16 eight with 2. FFMPEG_MAX_PARALLEL sets the
- * number of renders (the threads follow), FFMPEG_THREADS the threads.
+ * How the cores are shared: as many renders as there are cores, but no more than can be asked for
+ * at once (WORKER_CONCURRENCY), each given its share of the cores as threads (rounded, at least 1).
+ * Several single-threaded renders side by side need less CPU for the same work than one render
+ * with as many threads (x264's frame threads and the filtergraph's serial steps cost), so on 2
+ * cores two renders with one thread each beat one with two (docs/benchmarks.md "Parallel
+ * renders"); where there are more cores than renders to run, the spare cores go to the threads.
+ * FFMPEG_MAX_PARALLEL sets the number of renders (the threads follow), FFMPEG_THREADS the threads.
  */
-export function planRenders(cores: number, settings: Pick<RenderSettings, 'maxParallel' | 'threads'> = {}): RenderPlan {
+export function planRenders(cores: number, settings: Pick<RenderSettings, 'maxParallel' | 'threads' | 'demand'> = {}): RenderPlan {
   const usable = Math.max(1, Math.floor(cores));
-  const renders = Math.max(1, Math.floor(settings.maxParallel ?? Math.max(1, Math.floor(usable / 2))));
-  const threads = Math.max(1, Math.floor(settings.threads ?? Math.max(1, Math.floor(usable / renders))));
+  const byCores = Math.min(usable, Math.max(1, Math.floor(settings.demand ?? usable)));
+  const renders = Math.max(1, Math.floor(settings.maxParallel ?? byCores));
+  const threads = Math.max(1, Math.floor(settings.threads ?? Math.round(usable / renders)));
   return { cores: usable, renders, threads };
 }
 
@@ -53,7 +57,7 @@ let current: Rendering | undefined;
 function build(settings: RenderSettings, logger: Logger | undefined): Rendering {
   const plan = planRenders(os.availableParallelism(), settings);
   const slots = createSlots({ size: plan.renders, waitMs: Number.POSITIVE_INFINITY, maxWaiting: Number.POSITIVE_INFINITY, refuse: () => new Error('render slots never refuse') });
-  return { key: JSON.stringify([settings.encoder, settings.maxParallel ?? null, settings.threads ?? null]), settings, plan, slots, logger, encoders: new Map() };
+  return { key: JSON.stringify([settings.encoder, settings.maxParallel ?? null, settings.threads ?? null, settings.demand ?? null]), settings, plan, slots, logger, encoders: new Map() };
 }
 
 /**
