@@ -13,7 +13,7 @@ import type { PublicUser, StatusEntry } from '@clipshift/shared';
 import { createDeps } from '../server/src/app/deps.ts';
 import { startWorker } from '../server/src/app/jobs.ts';
 import type { AppDeps } from '../server/src/domains/deps.ts';
-import { clipArgs, currentRenderPlan, ENCODERS, probe, renderSlotUsage, type Encoding, type ProbeResult } from '../server/src/engines/media/index.ts';
+import { clipArgs, currentRenderPlan, ENCODERS, probe, renderSlotUsage, threadsFor, type Encoding, type ProbeResult } from '../server/src/engines/media/index.ts';
 import { createCaller } from '../server/src/http/router.ts';
 import type { Context } from '../server/src/http/trpc.ts';
 import { migrateWorkerSchema } from '../server/src/jobs/migrate.ts';
@@ -201,7 +201,7 @@ function report(info: ProbeResult, results: Result[], rounds: number, ffmpegVers
       `(tRPC downloads.start, the graphile worker, download from the fake Twitch, probe, render, thumbnail, save) timed from the start call to its final status. ` +
       `Median of ${rounds} interleaved round(s); CPU = user + system seconds of ffmpeg and the bench process.`,
     '',
-    `App plan on this machine: **${plan.renders} render(s) at once, ${plan.threads} thread(s) each** (${plan.cores} cores, WORKER_CONCURRENCY 5, FFMPEG_MAX_PARALLEL and FFMPEG_THREADS unset); the run processes 5 clips at once, and those beyond the render slots show "Waiting to render" until one is free. Peak renders running at once seen during the app's runs: ${peakRunning}.`,
+    `App plan on this machine: **${plan.renders} render(s) at once, ${plan.threads} thread(s) each when all are busy** (a render that starts while fewer run gets up to ${threadsFor(plan, 1)}; ${plan.cores} cores, WORKER_CONCURRENCY 5, FFMPEG_MAX_PARALLEL and FFMPEG_THREADS unset); the run processes 5 clips at once, and those beyond the render slots show "Waiting to render" until one is free. Peak renders running at once seen during the app's runs: ${peakRunning}.`,
     '',
     '| schedule | wall (median) | wall / best bare | CPU (median) | CPU / best bare | wall per round |',
     '| --- | --- | --- | --- | --- | --- |',

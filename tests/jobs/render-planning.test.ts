@@ -14,6 +14,7 @@ import {
   planRenders,
   renderEncoder,
   resolveMediaBinaries,
+  threadsFor,
   VAAPI_DEVICE,
 } from '../../server/src/engines/media/index.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
@@ -57,20 +58,29 @@ function gate() {
 
 describe('the render plan', () => {
   it('runs as many renders as there are cores, no more than can be asked for at once, and shares the cores among them as threads', () => {
-    expect(planRenders(1, { demand: 5 })).toEqual({ cores: 1, renders: 1, threads: 1 });
-    expect(planRenders(2, { demand: 5 })).toEqual({ cores: 2, renders: 2, threads: 1 });
-    expect(planRenders(4)).toEqual({ cores: 4, renders: 4, threads: 1 });
-    expect(planRenders(8, { demand: 5 })).toEqual({ cores: 8, renders: 5, threads: 2 });
-    expect(planRenders(16, { demand: 5 })).toEqual({ cores: 16, renders: 5, threads: 3 });
-    expect(planRenders(16, { demand: 1 })).toEqual({ cores: 16, renders: 1, threads: 16 });
-    expect(planRenders(0.5)).toEqual({ cores: 1, renders: 1, threads: 1 });
+    expect(planRenders(1, { demand: 5 })).toEqual({ cores: 1, renders: 1, threads: 1, fixedThreads: false });
+    expect(planRenders(2, { demand: 5 })).toEqual({ cores: 2, renders: 2, threads: 1, fixedThreads: false });
+    expect(planRenders(4)).toEqual({ cores: 4, renders: 4, threads: 1, fixedThreads: false });
+    expect(planRenders(8, { demand: 5 })).toEqual({ cores: 8, renders: 5, threads: 2, fixedThreads: false });
+    expect(planRenders(16, { demand: 5 })).toEqual({ cores: 16, renders: 5, threads: 3, fixedThreads: false });
+    expect(planRenders(16, { demand: 1 })).toEqual({ cores: 16, renders: 1, threads: 16, fixedThreads: false });
+    expect(planRenders(0.5)).toEqual({ cores: 1, renders: 1, threads: 1, fixedThreads: false });
   });
 
   it('takes FFMPEG_MAX_PARALLEL as the number of renders (threads follow) and FFMPEG_THREADS as the threads', () => {
-    expect(planRenders(16, { maxParallel: 2, demand: 5 })).toEqual({ cores: 16, renders: 2, threads: 8 });
-    expect(planRenders(2, { maxParallel: 3 })).toEqual({ cores: 2, renders: 3, threads: 1 });
-    expect(planRenders(8, { threads: 1, demand: 5 })).toEqual({ cores: 8, renders: 5, threads: 1 });
-    expect(planRenders(8, { maxParallel: 1, threads: 6 })).toEqual({ cores: 8, renders: 1, threads: 6 });
+    expect(planRenders(16, { maxParallel: 2, demand: 5 })).toEqual({ cores: 16, renders: 2, threads: 8, fixedThreads: false });
+    expect(planRenders(2, { maxParallel: 3 })).toEqual({ cores: 2, renders: 3, threads: 1, fixedThreads: false });
+    expect(planRenders(8, { threads: 1, demand: 5 })).toEqual({ cores: 8, renders: 5, threads: 1, fixedThreads: true });
+    expect(planRenders(8, { maxParallel: 1, threads: 6 })).toEqual({ cores: 8, renders: 1, threads: 6, fixedThreads: true });
+  });
+
+  it('gives a render starting while fewer slots are busy a larger share of the cores, unless FFMPEG_THREADS fixes it', () => {
+    const twoCores = planRenders(2, { demand: 5 });
+    expect([1, 2].map((running) => threadsFor(twoCores, running))).toEqual([2, 1]);
+    const sixteen = planRenders(16, { demand: 5 });
+    expect([1, 2, 4, 5, 9].map((running) => threadsFor(sixteen, running))).toEqual([16, 8, 4, 3, 3]);
+    const fixed = planRenders(16, { demand: 5, threads: 2 });
+    expect([1, 5].map((running) => threadsFor(fixed, running))).toEqual([2, 2]);
   });
 
   it('reads FFMPEG_ENCODER, FFMPEG_MAX_PARALLEL and FFMPEG_THREADS, and names a bad value', () => {

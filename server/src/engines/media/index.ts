@@ -34,7 +34,7 @@ export {
   type EncoderSetting,
   type EncoderSpec,
 } from './encoders.ts';
-export { configureRendering, currentRenderPlan, inRenderSlot, planRenders, renderEncoder, renderSlotUsage, type RenderPlan, type RenderSettings, type SlotWait } from './planner.ts';
+export { configureRendering, currentRenderPlan, inRenderSlot, planRenders, renderEncoder, renderSlotUsage, renderThreadsNow, threadsFor, type RenderPlan, type RenderSettings, type SlotWait } from './planner.ts';
 export { LOUDNESS_TARGET, loudnormFilter, measureLoudness, normaliseFilter, parseLoudnormReport, type LoudnessMeasurement, type MeasureOptions } from './loudness.ts';
 export { outputDuration, trimInputArgs, type Trim } from './trim.ts';
 export { probe, type ProbeResult } from './probe.ts';

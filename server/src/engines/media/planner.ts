@@ -21,8 +21,10 @@ export interface RenderPlan {
   cores: number;
   /** Full renders that run at once; the rest wait in line. */
   renders: number;
-  /** Threads each ffmpeg gets for decoding, filtering and (libx264) encoding. */
+  /** Threads each ffmpeg gets for decoding, filtering and (libx264) encoding when every slot is busy. */
   threads: number;
+  /** FFMPEG_THREADS was set: every render gets exactly `threads`. */
+  fixedThreads: boolean;
 }
 
 /**
@@ -39,7 +41,18 @@ export function planRenders(cores: number, settings: Pick<RenderSettings, 'maxPa
   const byCores = Math.min(usable, Math.max(1, Math.floor(settings.demand ?? usable)));
   const renders = Math.max(1, Math.floor(settings.maxParallel ?? byCores));
   const threads = Math.max(1, Math.floor(settings.threads ?? Math.round(usable / renders)));
-  return { cores: usable, renders, threads };
+  return { cores: usable, renders, threads, fixedThreads: settings.threads !== undefined };
+}
+
+/**
+ * Threads for a render starting now, with `running` renders (itself included) in the slots: the
+ * cores shared among those running, so a lone re-render on 2 cores gets both while a run's renders
+ * get one each. ffmpeg's threads are fixed at start, so a render that started alone keeps its share
+ * when others join: briefly a few threads more than cores, never renders × cores.
+ */
+export function threadsFor(plan: RenderPlan, running: number): number {
+  if (plan.fixedThreads) return plan.threads;
+  return Math.max(plan.threads, Math.round(plan.cores / Math.max(1, Math.min(running, plan.renders))));
 }
 
 interface Rendering {
@@ -85,6 +98,12 @@ function rendering(): Rendering {
 
 export function currentRenderPlan(): RenderPlan {
   return rendering().plan;
+}
+
+/** Threads for a render that starts now (see threadsFor). */
+export function renderThreadsNow(): number {
+  const { plan, slots } = rendering();
+  return threadsFor(plan, slots.running);
 }
 
 /** Renders running and waiting now in this process (for tests and logs). */

@@ -16,7 +16,7 @@ import {
   type VerticalLayoutSpec,
 } from './filters.ts';
 import { measureLoudness, normaliseFilter, type LoudnessMeasurement } from './loudness.ts';
-import { currentRenderPlan, inRenderSlot, renderEncoder } from './planner.ts';
+import { inRenderSlot, renderEncoder, renderThreadsNow } from './planner.ts';
 import type { ProbeResult } from './probe.ts';
 import { runFfmpeg, type ProgressCallback, type RunResult } from './run.ts';
 import { outputDuration, trimInputArgs, type Trim } from './trim.ts';
@@ -265,7 +265,7 @@ export function renderClip(options: ClipRender): Promise<RenderResult> {
 
 async function encodeClip(options: ClipRender): Promise<RenderResult> {
   const { encoder } = await renderEncoder(options.ffmpeg);
-  const encoding: Encoding = { encoder, threads: currentRenderPlan().threads };
+  const encoding: Encoding = { encoder, threads: renderThreadsNow() };
   const loudness = await measureIfNormalising(options);
   const result = await writeAtomically(options.output, async (temporary) => {
     const args = clipArgs({
