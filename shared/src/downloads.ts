@@ -28,7 +28,7 @@ export function statusTone(status: string | null | undefined): StatusTone {
   }
 }
 
-const CLIP_STAGES = ['queued', 'downloading', 'probing', 'transcribing', 'rendering', 'thumbnail', 'saving'] as const;
+const CLIP_STAGES = ['queued', 'downloading', 'probing', 'transcribing', 'waiting_to_render', 'rendering', 'thumbnail', 'saving'] as const;
 export type ClipStage = (typeof CLIP_STAGES)[number];
 
 const clipProgress = z.object({

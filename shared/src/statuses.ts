@@ -94,6 +94,8 @@ export const CLIP_STAGE_LABELS: Record<ClipStage, string> = {
   downloading: 'Downloading',
   probing: 'Inspecting',
   transcribing: 'Transcribing',
+  // Every render slot of the process is taken (FFMPEG_MAX_PARALLEL): the clip is next in line.
+  waiting_to_render: 'Waiting to render',
   rendering: 'Rendering',
   thumbnail: 'Making thumbnail for',
   saving: 'Saving',

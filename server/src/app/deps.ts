@@ -1,5 +1,5 @@
 import type { AppDeps } from '../domains/deps.ts';
-import { resolveMediaBinaries } from '../engines/media/index.ts';
+import { configureRendering, resolveMediaBinaries } from '../engines/media/index.ts';
 import { tiktokFromEnv } from '../engines/providers/tiktok/index.ts';
 import { youtubeFromEnv } from '../engines/providers/youtube/index.ts';
 import { transcriberFromEnv } from '../engines/providers/transcription/from-env.ts';
@@ -24,6 +24,8 @@ interface DepsOptions {
 export function createDeps(env: Env, db: Db, logger: Logger, options: DepsOptions): AppDeps {
   const { overrides = {} } = options;
   const media = overrides.media ?? resolveMediaBinaries(env);
+  // One render plan per process: how many renders run at once, their threads, the encoder.
+  configureRendering({ encoder: env.FFMPEG_ENCODER, maxParallel: env.FFMPEG_MAX_PARALLEL, threads: env.FFMPEG_THREADS, demand: env.WORKER_CONCURRENCY }, logger);
   const transcription = 'transcriber' in overrides ? { transcriber: overrides.transcriber ?? null, problem: overrides.transcriberProblem } : transcriberFromEnv(env, media.ffmpeg, logger);
   return {
     env,

@@ -11,6 +11,7 @@ import { loadGeneratedSecrets } from '../platform/secrets.ts';
 import { startWorker, type WorkerHandle } from './jobs.ts';
 import { migrateWorkerSchema } from '../jobs/migrate.ts';
 import { createDeps } from './deps.ts';
+import { renderEncoder } from '../engines/media/index.ts';
 import { HEARTBEAT_STALE_MS, PROCESS_IDENTITY } from '../platform/identity.ts';
 import { startInstanceHeartbeat, unregisterInstance } from '../jobs/instances.ts';
 import { recoverDeadWork } from '../jobs/recovery.ts';
@@ -152,6 +153,8 @@ async function main() {
       worker = await startWorker({ ...deps, db: workerDatabase.db }, workerDatabase.pool, env.WORKER_CONCURRENCY, {
         staleVerdicts: () => heartbeat.healthyForMs() >= HEARTBEAT_STALE_MS,
       });
+      // Probe FFMPEG_ENCODER now, so its log line comes at start rather than with the first render.
+      void renderEncoder(deps.media.ffmpeg);
     }
     const server = env.RUN_WEB ? await listen(createApp(deps), env) : null;
     // The web server and the worker stop together: held calls answer 503 at once (stopping), while

@@ -39,6 +39,10 @@ const optionalUrl = () =>
     .transform((value) => (value ? value : undefined))
     .pipe(z.url({ error: 'expected an absolute URL' }).optional());
 
+/** A whole number in min..max, or undefined when unset or blank. */
+const optionalInteger = (min: number, max: number) =>
+  optionalText.transform((value) => (value === undefined ? undefined : Number(value))).pipe(z.number().int('expected a whole number').min(min).max(max).optional());
+
 const integer = (fallback: number, min: number, max: number) =>
   z
     .string()
@@ -103,6 +107,12 @@ const rawEnv = z.object({
   LLM_MODEL: optionalText,
   FFMPEG_PATH: optionalText,
   FFPROBE_PATH: optionalText,
+  /** auto: the first hardware H.264 encoder whose test encode works, else libx264 (engines/media/encoders.ts). */
+  FFMPEG_ENCODER: z.enum(['auto', 'libx264', 'h264_nvenc', 'h264_vaapi', 'h264_qsv']).default('auto'),
+  /** Full renders at once per process; unset: one per core, at most WORKER_CONCURRENCY (engines/media/planner.ts). */
+  FFMPEG_MAX_PARALLEL: optionalInteger(1, 256),
+  /** Threads per ffmpeg; unset: the cores shared among the parallel renders. */
+  FFMPEG_THREADS: optionalInteger(1, 1024),
   /** Bearer token of GET /api/metrics; unset turns the route off (404). */
   METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** New download runs are refused while DATA_DIR has less free space than this (MB). */

@@ -28,6 +28,20 @@ export const renderDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const renderEncoderInfo = new Gauge({
+  name: 'clipshift_render_encoder_info',
+  help: 'The H.264 encoder renders in this process use (FFMPEG_ENCODER after probing): 1 for that encoder',
+  labelNames: ['encoder'] as const,
+  registers: [metricsRegistry],
+});
+
+export const renderEncodes = new Counter({
+  name: 'clipshift_render_encodes_total',
+  help: 'Finished video encodes of clip renders in this process, by encoder',
+  labelNames: ['encoder'] as const,
+  registers: [metricsRegistry],
+});
+
 export const httpRequestDuration = new Histogram({
   name: 'clipshift_http_request_duration_seconds',
   help: 'HTTP request durations by method, route pattern and status',

@@ -13,5 +13,6 @@ describe('a run as the dashboard words it', () => {
     expect(describeClipProgress({ clip_id: 'a', title: 'ace clutch', stage: 'rendering', percent: 41.6 })).toBe("Rendering 'ace clutch' — 42%");
     expect(describeClipProgress({ clip_id: 'a', title: 'ace clutch', stage: 'probing', percent: 0 })).toBe("Inspecting 'ace clutch'…");
     expect(describeClipProgress({ clip_id: 'a', title: 'x', stage: 'thumbnail', percent: 0 })).toBe("Making thumbnail for 'x'…");
+    expect(describeClipProgress({ clip_id: 'a', title: 'flick', stage: 'waiting_to_render', percent: 0 })).toBe("Waiting to render 'flick'…");
   });
 });

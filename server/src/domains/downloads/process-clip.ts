@@ -80,6 +80,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     captions: captions?.overlay,
     audio: { normalize: plan.normalizeAudio },
     signal,
+    onWaiting: () => job.onStage('waiting_to_render', 0),
     onProgress: (fraction) => job.onStage('rendering', Math.round(fraction * 100)),
     timeoutMs: RENDER_TIMEOUT_MS,
   });

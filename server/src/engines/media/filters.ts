@@ -206,25 +206,3 @@ export function buildNaiveBlurFilter(info: LayoutSource): string {
     `[bg][fg]overlay=(W-w)/2:(H-h)/2,${finishing(undefined)}[v]`,
   ].join(';');
 }
-
-/**
- * Encoder settings of every rendered output: H.264 High, yuv420p, AAC, web-ready.
- * veryfast + CRF 21: on 2 cores a 1080x1920 60 fps encode runs near real time; medium takes about
- * twice as long for files roughly 10-15% smaller, and TikTok transcodes every upload anyway, so a
- * clean file made quickly beats a small one made slowly. CRF 21 survives that second generation.
- */
-/** AAC at 48 kHz: what every render's audio is encoded as. */
-export const AUDIO_ENCODE_ARGS = ['-c:a', 'aac', '-b:a', '160k', '-ar', '48000'] as const;
-
-export const ENCODE_ARGS = [
-  '-c:v', 'libx264',
-  '-preset', 'veryfast',
-  '-crf', '21',
-  '-profile:v', 'high',
-  '-pix_fmt', 'yuv420p',
-  ...AUDIO_ENCODE_ARGS,
-  // The first filtered video frame comes after the graph's warm-up; audio packets queue meanwhile
-  // and ffmpeg 4.x's default limit can overflow ("Too many packets buffered for output stream").
-  '-max_muxing_queue_size', '1024',
-  '-movflags', '+faststart',
-] as const;

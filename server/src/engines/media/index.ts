@@ -6,7 +6,6 @@ export {
   buildVerticalFilter,
   coverCrop,
   cropWindow,
-  ENCODE_ARGS,
   escapeFilterValue,
   fitInside,
   MAX_FPS,
@@ -19,6 +18,23 @@ export {
   type VerticalLayout,
   type VerticalLayoutSpec,
 } from './filters.ts';
+export {
+  AUDIO_ENCODE_ARGS,
+  chooseEncoder,
+  ENCODE_ARGS,
+  ENCODER_SETTINGS,
+  ENCODERS,
+  listedEncoders,
+  OUTPUT_TAIL_ARGS,
+  testEncode,
+  VAAPI_DEVICE,
+  withEncoderSuffix,
+  type EncoderChoice,
+  type EncoderName,
+  type EncoderSetting,
+  type EncoderSpec,
+} from './encoders.ts';
+export { configureRendering, currentRenderPlan, inRenderSlot, planRenders, renderEncoder, renderSlotUsage, renderThreadsNow, threadsFor, type RenderPlan, type RenderSettings, type SlotWait } from './planner.ts';
 export { LOUDNESS_TARGET, loudnormFilter, measureLoudness, normaliseFilter, parseLoudnormReport, type LoudnessMeasurement, type MeasureOptions } from './loudness.ts';
 export { outputDuration, trimInputArgs, type Trim } from './trim.ts';
 export { probe, type ProbeResult } from './probe.ts';
@@ -41,6 +57,7 @@ export {
   type ClipArgsInput,
   type ClipLayout,
   type ClipRender,
+  type Encoding,
   type HorizontalRender,
   type PreviewOptions,
   type RemuxOptions,
@@ -48,4 +65,4 @@ export {
   type ThumbnailOptions,
   type VerticalRender,
 } from './render.ts';
-export { createProgressParser, runFfmpeg, runFfprobe, summariseStderr, type ProgressCallback, type RunOptions, type RunResult } from './run.ts';
+export { createProgressParser, ffmpegStdout, runFfmpeg, runFfprobe, summariseStderr, type ProgressCallback, type RunOptions, type RunResult } from './run.ts';

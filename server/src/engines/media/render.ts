@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../platform/logger.ts';
-import { renderDuration, timed } from '../../platform/metrics.ts';
+import { renderDuration, renderEncodes, timed } from '../../platform/metrics.ts';
+import { AUDIO_ENCODE_ARGS, ENCODE_ARGS, ENCODERS, OUTPUT_TAIL_ARGS, withEncoderSuffix, type EncoderSpec } from './encoders.ts';
 import { MediaError } from './errors.ts';
 import {
-  AUDIO_ENCODE_ARGS,
   assFilter,
   buildVerticalFilter,
-  ENCODE_ARGS,
   VERTICAL_HEIGHT,
   VERTICAL_WIDTH,
   type LayoutSource,
@@ -17,6 +16,7 @@ import {
   type VerticalLayoutSpec,
 } from './filters.ts';
 import { measureLoudness, normaliseFilter, type LoudnessMeasurement } from './loudness.ts';
+import { inRenderSlot, renderEncoder, renderThreadsNow } from './planner.ts';
 import type { ProbeResult } from './probe.ts';
 import { runFfmpeg, type ProgressCallback, type RunResult } from './run.ts';
 import { outputDuration, trimInputArgs, type Trim } from './trim.ts';
@@ -87,6 +87,22 @@ export interface ClipArgsInput {
   loudness?: LoudnessMeasurement | null | undefined;
   /** Seconds the output lasts (after the trim): short clips are normalised differently. */
   outputSec?: number | undefined;
+  /** The encoder and the threads of the render plan; absent: libx264 with ffmpeg's own threading. */
+  encoding?: Encoding | undefined;
+}
+
+/** How the picture is encoded: which encoder, and how many threads each stage of ffmpeg gets. */
+export interface Encoding {
+  encoder: EncoderSpec;
+  /** Decoder, filtergraph and (CPU encoders) encoder threads; absent: ffmpeg decides (all cores). */
+  threads?: number | undefined;
+}
+
+/** The thread bounds of a planned render: the decoder (an input option), the graph and a CPU encoder. */
+function threadArgs(encoding: Encoding): { global: string[]; input: string[]; output: string[] } {
+  if (encoding.threads === undefined) return { global: [], input: [], output: [] };
+  const count = String(encoding.threads);
+  return { global: ['-filter_complex_threads', count], input: ['-threads', count], output: encoding.encoder.cpuEncoder ? ['-threads', count] : [] };
 }
 
 /** Horizontal output: the source's own picture, captions burned when there are any. */
@@ -109,10 +125,24 @@ export function clipVideoGraph(layout: ClipLayout | VerticalLayoutSpec, info: La
  */
 export function clipArgs(input: ClipArgsInput): string[] {
   if (input.loudness && keepsSourcePicture(input)) return normalisedRemuxArgs(input, input.loudness);
-  const video = clipVideoGraph(input.layout, input.info, input.subtitles);
+  const encoding = input.encoding ?? { encoder: ENCODERS.libx264 };
+  const threads = threadArgs(encoding);
+  const video = withEncoderSuffix(clipVideoGraph(input.layout, input.info, input.subtitles), encoding.encoder);
   const graph = input.loudness ? `${video};[0:a:0]${normaliseFilter(input.loudness, input.outputSec)}[a]` : video;
   const audioMap = input.loudness ? '[a]' : '0:a:0?';
-  return [...trimInputArgs(input.trim), '-i', input.source, '-filter_complex', graph, '-map', '[v]', '-map', audioMap, ...ENCODE_ARGS, '-f', 'mp4', input.output];
+  return [
+    ...encoding.encoder.globalArgs,
+    ...threads.global,
+    ...trimInputArgs(input.trim),
+    ...threads.input,
+    '-i', input.source,
+    '-filter_complex', graph,
+    '-map', '[v]', '-map', audioMap,
+    ...encoding.encoder.videoArgs,
+    ...OUTPUT_TAIL_ARGS,
+    ...threads.output,
+    '-f', 'mp4', input.output,
+  ];
 }
 
 /** A horizontal clip with no captions and no trim shows the source's picture as it is. */
@@ -191,6 +221,8 @@ export interface ClipRender extends CommonRender {
   /** Seconds of the source to keep; none renders it whole. */
   trim?: Trim | null | undefined;
   audio?: AudioOptions | null | undefined;
+  /** Called when every render slot is taken and this render waits in line (progress says so). */
+  onWaiting?: (() => void) | undefined;
 }
 
 /** Only a horizontal clip with nothing to change is copied rather than encoded. */
@@ -208,15 +240,34 @@ function measureIfNormalising(options: ClipRender): Promise<LoudnessMeasurement 
  * The one way a clip is rendered (download runs, subtitle jobs, re-renders): always from the kept
  * source in a single encode (layout, trim, captions, loudness), written atomically over `output`.
  * Normalisation measures first, on the audio alone, then applies the gain inside that encode.
+ * An encode runs in one of the process's render slots (planner.ts) with the plan's threads and
+ * the configured encoder; a plain remux copies streams and needs no slot.
  */
 export function renderClip(options: ClipRender): Promise<RenderResult> {
-  return timed((outcome, seconds) => renderDuration.observe({ outcome }, seconds), () => renderClipOnce(options));
+  const record = (outcome: 'success' | 'failure', seconds: number) => renderDuration.observe({ outcome }, seconds);
+  if (isPlainRemux(options)) return timed(record, () => remuxHorizontal({ ...options, durationSec: options.sourceInfo.durationSec }));
+  // The picture copied as it is (only the audio normalised): no video encode, no slot needed.
+  if (keepsSourcePicture({ layout: options.layout, subtitles: options.captions ?? undefined, trim: options.trim })) return timed(record, () => encodeClip(options));
+  let waited = false;
+  const onWait = () => {
+    waited = true;
+    options.onWaiting?.();
+  };
+  return inRenderSlot(
+    () => {
+      // Out of the line: the progress shows rendering again from 0.
+      if (waited) options.onProgress?.(0);
+      return timed(record, () => encodeClip(options));
+    },
+    { signal: options.signal, onWait },
+  );
 }
 
-async function renderClipOnce(options: ClipRender): Promise<RenderResult> {
-  if (isPlainRemux(options)) return remuxHorizontal({ ...options, durationSec: options.sourceInfo.durationSec });
+async function encodeClip(options: ClipRender): Promise<RenderResult> {
+  const { encoder } = await renderEncoder(options.ffmpeg);
+  const encoding: Encoding = { encoder, threads: renderThreadsNow() };
   const loudness = await measureIfNormalising(options);
-  return writeAtomically(options.output, async (temporary) => {
+  const result = await writeAtomically(options.output, async (temporary) => {
     const args = clipArgs({
       source: options.source,
       output: temporary,
@@ -226,9 +277,12 @@ async function renderClipOnce(options: ClipRender): Promise<RenderResult> {
       trim: options.trim,
       loudness,
       outputSec: outputDuration(options.sourceInfo.durationSec, options.trim),
+      encoding,
     });
     return { args, ...(await runFfmpeg(options.ffmpeg, args, runOptions(options, outputDuration(options.sourceInfo.durationSec, options.trim)))) };
   });
+  if (result.args[result.args.indexOf('-c:v') + 1] !== 'copy') renderEncodes.inc({ encoder: encoder.name });
+  return result;
 }
 
 export interface PreviewOptions {

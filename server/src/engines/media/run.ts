@@ -76,6 +76,17 @@ export async function runFfprobe(ffprobePath: string, args: readonly string[], o
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Runs ffmpeg for what it prints (`-encoders`, `-version`), not to make a file; same supervision. */
+export async function ffmpegStdout(ffmpegPath: string, args: readonly string[], options: Pick<RunOptions, 'signal' | 'timeoutMs'> = {}): Promise<string> {
+  const chunks: Buffer[] = [];
+  await runSupervised('ffmpeg', ffmpegPath, ['-nostdin', '-loglevel', 'error', ...args], {
+    signal: options.signal,
+    timeoutMs: options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    onStdout: (chunk) => chunks.push(chunk),
+  });
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /**
  * Turns `-progress` key=value lines into fractions of durationSec. A chunk can end mid-line, so the
  * unfinished line waits for the next chunk. Fractions stay below 1 and never go back: ffmpeg says

@@ -112,7 +112,7 @@ export interface StreamersTable {
 export interface RunProgressItem {
   clip_id: string;
   title: string;
-  stage: 'queued' | 'downloading' | 'probing' | 'transcribing' | 'rendering' | 'thumbnail' | 'saving';
+  stage: 'queued' | 'downloading' | 'probing' | 'transcribing' | 'waiting_to_render' | 'rendering' | 'thumbnail' | 'saving';
   percent: number;
 }
 
