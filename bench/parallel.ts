@@ -3,8 +3,7 @@
 // parallelism k in 1..cores with cores/k threads each, the fastest taken. Also the old behaviour
 // (five renders at once, ffmpeg's own threading). Interleaved rounds; writes docs/benchmarks.md
 // ("Parallel renders"). BENCH_RUNS sets the rounds (default 2).
-import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +22,7 @@ import { loadEnv } from '../server/src/platform/env.ts';
 import { createLogger } from '../server/src/platform/logger.ts';
 import { startFakeTwitch, type FakeTwitch } from '../tests/fakes/twitch/index.ts';
 import { databaseDescription, freshDatabase, serverUrl, withDatabase } from './lib/database.ts';
+import { bareFfmpeg, cpuSecondsSoFar } from './lib/ffmpeg.ts';
 import { machineDescription, median, writeSection } from './lib/report.ts';
 
 const execFileAsync = promisify(execFile);
@@ -33,22 +33,6 @@ const CLIPS = 6;
 const SOURCE_SPEC = { width: 1920, height: 1080, fps: 60, seconds: 30 };
 const CORES = os.availableParallelism();
 const logger = createLogger('silent');
-
-/** ffmpeg spawned directly: nothing of the app around it. */
-function bareFfmpeg(ffmpeg: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
-  });
-}
-
-/** CPU seconds of this process and its finished children (see bench/render.ts). */
-function cpuSecondsSoFar(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return [11, 12, 13, 14].map((index) => Number(fields[index])).reduce((sum, value) => sum + value, 0) / 100;
-}
 
 /** Runs the tasks `k` at a time, in order. */
 async function pool(tasks: (() => Promise<void>)[], k: number): Promise<void> {

@@ -2,8 +2,8 @@
 // filtergraph, the naive two-encode path, the unoptimised full-size blur, the horizontal remux, the
 // split (facecam + gameplay) layout against bare ffmpeg, and the cost of loudness normalisation.
 // Prints a table and writes docs/benchmarks.md ("Render"). BENCH_RUNS sets repetitions (default 3).
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,7 @@ import {
   type ProbeResult,
   type VerticalLayoutSpec,
 } from '../server/src/engines/media/index.ts';
+import { bareFfmpeg, cpuSecondsSoFar } from './lib/ffmpeg.ts';
 import { machineDescription, median, writeSection } from './lib/report.ts';
 
 const execFileAsync = promisify(execFile);
@@ -45,28 +46,6 @@ async function makeSource(): Promise<void> {
     '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-g', '120',
     '-c:a', 'aac', '-b:a', '160k', '-shortest', SOURCE,
   ]);
-}
-
-/** ffmpeg spawned directly: no progress parsing, no temporary name, nothing of the app around it. */
-function bareFfmpeg(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg, ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}`))));
-  });
-}
-
-/**
- * CPU seconds used so far by this process and its finished children (/proc/self/stat utime, stime,
- * cutime, cstime in USER_HZ = 100 ticks). The machine may be shared: wall time then depends on
- * the neighbours, CPU time much less, so both are reported.
- */
-function cpuSecondsSoFar(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields after the command name start at field 3 (state); utime is field 14.
-  const ticks = [11, 12, 13, 14].map((index) => Number(fields[index]));
-  return ticks.reduce((sum, value) => sum + value, 0) / 100;
 }
 
 interface BenchPath {
@@ -124,23 +103,23 @@ function benchPaths(info: ProbeResult): BenchPath[] {
       key: 'b',
       name: '(b) bare ffmpeg, same graph and settings',
       output: out('b-bare'),
-      work: () => bareFfmpeg(['-i', SOURCE, '-filter_complex', graph, '-map', '[v]', '-map', '0:a:0?', ...encode, out('b-bare')]),
+      work: () => bareFfmpeg(ffmpeg, ['-i', SOURCE, '-filter_complex', graph, '-map', '[v]', '-map', '0:a:0?', ...encode, out('b-bare')]),
     },
     {
       key: 'c',
       name: '(c) naive: layout encode, then a second encode',
       output: out('c-naive'),
       work: async () => {
-        await bareFfmpeg(['-i', SOURCE, '-filter_complex', graph, '-map', '[v]', '-map', '0:a:0?', ...encode, intermediate]);
+        await bareFfmpeg(ffmpeg, ['-i', SOURCE, '-filter_complex', graph, '-map', '[v]', '-map', '0:a:0?', ...encode, intermediate]);
         // The second pass is where tools burn captions; even with no filter at all it is a full encode.
-        await bareFfmpeg(['-i', intermediate, '-map', '0:v:0', '-map', '0:a:0?', ...encode, out('c-naive')]);
+        await bareFfmpeg(ffmpeg, ['-i', intermediate, '-map', '0:v:0', '-map', '0:a:0?', ...encode, out('c-naive')]);
       },
     },
     {
       key: 'e',
       name: '(e) full-size blur graph (untuned)',
       output: out('e-fullblur'),
-      work: () => bareFfmpeg(['-i', SOURCE, '-filter_complex', buildNaiveBlurFilter(info), '-map', '[v]', '-map', '0:a:0?', ...encode, out('e-fullblur')]),
+      work: () => bareFfmpeg(ffmpeg, ['-i', SOURCE, '-filter_complex', buildNaiveBlurFilter(info), '-map', '[v]', '-map', '0:a:0?', ...encode, out('e-fullblur')]),
     },
     {
       key: 'd',
@@ -163,7 +142,7 @@ function splitPaths(info: ProbeResult): BenchPath[] {
       key: 'g',
       name: '(g) bare ffmpeg, same split graph and settings',
       output: out('g-split-bare'),
-      work: () => bareFfmpeg(clipArgs({ source: SOURCE, output: out('g-split-bare'), layout: SPLIT_LAYOUT, info })),
+      work: () => bareFfmpeg(ffmpeg, clipArgs({ source: SOURCE, output: out('g-split-bare'), layout: SPLIT_LAYOUT, info })),
     },
     { key: 'h', name: '(h) app renderClip (split) + loudness normalisation', output: out('h-split-loudnorm'), work: render(out('h-split-loudnorm'), true) },
   ];
