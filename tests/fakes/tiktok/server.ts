@@ -1,3 +1,4 @@
+import { isObject, readBytes, readText, redirect, sendPage, sendText, takeFailure, type QueuedFailure } from '../http.ts';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -150,11 +151,6 @@ export interface FakeTikTok {
   close(): Promise<void>;
 }
 
-interface QueuedFailure {
-  failure: FakeFailure;
-  remaining: number;
-}
-
 interface Authorizing {
   openId: string | null;
   grantScopes: string[] | null;
@@ -167,7 +163,7 @@ interface Context {
   clientSecret: string;
   redirectUris: Set<string>;
   authorizing: Authorizing;
-  failures: Map<FakeTikTokEndpoint, QueuedFailure[]>;
+  failures: Map<FakeTikTokEndpoint, QueuedFailure<FakeFailure>[]>;
   enforceRateLimits: boolean;
   keepUploadBytes: boolean;
   rateWindows: Map<string, number[]>;
@@ -187,7 +183,6 @@ function openChunkGate(gate: ChunkGate): void {
 }
 
 const AUTHORIZE_PATH = '/v2/auth/authorize/';
-const MAX_JSON_BODY = 1_000_000;
 /** Documented HTTP status of each v2 error code (B4, B5). */
 const V2_STATUS: Readonly<Record<string, number>> = {
   access_token_invalid: 401,
@@ -380,7 +375,7 @@ async function handle(context: Context, requests: RecordedTikTokRequest[], req: 
     record.status ||= res.statusCode;
   });
 
-  const failure = takeFailure(context, endpoint);
+  const failure = takeFailure(context.failures, endpoint);
   switch (endpoint) {
     case 'authorize':
       return handleAuthorize(context, res, url.searchParams, failure);
@@ -416,29 +411,20 @@ function endpointOf(method: string, path: string): FakeTikTokEndpoint {
   return 'unknown';
 }
 
-function takeFailure(context: Context, endpoint: FakeTikTokEndpoint): FakeFailure | undefined {
-  const queue = context.failures.get(endpoint);
-  const head = queue?.[0];
-  if (!queue || !head) return undefined;
-  head.remaining--;
-  if (head.remaining <= 0) queue.shift();
-  return head.failure;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Authorize page (B1)
 
 function handleAuthorize(context: Context, res: ServerResponse, params: URLSearchParams, failure: FakeFailure | undefined): void {
   // Problems with the client or the redirect target cannot be redirected back: TikTok shows an error page.
-  if (params.get('client_key') !== context.clientKey) return sendPage(res, 400, 'client_key is invalid or missing');
+  if (params.get('client_key') !== context.clientKey) return sendPage(res, 400, 'client_key is invalid or missing', 'TikTok');
   const redirectUri = params.get('redirect_uri') ?? '';
   const redirectProblem = redirectUriProblem(context, redirectUri);
-  if (redirectProblem) return sendPage(res, 400, redirectProblem);
+  if (redirectProblem) return sendPage(res, 400, redirectProblem, 'TikTok');
   const state = params.get('state');
-  if (!state) return sendPage(res, 400, 'state is required');
+  if (!state) return sendPage(res, 400, 'state is required', 'TikTok');
   const back = (query: Record<string, string>) => redirect(res, redirectUri, { ...query, state });
 
-  if (typeof failure === 'number') return sendPage(res, failure, `Fake failure ${failure}`);
+  if (typeof failure === 'number') return sendPage(res, failure, `Fake failure ${failure}`, 'TikTok');
   if (typeof failure === 'string') return back({ error: failure, error_description: `Fake failure: ${failure}` });
   if (params.get('response_type') !== 'code') return back({ error: 'unsupported_response_type', error_description: 'response_type must be code' });
   const requested = (params.get('scope') ?? '').split(',').map((scope) => scope.trim()).filter(Boolean);
@@ -448,7 +434,7 @@ function handleAuthorize(context: Context, res: ServerResponse, params: URLSearc
   const refusal = context.authorizing.refusal;
   if (refusal) return back({ error: refusal.error, error_description: refusal.description });
   const user = authorizingUser(context);
-  if (!user) return sendPage(res, 400, 'fake TikTok: no user to authorise (addUser first)');
+  if (!user) return sendPage(res, 400, 'fake TikTok: no user to authorise (addUser first)', 'TikTok');
   const grantable = context.authorizing.grantScopes ?? user.grantScopes ?? requested;
   const granted = requested.filter((scope) => grantable.includes(scope));
   // code_challenge, code_challenge_method and disable_auto_auth are accepted and ignored (B1).
@@ -474,13 +460,6 @@ function authorizingUser(context: Context): FakeTikTokUser | undefined {
   const { users } = context.state;
   if (context.authorizing.openId) return users.get(context.authorizing.openId);
   return [...users.values()].at(-1);
-}
-
-function redirect(res: ServerResponse, target: string, query: Record<string, string>): void {
-  const location = new URL(target);
-  for (const [key, value] of Object.entries(query)) location.searchParams.set(key, value);
-  res.writeHead(302, { Location: location.toString(), 'Content-Length': '0' });
-  res.end();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -873,20 +852,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   sendText(res, status, JSON.stringify(body));
 }
 
-function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' }): void {
-  res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(text)) });
-  res.end(text);
-}
-
-function sendPage(res: ServerResponse, status: number, message: string): void {
-  const html = `<!doctype html><title>TikTok</title><p>${message.replace(/[<>&]/g, '')}</p>`;
-  sendText(res, status, html, { 'Content-Type': 'text/html; charset=utf-8' });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   if (!text.trim()) return { ok: false };
   try {
@@ -894,22 +859,6 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-async function readText(req: IncomingMessage): Promise<string> {
-  return (await readBytes(req, MAX_JSON_BODY)).toString('utf8');
-}
-
-/** Reads the body, keeping at most `limit` bytes (the rest is drained so the connection stays usable). */
-async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    if (size < limit) chunks.push(buffer.subarray(0, limit - size));
-    size += buffer.length;
-  }
-  return Buffer.concat(chunks);
 }
 
 async function drain(req: IncomingMessage): Promise<void> {

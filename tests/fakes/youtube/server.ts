@@ -1,3 +1,4 @@
+import { isObject, readBytes, readText, redirect, sendPage, sendText, takeFailure, type QueuedFailure } from '../http.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -123,18 +124,13 @@ export interface FakeYouTube {
   close(): Promise<void>;
 }
 
-interface QueuedFailure {
-  failure: FakeYouTubeFailure;
-  remaining: number;
-}
-
 interface Context {
   state: FakeYouTubeState;
   clientId: string;
   clientSecret: string;
   redirectUris: Set<string>;
   authorizing: { sub: string | null; grantScopes: string[] | null; deny: boolean };
-  failures: Map<FakeYouTubeEndpoint, QueuedFailure[]>;
+  failures: Map<FakeYouTubeEndpoint, QueuedFailure<FakeYouTubeFailure>[]>;
   drops: DropChunk[];
   baseUrl: () => string;
   now: () => number;
@@ -143,7 +139,6 @@ interface Context {
 const AUTHORIZE_PATH = '/o/oauth2/v2/auth';
 const TOKEN_PATH = '/token';
 const UPLOAD_PATH = '/upload/youtube/v3/videos';
-const MAX_JSON_BODY = 1_000_000;
 const PRIVACY_STATUSES = ['private', 'unlisted', 'public'];
 const STATUS_NAMES: Readonly<Record<number, string>> = {
   400: 'INVALID_ARGUMENT',
@@ -314,7 +309,7 @@ async function handle(context: Context, requests: RecordedYouTubeRequest[], req:
   });
 
   // An upload failure is for the next data PUT, taken once the request is known to be one.
-  const failure = endpoint === 'upload' ? undefined : takeFailure(context, endpoint);
+  const failure = endpoint === 'upload' ? undefined : takeFailure(context.failures, endpoint);
   switch (endpoint) {
     case 'authorize':
       return handleAuthorize(context, res, url.searchParams, failure);
@@ -343,28 +338,19 @@ function endpointOf(method: string, url: URL): FakeYouTubeEndpoint {
   return 'unknown';
 }
 
-function takeFailure(context: Context, endpoint: FakeYouTubeEndpoint): FakeYouTubeFailure | undefined {
-  const queue = context.failures.get(endpoint);
-  const head = queue?.[0];
-  if (!queue || !head) return undefined;
-  head.remaining--;
-  if (head.remaining <= 0) queue.shift();
-  return head.failure;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Consent page
 
 function handleAuthorize(context: Context, res: ServerResponse, params: URLSearchParams, failure: FakeYouTubeFailure | undefined): void {
   // Problems with the client or the redirect target cannot be redirected back: Google shows an error page.
-  if (params.get('client_id') !== context.clientId) return sendPage(res, 401, 'Error 401: invalid_client. The OAuth client was not found.');
+  if (params.get('client_id') !== context.clientId) return sendPage(res, 401, 'Error 401: invalid_client. The OAuth client was not found.', 'Google');
   const redirectUri = params.get('redirect_uri') ?? '';
   const redirectProblem = redirectUriProblem(context, redirectUri);
-  if (redirectProblem) return sendPage(res, 400, `Error 400: redirect_uri_mismatch. ${redirectProblem}`);
+  if (redirectProblem) return sendPage(res, 400, `Error 400: redirect_uri_mismatch. ${redirectProblem}`, 'Google');
   const state = params.get('state');
   const back = (query: Record<string, string>) => redirect(res, redirectUri, state === null ? query : { ...query, state });
 
-  if (typeof failure === 'number') return sendPage(res, failure, `Fake failure ${failure}`);
+  if (typeof failure === 'number') return sendPage(res, failure, `Fake failure ${failure}`, 'Google');
   if (typeof failure === 'string') return back({ error: failure });
   if (params.get('response_type') !== 'code') return back({ error: 'unsupported_response_type' });
   const requested = (params.get('scope') ?? '').split(' ').filter(Boolean);
@@ -373,7 +359,7 @@ function handleAuthorize(context: Context, res: ServerResponse, params: URLSearc
   if (accessType !== 'online' && accessType !== 'offline') return back({ error: 'invalid_request' });
   if (context.authorizing.deny) return back({ error: 'access_denied' });
   const user = authorizingUser(context);
-  if (!user) return sendPage(res, 400, 'fake YouTube: no user to authorise (addUser first)');
+  if (!user) return sendPage(res, 400, 'fake YouTube: no user to authorise (addUser first)', 'Google');
   const granted = context.authorizing.grantScopes === null ? requested : requested.filter((scope) => context.authorizing.grantScopes?.includes(scope));
   const code = context.state.issueCode(user.sub, granted, redirectUri, accessType === 'offline');
   back({ code, scope: granted.join(' ') });
@@ -396,13 +382,6 @@ function redirectUriProblem(context: Context, uri: string): string | null {
   if (parsed.hash) return 'redirect_uri must not have a fragment';
   if (context.redirectUris.size > 0 && !context.redirectUris.has(uri)) return `redirect_uri ${uri} is not registered`;
   return null;
-}
-
-function redirect(res: ServerResponse, target: string, query: Record<string, string>): void {
-  const url = new URL(target);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  res.writeHead(302, { Location: url.toString(), 'Content-Length': '0' });
-  res.end();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -636,7 +615,7 @@ async function handleUpload(context: Context, req: IncomingMessage, res: ServerR
 
   const drop = context.drops.shift();
   if (drop) return dropMidChunk(context, req, res, session, declared, drop);
-  const failure = takeFailure(context, 'upload');
+  const failure = takeFailure(context.failures, 'upload');
   if (typeof failure === 'number') {
     session.bytesReceived += await drain(req);
     return sendGoogleError(res, failure, failure >= 500 ? 'backendError' : 'badRequest', `Fake failure: HTTP ${failure}`);
@@ -709,42 +688,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   sendText(res, status, JSON.stringify(body), { 'Content-Type': 'application/json; charset=UTF-8' });
 }
 
-function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
-  res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(text)) });
-  res.end(text);
-}
-
-function sendPage(res: ServerResponse, status: number, message: string): void {
-  const html = `<!doctype html><title>Google</title><p>${message.replace(/[<>&]/g, '')}</p>`;
-  sendText(res, status, html, { 'Content-Type': 'text/html; charset=utf-8' });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
-}
-
-async function readText(req: IncomingMessage): Promise<string> {
-  return (await readBytes(req, MAX_JSON_BODY)).toString('utf8');
-}
-
-/** Reads the body, keeping at most `limit` bytes (the rest is drained so the connection stays usable). */
-async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    if (size < limit) chunks.push(buffer.subarray(0, limit - size));
-    size += buffer.length;
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Reads and discards the body; returns how many bytes it had. */
