@@ -7,11 +7,12 @@ import type { AppDeps } from '../domains/deps.ts';
 import { sendClientError, sendError } from './rest/errors.ts';
 import { createRequestContext } from './context.ts';
 import { databaseUnavailable, notFound, unauthorized } from '../platform/errors.ts';
-import { clipKey, findClipRow } from '../domains/clips/service.ts';
+import { CLIP_CONTENT_TYPES, clipKey, findClipRow, type ClipFile } from '../domains/clips/service.ts';
 import { storageErrors } from '../platform/metrics.ts';
 import { StorageMissing, type StoredObject } from '../platform/storage/index.ts';
 
-type ClipFile = 'video' | 'thumbnail';
+/** What the web serves of a clip (sources stay private). */
+type ServedFile = Exclude<ClipFile, 'source'>;
 
 const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable';
 /** The Range form `send` (behind res.sendFile) serves; any other unit is ignored, as RFC 9110 asks. */
@@ -56,7 +57,7 @@ function sendFailure(deps: AppDeps, req: Request, res: Response, error: Error & 
   }
 }
 
-async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: ClipFile): Promise<void> {
+async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: ServedFile): Promise<void> {
   try {
     const ctx = await createRequestContext(deps, req, res);
     // A session that could not be looked up is no missing session: the client must not sign in again.
@@ -73,7 +74,7 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: C
     }
     // Files change when a clip is rendered again (e.g. with subtitles): revalidate each time.
     res.setHeader('Cache-Control', 'private, no-cache');
-    res.setHeader('Content-Type', file === 'video' ? 'video/mp4' : 'image/jpeg');
+    res.setHeader('Content-Type', CLIP_CONTENT_TYPES[file]);
     const filePath = deps.storage.localPath(key);
     if (filePath) await sendLocalFile(deps, req, res, filePath, what);
     else await streamStoredObject(deps, req, res, key, what);

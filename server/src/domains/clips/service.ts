@@ -35,7 +35,7 @@ import {
 } from './queries.ts';
 
 /** Where a clip's files and a process's scratch folders live, for the domains that read or build them. */
-export { CLIP_FILES, clipKey, instanceWorkDir, mediaRoot, workRoot, type ClipFile } from './files.ts';
+export { CLIP_CONTENT_TYPES, CLIP_FILES, clipKey, instanceWorkDir, mediaRoot, workRoot, type ClipFile } from './files.ts';
 
 export { storageUsage, type StorageUsage } from './storage.ts';
 export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';

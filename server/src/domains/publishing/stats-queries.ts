@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../../platform/db/database.ts';
+import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { PostStats } from '../../platform/db/schema.ts';
 
 /*
@@ -37,17 +37,25 @@ export async function clearUnreadableStats(db: DbOrTrx, now: Date): Promise<void
  * One reading: the latest counts on the upload and a row of history. updated_at is left alone: it
  * tells when the post's status last changed (retention counts from it).
  */
-export async function saveStatsReading(db: DbOrTrx, uploadId: string, stats: PostStats, fetchedAt: Date, nextDue: Date | null): Promise<void> {
-  await db
-    .updateTable('uploads')
-    .set({ stats: JSON.stringify(stats), stats_fetched_at: fetchedAt, stats_due_at: nextDue })
-    .where('id', '=', uploadId)
-    .execute();
-  await db
-    .insertInto('post_stats_history')
-    .values({ upload_id: uploadId, fetched_at: fetchedAt, views: stats.views, likes: stats.likes, comments: stats.comments, shares: stats.shares })
-    .onConflict((conflict) => conflict.columns(['upload_id', 'fetched_at']).doNothing())
-    .execute();
+export interface StatsReading {
+  uploadId: string;
+  stats: PostStats;
+  nextDue: Date | null;
+}
+
+/** One account's readings made at `fetchedAt`: each post's latest counts and next reading, and one history insert for all. */
+export async function saveStatsReadings(db: Db, readings: readonly StatsReading[], fetchedAt: Date): Promise<void> {
+  if (!readings.length) return;
+  await db.transaction().execute(async (trx) => {
+    for (const { uploadId, stats, nextDue } of readings) {
+      await trx.updateTable('uploads').set({ stats: JSON.stringify(stats), stats_fetched_at: fetchedAt, stats_due_at: nextDue }).where('id', '=', uploadId).execute();
+    }
+    await trx
+      .insertInto('post_stats_history')
+      .values(readings.map(({ uploadId, stats }) => ({ upload_id: uploadId, fetched_at: fetchedAt, views: stats.views, likes: stats.likes, comments: stats.comments, shares: stats.shares })))
+      .onConflict((conflict) => conflict.columns(['upload_id', 'fetched_at']).doNothing())
+      .execute();
+  });
 }
 
 export async function setStatsDue(db: DbOrTrx, uploadIds: readonly string[], due: Date | null): Promise<void> {

@@ -1,11 +1,12 @@
+import { DAY_MS, MINUTE_MS } from '../../platform/zoned-time.ts';
+
 /**
  * When a published post's statistics are read (issue 14): at once, then hourly for the first 7
  * days after publishing, then daily until 30 days, then never again. One place for the rule: the
  * post jobs (TikTok, YouTube) set the first reading, the refresh job the following ones.
  */
 
-const HOUR_MS = 60 * 60_000;
-const DAY_MS = 24 * HOUR_MS;
+const HOUR_MS = 60 * MINUTE_MS;
 /** Readings are hourly until this long after publishing… */
 export const HOURLY_FOR_MS = 7 * DAY_MS;
 /** …then daily until this long after publishing; none after. */

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.ts';
 import { clipLabelsOf } from '../clips/service.ts';
 import { recordLog } from '../logs/service.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
+import { DAY_MS } from '../../platform/zoned-time.ts';
 import type { AccountPlatform, PostStats } from '../../platform/db/schema.ts';
 import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
 import { isYouTubeError } from '../../engines/providers/youtube/index.ts';
@@ -10,7 +11,7 @@ import { findAccount, freshAccessToken, freshYouTubeToken, ReconnectRequired } f
 import { selectLinkedAccountIds } from './queries.ts';
 import {
   clearUnreadableStats,
-  saveStatsReading,
+  saveStatsReadings,
   selectAccountPostStats,
   selectDailyViews,
   selectDueStats,
@@ -21,7 +22,6 @@ import { nextStatsDue } from './stats-schedule.ts';
 
 export { firstStatsDue, nextStatsDue } from './stats-schedule.ts';
 
-const DAY_MS = 24 * 60 * 60_000;
 /** Posts read per refresh run at most; the rest stay due for the next run. */
 const MAX_DUE_PER_RUN = 2000;
 /** Posts the performance profile learns from: the newest of the linked accounts'. */
@@ -57,7 +57,9 @@ export async function refreshDueStats(deps: AppDeps, now = new Date(), signal?: 
   const byAccount = new Map<string, DueUpload[]>();
   for (const upload of due) {
     if (!upload.tiktok_account_id) continue;
-    byAccount.set(upload.tiktok_account_id, [...(byAccount.get(upload.tiktok_account_id) ?? []), upload]);
+    const list = byAccount.get(upload.tiktok_account_id);
+    if (list) list.push(upload);
+    else byAccount.set(upload.tiktok_account_id, [upload]);
   }
   const report: StatsRefreshReport = { read: 0, gone: 0, skippedAccounts: 0 };
   for (const [accountId, uploads] of byAccount) {
@@ -66,15 +68,16 @@ export async function refreshDueStats(deps: AppDeps, now = new Date(), signal?: 
     try {
       const counts = await readerFor(deps, first.platform, accountId, signal);
       const found = await counts(uploads.map((upload) => upload.external_id!), signal);
-      for (const upload of uploads) {
+      const readings = uploads.flatMap((upload) => {
         const stats = found.get(upload.external_id!);
-        if (stats) {
-          await saveStatsReading(deps.db, upload.id, stats, now, nextStatsDue(upload.published_at ?? upload.updated_at, now));
-          report.read += 1;
-          continue;
-        }
-        await setStatsDue(deps.db, [upload.id], null);
-        report.gone += 1;
+        return stats ? [{ uploadId: upload.id, stats, nextDue: nextStatsDue(upload.published_at ?? upload.updated_at, now) }] : [];
+      });
+      const gone = uploads.filter((upload) => !found.has(upload.external_id!));
+      await saveStatsReadings(deps.db, readings, now);
+      await setStatsDue(deps.db, gone.map((upload) => upload.id), null);
+      report.read += readings.length;
+      report.gone += gone.length;
+      for (const upload of gone) {
         await recordLog(deps.db, deps.logger, {
           level: 'INFO',
           logger: 'stats',
@@ -104,10 +107,9 @@ async function accountFailed(deps: AppDeps, first: DueUpload, uploads: readonly 
     error instanceof ReconnectRequired || isTikTokError(error, 'reconnect_required') || isYouTubeError(error, 'reconnect_required');
   if (waitsForUser) {
     // Asked again in a day (told again then, if nothing changed), and never past the 30 days.
-    for (const upload of uploads) {
-      const stillRead = nextStatsDue(upload.published_at ?? upload.updated_at, now) !== null;
-      await setStatsDue(deps.db, [upload.id], stillRead ? new Date(now.getTime() + DAY_MS) : null);
-    }
+    const stillRead = (upload: DueUpload) => nextStatsDue(upload.published_at ?? upload.updated_at, now) !== null;
+    await setStatsDue(deps.db, uploads.filter(stillRead).map((upload) => upload.id), new Date(now.getTime() + DAY_MS));
+    await setStatsDue(deps.db, uploads.filter((upload) => !stillRead(upload)).map((upload) => upload.id), null);
     await recordLog(deps.db, deps.logger, {
       level: 'WARNING',
       logger: 'stats',

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { Logger } from '../../platform/logger.ts';
 import { renderEncoderInfo } from '../../platform/metrics.ts';
 import { createSlots, type Slots } from '../../platform/slots.ts';
-import { chooseEncoder, ENCODERS, type EncoderChoice, type EncoderSetting } from './encoders.ts';
+import { chooseEncoder, type EncoderChoice, type EncoderSetting } from './encoders.ts';
 import { MediaAbortError } from './errors.ts';
 
 /** FFMPEG_ENCODER, FFMPEG_MAX_PARALLEL and FFMPEG_THREADS as env.ts reads them. */
@@ -117,10 +117,7 @@ export function renderEncoder(ffmpeg: string): Promise<EncoderChoice> {
   const state = rendering();
   let choice = state.encoders.get(ffmpeg);
   if (!choice) {
-    choice = state.settings.encoder === 'libx264'
-      ? Promise.resolve({ encoder: ENCODERS.libx264, reason: 'FFMPEG_ENCODER=libx264' })
-      : chooseEncoder(ffmpeg, state.settings.encoder, state.logger);
-    choice = choice.then((chosen) => {
+    choice = chooseEncoder(ffmpeg, state.settings.encoder, state.logger).then((chosen) => {
       renderEncoderInfo.reset();
       renderEncoderInfo.set({ encoder: chosen.encoder.name }, 1);
       return chosen;

@@ -269,6 +269,14 @@ export const REST_ROUTES: RestRoute[] = [
   },
   {
     method: 'GET',
+    path: '/youtube/status',
+    procedure: 'youtube.status',
+    auth: true,
+    tag: 'YouTube',
+    summary: 'Whether YouTube channels can be connected on this server, with the reason when they cannot',
+  },
+  {
+    method: 'GET',
     path: '/youtube/auth-url',
     procedure: 'youtube.authUrl',
     auth: true,

@@ -5,7 +5,7 @@ import { findPasskeyOwnerLimited } from '../../domains/guests/service.ts';
 import { accountViews, findStreamer, linkedStreamerNames, streamerView } from '../../domains/streamers/service.ts';
 import { AppError } from '../../platform/errors.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
-import { creatorOptionsFor, findAccount, linkAccount, removeAccount, unlinkAccount } from '../../domains/publishing/accounts.ts';
+import { creatorOptionsFor, findAccount, linkAccount, removeAccount, unlinkAccount, YOUTUBE_NOT_CONFIGURED } from '../../domains/publishing/accounts.ts';
 import { authorizeUrlFor } from '../../domains/publishing/oauth.ts';
 import { awaitAccepted, findUpload, postClip, toUpload } from '../../domains/publishing/uploads.ts';
 
@@ -88,6 +88,11 @@ export const tiktokRouter = router({
 
 /** Connecting YouTube channels (posting goes through tiktok.post, which takes accounts of every platform). */
 export const youtubeRouter = router({
+  /** Whether channels can be connected here, asked by Settings before anyone clicks (nothing is stored). */
+  status: authedProcedure
+    .output(z.object({ configured: z.boolean(), message: z.string().nullable() }))
+    .query(({ ctx }) => (ctx.deps.youtube ? { configured: true, message: null } : { configured: false, message: YOUTUBE_NOT_CONFIGURED })),
+
   authUrl: authedProcedure.output(authUrlOutput).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner', 'youtube') })),
 
   guestAuthUrl: publicProcedure

@@ -21,7 +21,7 @@ import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
 import { pause } from '../../../platform/pause.ts';
 import type { JobContext } from '../../../platform/queue/define.ts';
 import { firstStatsDue } from '../stats-schedule.ts';
-import { freshYouTubeToken, ReconnectRequired, YOUTUBE_ACCOUNT_REMOVED } from '../accounts.ts';
+import { freshYouTubeToken, YOUTUBE_NOT_CONFIGURED, ReconnectRequired, YOUTUBE_ACCOUNT_REMOVED } from '../accounts.ts';
 import { selectSchedule, selectUpload, transitionUpload, updateUpload } from '../queries.ts';
 import { queuePostJob, type UploadRow } from '../uploads.ts';
 import { postEventData, videoToSend, withUploadProgress } from './post-common.ts';
@@ -52,7 +52,7 @@ type TokenStep = <T>(step: (accessToken: string) => Promise<T>) => Promise<T>;
 export async function postYouTubeUpload(deps: AppDeps, identity: WorkerIdentity, upload: UploadRow, ctx: JobContext): Promise<void> {
   const scratchDir = path.join(instanceWorkDir(deps.env.dataDir, identity.instance), `post-${upload.id}`);
   try {
-    if (!deps.youtube) throw new Error('YouTube is not configured on this server (YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET)');
+    if (!deps.youtube) throw new Error(YOUTUBE_NOT_CONFIGURED);
     await runYouTubeUpload(deps, deps.youtube, upload, scratchDir, ctx.signal);
   } catch (error) {
     if (ctx.signal.aborted) {

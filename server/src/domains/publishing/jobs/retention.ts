@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../platform/zoned-time.ts';
 import type { AppDeps } from '../../deps.ts';
 import { expireClipMedia } from '../../clips/service.ts';
 import { recordLog } from '../../logs/service.ts';
@@ -5,7 +6,6 @@ import { MEDIA_RETENTION_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob } from '../../../platform/queue/define.ts';
 import { selectClipsPostedBefore } from '../queries.ts';
 
-const DAY_MS = 24 * 60 * 60_000;
 const BATCH = 200;
 
 /**
