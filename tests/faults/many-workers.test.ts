@@ -240,9 +240,10 @@ describe('one web process and two worker processes on one database and one bucke
       timeoutMs: RUN_LIMIT_MS,
       intervalMs: 50,
     });
-    const victim = workers.find((worker) => worker.child.pid === claimed!.owner_pid)!;
+    const victim = workers.find((worker) => worker.child.pid === claimed!.owner_pid);
+    expect(victim, `a worker owns the run (owner pid ${claimed!.owner_pid})`).toBeDefined();
+    if (!victim) return;
     const survivor = workers.find((worker) => worker !== victim)!;
-    expect(victim).toBeDefined();
     const victimInstance = await instanceOf(victim);
     const survivorInstance = await instanceOf(survivor);
     const encoders = await waitUntil(async () => (await childProcesses(victim.child.pid!)).filter((child) => child.comm === 'ffmpeg'), {

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { toast } from 'sonner';
 import { PLATFORM_LABELS, STATS_DAYS_DEFAULT, type ConnectedAccount } from '@clipshift/shared';
 import { toastFailure, useLoadErrorToast } from './errors';
+import { useAccountsChanged } from './platform-connect';
 import { trpc } from './trpc';
 
 /** Settings' "Connected accounts" words (both platforms). */
@@ -38,14 +39,11 @@ export function useConnectedAccounts({ fresh = false, toastOnError = false, enab
 
 /** Remove (any platform): the browser's confirmation, then the server forgets the account. */
 export function useRemoveConnectedAccount() {
-  const utils = trpc.useUtils();
+  const accountsChanged = useAccountsChanged();
   const mutation = trpc.accounts.delete.useMutation({
     onSuccess: (result) => {
       toast.success(result.message);
-      void utils.accounts.list.invalidate();
-      void utils.tiktok.accounts.invalidate();
-      void utils.streamers.list.invalidate();
-      void utils.logs.list.invalidate();
+      accountsChanged();
     },
     onError: (error) => toastFailure(error, connectedAccountMessages.deleteFailed),
   });

@@ -1,5 +1,4 @@
 import { useCallback } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
 import { useOAuthPopup, type OAuthOutcome } from '@/lib/use-oauth-popup';
@@ -71,7 +70,7 @@ function startFailureToast(platform: AccountPlatform, error: unknown): void {
 }
 
 /** Everything that lists accounts reloads once one is connected or reconnected. */
-function useAccountsChanged() {
+export function useAccountsChanged() {
   const utils = trpc.useUtils();
   return useCallback(() => {
     void utils.accounts.list.invalidate();
@@ -112,24 +111,9 @@ export interface PlatformAvailability {
   reason: string | null;
 }
 
-/**
- * Asks once per page session whether YouTube is configured on the server, so Connect YouTube can be
- * shown disabled with the server's reason before anyone clicks it. Any other failure counts as
- * available: the click then reports it.
- */
+/** Whether the server can connect YouTube channels, so Connect YouTube is shown disabled with its reason before anyone clicks. */
 export function useYouTubeAvailability() {
-  const utils = trpc.useUtils();
-  return useQuery({
-    queryKey: ['youtube', 'availability'],
-    queryFn: async (): Promise<PlatformAvailability> => {
-      try {
-        await utils.youtube.authUrl.fetch(undefined, { staleTime: 0, gcTime: 0 });
-        return { available: true, reason: null };
-      } catch (error) {
-        return isNotConfigured(error) ? { available: false, reason: serverMessage(error) } : { available: true, reason: null };
-      }
-    },
-    staleTime: Infinity,
-    retry: false,
-  });
+  const status = trpc.youtube.status.useQuery(undefined, { staleTime: Infinity });
+  const data: PlatformAvailability | undefined = status.data && { available: status.data.configured, reason: status.data.message };
+  return { ...status, data };
 }

@@ -9,8 +9,6 @@ export const accountMessages = {
   loadFailed: 'Failed to load TikTok accounts',
   emptyTitle: 'No TikTok Accounts',
   emptyDescription: "You haven't connected any TikTok accounts yet.",
-  noLinkedStreamers: 'No linked streamers',
-  reconnectNeeded: 'Reconnect needed',
 } as const;
 
 /** Link and unlink toasts of spec section 8. */

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import type { AccountPlatform, ConnectedAccount } from '@clipshift/shared';
+import { PLATFORM_LABELS, type AccountPlatform, type ConnectedAccount } from '@clipshift/shared';
 import { connectedAccountMessages as messages, useConnectedAccounts, useRemoveConnectedAccount } from '@/api/accounts';
 import { useConnectPlatform, useYouTubeAvailability } from '@/api/platform-connect';
 import { EmptyState } from '@/components/empty-state';
@@ -54,7 +54,7 @@ function ConnectButton({ platform, connect, disabled, hintId }: { platform: Acco
     <Button variant="outline" size="sm" disabled={disabled || connect.waiting} onClick={connect.connect} aria-describedby={hintId}>
       {connect.waiting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
       <PlatformIcon platform={platform} decorative />
-      {platform === 'tiktok' ? 'Connect TikTok' : 'Connect YouTube'}
+      Connect {PLATFORM_LABELS[platform]}
     </Button>
   );
 }
@@ -93,7 +93,7 @@ export function ConnectedAccountsSection() {
         </CardAction>
       </CardHeader>
       <CardContent className="space-y-4">
-        {waiting && <PopupWaitingNote platform={youtube.waiting ? 'YouTube' : 'TikTok'} />}
+        {waiting && <PopupWaitingNote platform={PLATFORM_LABELS[youtube.waiting ? 'youtube' : 'tiktok']} />}
         <AccountsBody connects={{ tiktok, youtube }} />
         <GuestCode />
       </CardContent>

@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { streamerTitle } from '@/api/streamers';
-import { useConnectedAccounts } from '@/api/accounts';
+import { connectedAccountMessages, useConnectedAccounts } from '@/api/accounts';
 import { accountMessages, useAccountLinks } from '@/api/tiktok-accounts';
 import { useConnectPlatform } from '@/api/platform-connect';
 
@@ -39,7 +39,7 @@ function AccountRow({ account, linked, pending, onToggle }: AccountRowProps) {
               Linked
             </Badge>
           )}
-          {account.status === 'reconnect' && <Badge variant="warning">{accountMessages.reconnectNeeded}</Badge>}
+          {account.status === 'reconnect' && <Badge variant="warning">{connectedAccountMessages.reconnectNeeded}</Badge>}
         </div>
       </div>
       <Button

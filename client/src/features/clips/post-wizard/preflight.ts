@@ -1,4 +1,4 @@
-import { PLATFORM_LABELS, postPreflight, YOUTUBE_TITLE_MAX_LENGTH, type AccountPlatform, type Clip, type PreflightVideo } from '@clipshift/shared';
+import { postPreflight, YOUTUBE_TITLE_BRACKETS, YOUTUBE_TITLE_MAX_LENGTH, YOUTUBE_TITLE_TOO_LONG, type AccountPlatform, type Clip, type PreflightVideo } from '@clipshift/shared';
 
 /*
  * The wizard's preflight (issue 14): what a platform would refuse about this video, found before
@@ -36,7 +36,6 @@ export function problemsFor(platform: AccountPlatform, media: PreflightVideo, li
 
 export interface PlatformProblems {
   platform: AccountPlatform;
-  label: string;
   problems: string[];
 }
 
@@ -45,15 +44,15 @@ export function preflight(platforms: ReadonlySet<AccountPlatform>, media: Prefli
   const order: AccountPlatform[] = ['tiktok', 'youtube'];
   return order
     .filter((platform) => platforms.has(platform))
-    .map((platform) => ({ platform, label: PLATFORM_LABELS[platform], problems: problemsFor(platform, media, limits) }))
+    .map((platform) => ({ platform, problems: problemsFor(platform, media, limits) }))
     .filter((entry) => entry.problems.length > 0);
 }
 
-/** The YouTube title's own problems: YouTube refuses a blank one, one over 100 characters, and < or >. */
+/** The YouTube title's own problems, in the API's words: YouTube refuses a blank one, one over 100 characters, and < or >. */
 export function titleProblem(title: string): string | null {
   if (!title.trim()) return 'Enter a title for YouTube.';
-  if (title.length > YOUTUBE_TITLE_MAX) return `YouTube titles are at most ${YOUTUBE_TITLE_MAX} characters.`;
-  if (/[<>]/.test(title)) return 'YouTube titles cannot contain < or >.';
+  if (title.length > YOUTUBE_TITLE_MAX) return YOUTUBE_TITLE_TOO_LONG;
+  if (/[<>]/.test(title)) return YOUTUBE_TITLE_BRACKETS;
   return null;
 }
 
