@@ -78,3 +78,8 @@ export async function pauseOrAbort(
   }
   if (signal?.aborted) throw aborted(signal.reason);
 }
+
+/** A JSON object (not null, not an array): what providers' answers are read as before their fields are. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

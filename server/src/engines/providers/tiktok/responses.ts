@@ -1,3 +1,4 @@
+import { isRecord } from '../http/runtime.ts';
 import type { z } from 'zod';
 import { errorFromCode, explainTikTokError, TikTokError } from './errors.ts';
 
@@ -86,6 +87,3 @@ export async function readJsonAndText(response: Response): Promise<{ json: unkno
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

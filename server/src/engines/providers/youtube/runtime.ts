@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { exponentialBackoff, type RetryPolicy } from '../http/retry.ts';
-import { discardBody, pauseOrAbort, REQUEST_TIMEOUT_MS, TRANSIENT_ATTEMPTS, type ProviderRuntime } from '../http/runtime.ts';
+import { discardBody, isRecord, pauseOrAbort, type ProviderRuntime, REQUEST_TIMEOUT_MS, TRANSIENT_ATTEMPTS } from '../http/runtime.ts';
 import { abortedError, errorFromCode, explainYouTubeError, YouTubeError, YouTubeQuotaExceededError } from './errors.ts';
 import { nextPacificMidnight } from './quota.ts';
 
@@ -50,10 +50,6 @@ interface GoogleErrorBody {
 }
 
 const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The error a body carries in either shape, or null when it carries none. */
 export function extractGoogleError(body: unknown): GoogleErrorBody | null {
