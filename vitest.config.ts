@@ -3,9 +3,25 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /** What every project shares; the global setup is the root's alone, so it runs once per run. */
 const shared = {
-  testTimeout: 30_000,
-  hookTimeout: 120_000,
+  // Limits that only a hung test reaches: each wait inside a test has its own, sized for what it
+  // waits for (tests/helpers/wait.ts, Playwright's auto-waiting), and a passing test never waits
+  // for a limit. A loaded 2-core machine makes a many-step browser test take minutes, not seconds.
+  testTimeout: 240_000,
+  hookTimeout: 240_000,
+  // expect.poll's own default (1 s) is a speed test in disguise: a state the app reaches later on
+  // a busy machine failed the test. Polls wait as long as Playwright's auto-waiting does.
+  expect: { poll: { timeout: 30_000 } },
   pool: 'forks',
+} as const;
+
+/**
+ * Test files share their worker process and its modules (no fresh module graph per file): importing
+ * the server, its dependencies and the fakes once per worker instead of once per file saves minutes
+ * a run. What must start afresh per file does so in the setup file; no test relies on module state.
+ */
+const sharedModules = {
+  isolate: false,
+  setupFiles: ['tests/helpers/setup-error-logs.ts'],
 } as const;
 
 export default defineConfig({
@@ -17,6 +33,7 @@ export default defineConfig({
       {
         test: {
           ...shared,
+          ...sharedModules,
           name: 'app',
           include: ['tests/**/*.test.ts', 'shared/src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'tests/faults/**'],
@@ -29,6 +46,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'client',
+          isolate: false,
           include: ['client/src/**/*.test.ts'],
         },
       },
@@ -38,6 +56,7 @@ export default defineConfig({
         // browser tests compete for a 2-core machine.
         test: {
           ...shared,
+          setupFiles: sharedModules.setupFiles,
           name: 'faults',
           include: ['tests/faults/**/*.test.ts'],
           fileParallelism: false,

@@ -299,7 +299,8 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
       await element.play();
     });
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThanOrEqual(2);
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0.2);
+    // Playing: the clock moves (whatever share of the clip a busy machine has played by now).
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => !element.paused && element.currentTime > 0)).toBe(true);
 
     await dialog.getByText('VALORANT').first().waitFor();
     await dialog.getByText('5,400 views').waitFor();

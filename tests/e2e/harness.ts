@@ -162,7 +162,12 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--headless',
 ];
-const ACTION_TIMEOUT_MS = 10_000;
+/**
+ * How long Playwright waits for a state the app exposes (an element, a navigation): a limit that
+ * only a broken screen reaches, since a passing test moves on the moment the state is there. A
+ * loaded 2-core machine can take many seconds to lay out a heavy screen.
+ */
+const ACTION_TIMEOUT_MS = 30_000;
 
 /** An error that prints as its one line: the fix it names is all there is to read. */
 function oneLineError(line: string): Error {

@@ -241,7 +241,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     // The player took the new video (a new version in its URL) and plays it.
     const video = page.getByTestId('studio-video');
     await expect.poll(() => video.getAttribute('src')).not.toBe(oldSource);
-    await expect.poll(() => video.evaluate((element) => (element as HTMLVideoElement).readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => video.evaluate((element) => (element as HTMLVideoElement).readyState)).toBeGreaterThanOrEqual(1);
     expect(await video.evaluate((element) => (element as HTMLVideoElement).duration)).toBeCloseTo(2, 0);
     await video.evaluate(async (element) => {
       const player = element as HTMLVideoElement;
@@ -249,7 +249,8 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
       player.currentTime = 0;
       await player.play();
     });
-    await expect.poll(() => video.evaluate((element) => (element as HTMLVideoElement).currentTime), { timeout: 15_000 }).toBeGreaterThan(0.3);
+    // Playing: its clock moves, however little a busy machine has played by now.
+    await expect.poll(() => video.evaluate((element) => (element as HTMLVideoElement).currentTime)).toBeGreaterThan(0);
     await video.evaluate((element) => (element as HTMLVideoElement).pause());
   }, RENDER_TIMEOUT_MS + 30_000);
 

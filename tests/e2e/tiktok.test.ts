@@ -242,7 +242,7 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
       await expect.poll(() => button.isDisabled()).toBe(true);
       await section().getByText('Finish connecting in the TikTok window.', { exact: false }).waitFor();
       await popup.close();
-      await expect.poll(() => button.isEnabled(), { timeout: 4000 }).toBe(true);
+      await expect.poll(() => button.isEnabled()).toBe(true);
       expect(await toast(page, 'TikTok account').count()).toBe(0);
     } finally {
       await browser.context.unroute(`${fake.authUrl}**`, loginPage);

@@ -1,5 +1,4 @@
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeEach } from 'vitest';
 
 /**
  * Test apps log nothing to stdout (unless TEST_LOG_LEVEL says so), which once hid unexpected 500s:
@@ -108,19 +107,27 @@ export function assertNoUnexpectedErrorLogs(): void {
   );
 }
 
-// Registered once per test file (each file has its own module instance): every test, and the file's
-// hooks before the first and after the last test, are checked.
-beforeEach(() => {
+/**
+ * Starts a test file afresh: forgets the previous file's declarations and lines. Test files share
+ * this module (the suite runs without per-file isolation), so the setup file calls it before each.
+ */
+export function startTestFile(): void {
+  recorded.splice(0);
+  fileAllowances.splice(0);
+  testAllowances = [];
+  inTest = false;
+}
+
+/** The test hooks' side: a test starts, or a test ended (its own declarations end with it). */
+export function enterTest(): void {
   inTest = true;
-});
-afterEach(() => {
+}
+
+export function leaveTest(): void {
   inTest = false;
   try {
     assertNoUnexpectedErrorLogs();
   } finally {
     testAllowances = [];
   }
-});
-afterAll(() => {
-  assertNoUnexpectedErrorLogs();
-});
+}

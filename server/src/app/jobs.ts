@@ -24,6 +24,8 @@ interface WorkerOptions {
   staleVerdicts?: () => boolean;
   /** Webhook retry timing (tests shorten the backoff; production keeps the defaults). */
   webhooks?: DeliveryOptions;
+  /** The recurring jobs (CRON unless given): a test that drives one with its own clock leaves it out. */
+  cron?: readonly CronSchedule[];
 }
 
 /** Every job the worker runs. */
@@ -58,5 +60,5 @@ export const CRON: readonly CronSchedule[] = [
 
 /** The app's job worker: its jobs and cron under jobs/'s supervisor. */
 export function startWorker(deps: AppDeps, pool: pg.Pool, concurrency: number, options: WorkerOptions = {}): Promise<WorkerHandle> {
-  return superviseWorker({ db: deps.db, logger: deps.logger, pool, concurrency, jobs: appJobs(deps, options), cron: CRON, identity: options.identity });
+  return superviseWorker({ db: deps.db, logger: deps.logger, pool, concurrency, jobs: appJobs(deps, options), cron: options.cron ?? CRON, identity: options.identity });
 }

@@ -37,7 +37,7 @@ export function cardTitles(page: Page): Promise<(string | null)[]> {
 }
 
 export async function expectCards(page: Page, titles: string[]): Promise<void> {
-  await expect.poll(() => cardTitles(page), { timeout: 5_000 }).toEqual(titles);
+  await expect.poll(() => cardTitles(page)).toEqual(titles);
 }
 
 /** The post wizard, step by step. */
