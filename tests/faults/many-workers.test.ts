@@ -19,8 +19,8 @@ import { bodyOf, RestClient } from '../rest/client.ts';
 /** "A few seconds": how long an ffmpeg may outlive the Node process that started it (as kill-node.test.ts). */
 const ORPHAN_LIMIT_MS = 3_000;
 /**
- * A worker on the same host that died is recovered by the survivor's per-minute pass
- * (downloads/recover on the cron's minute tick), so up to a minute plus the pass itself.
+ * A worker on the same host that died is seen by a live process's next heartbeat (every 5 s), which
+ * queues the recovery pass at once; a limit only a hang reaches (the per-minute pass is a fallback).
  */
 const RECOVERY_LIMIT_MS = 90_000;
 /** A run of short clips on a busy 2-core machine shared by two worker processes. */

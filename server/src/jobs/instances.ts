@@ -3,6 +3,8 @@ import type { Db, DbOrTrx } from '../platform/db/database.ts';
 import type { AppInstancesTable } from '../platform/db/schema.ts';
 import type { Logger } from '../platform/logger.ts';
 import { HEARTBEAT_STALE_MS, pidIsGone, type WorkerIdentity } from '../platform/identity.ts';
+import { RECOVER_JOB } from '../platform/queue/contracts.ts';
+import { enqueue } from '../platform/queue/queue.ts';
 
 type InstanceRow = Selectable<AppInstancesTable>;
 
@@ -43,6 +45,15 @@ export function instanceIsDead(row: InstanceRow, self: WorkerIdentity, now: numb
   return staleVerdicts && now - row.heartbeat_at.getTime() > HEARTBEAT_STALE_MS;
 }
 
+/**
+ * Registered processes on this host whose pid is gone: a worker beside us died (killed, crashed).
+ * Seen here within a heartbeat, instead of at the recovery cron's next minute.
+ */
+async function deadNeighbours(db: DbOrTrx, self: WorkerIdentity): Promise<string[]> {
+  const rows = await db.selectFrom('app_instances').select(['id', 'host', 'pid']).where('host', '=', self.host).where('id', '!=', self.instance).execute();
+  return rows.filter((row) => pidIsGone(row.host, row.pid, self)).map((row) => row.id);
+}
+
 interface InstanceHeartbeat {
   /** How long this process has been reporting without a failure (0 while the database is away). */
   healthyForMs(): number;
@@ -58,10 +69,17 @@ export async function startInstanceHeartbeat(db: Db, self: WorkerIdentity, logge
   let healthySince = Date.now();
   let failing = false;
   let inFlight: Promise<void> | null = null;
+  /** Dead neighbours whose recovery this process already asked for (recovery removes their rows). */
+  const reported = new Set<string>();
   const beat = async () => {
     try {
       // The pools go along every time: one whose first recording failed is known within a beat.
       await registerInstance(db, self, poolIds());
+      const fresh = (await deadNeighbours(db, self)).filter((id) => !reported.has(id));
+      if (fresh.length) {
+        for (const id of fresh) reported.add(id);
+        await enqueue(db, RECOVER_JOB, {});
+      }
       if (failing) logger.info('the database answers again');
       if (failing) healthySince = Date.now();
       failing = false;

@@ -39,7 +39,8 @@ interface RecoveryReport {
  * they held true again: their graphile-worker locks are released at once (not after four hours),
  * work they had not started is queued again, work they had started is reported as interrupted,
  * and only their work folders are deleted — after any process still writing there is killed.
- * Runs at start-up and every minute (downloads/recover); safe to run anywhere at any time.
+ * Runs at start-up, every minute (downloads/recover), and within a heartbeat of a process on this
+ * host dying (instances.ts); safe to run anywhere at any time.
  */
 export async function recoverDeadWork(deps: AppDeps, self: WorkerIdentity, options: RecoveryOptions = {}): Promise<RecoveryReport> {
   const now = options.now ?? Date.now();
