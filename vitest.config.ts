@@ -10,7 +10,7 @@ const shared = {
   hookTimeout: 240_000,
   // expect.poll's own default (1 s) is a speed test in disguise: a state the app reaches later on
   // a busy machine failed the test. Polls wait as long as Playwright's auto-waiting does.
-  expect: { poll: { timeout: 30_000 } },
+  expect: { poll: { timeout: 60_000 } },
   pool: 'forks',
 } as const;
 
@@ -19,10 +19,8 @@ const shared = {
  * the server, its dependencies and the fakes once per worker instead of once per file saves minutes
  * a run. What must start afresh per file does so in the setup file; no test relies on module state.
  */
-const sharedModules = {
-  isolate: false,
-  setupFiles: ['tests/helpers/setup-error-logs.ts'],
-} as const;
+const ERROR_LOG_SETUP = 'tests/helpers/setup-error-logs.ts';
+const sharedModules = { isolate: false, setupFiles: [ERROR_LOG_SETUP] };
 
 export default defineConfig({
   test: {
@@ -56,7 +54,7 @@ export default defineConfig({
         // browser tests compete for a 2-core machine.
         test: {
           ...shared,
-          setupFiles: sharedModules.setupFiles,
+          setupFiles: [ERROR_LOG_SETUP],
           name: 'faults',
           include: ['tests/faults/**/*.test.ts'],
           fileParallelism: false,

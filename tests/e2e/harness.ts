@@ -160,6 +160,7 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  '--mute-audio',
   '--headless',
 ];
 /**
@@ -167,7 +168,7 @@ const CHROMIUM_ARGS = [
  * only a broken screen reaches, since a passing test moves on the moment the state is there. A
  * loaded 2-core machine can take many seconds to lay out a heavy screen.
  */
-const ACTION_TIMEOUT_MS = 30_000;
+const ACTION_TIMEOUT_MS = 60_000;
 
 /** An error that prints as its one line: the fix it names is all there is to read. */
 function oneLineError(line: string): Error {
@@ -196,6 +197,9 @@ export async function launchBrowser(
     baseURL: baseUrl,
     locale: 'en-US',
     timezoneId: 'UTC',
+    // The app then stops its spinners and transitions (index.css): a busy 2-core machine paints no
+    // frames for them, and Playwright's stability checks do not wait for elements to stop moving.
+    reducedMotion: 'reduce',
   });
   context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { callerFor } from '../helpers/app.ts';
 import { launchBrowser, pathnameOf, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
-import { heading } from './pages/app.ts';
+import { heading, pageSettled } from './pages/app.ts';
 import { logIn, loginForm } from './pages/auth.ts';
 
 const USER = { username: 'carol', password: 'a long enough password' };
@@ -103,7 +103,7 @@ describe('closed registration, redirects and the mobile menu', () => {
     await heading(page, 'Dashboard').waitFor();
     // The dashboard's own first calls (the first-run checklist asks for clips and accounts once it
     // knows the streamers) must be answered before the session goes, or one of them is the first refusal.
-    await page.waitForLoadState('networkidle');
+    await pageSettled(page);
     await page.getByRole('button', { name: 'Open menu' }).click();
     const logsLink = page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Logs' });
     await logsLink.waitFor();

@@ -358,7 +358,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     expect(await posting.isDisabled()).toBe(true);
     expect(await previousButton().isDisabled()).toBe(true);
     letThrough();
-    await toast('Posted to TikTok successfully!').waitFor({ timeout: 30_000 });
+    await toast('Posted to TikTok successfully!').waitFor();
     await wizard().waitFor({ state: 'detached' });
     await page.unroute('**/api/trpc/tiktok.post**');
 
@@ -369,7 +369,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     // The very bytes of the clip's video arrived.
     expect(fake.uploads.get(post?.publishId ?? '')?.bytes().equals(vertical.video)).toBe(true);
 
-    await card(ACE.title).getByTestId('posted-badge').waitFor({ timeout: 15_000 });
+    await card(ACE.title).getByTestId('posted-badge').waitFor();
     expect(await card(ACE.title).getByTestId('posted-badge').getAttribute('title')).toBe(`Posted to @${ERIN.username}`);
     expect(await card(TRIPLE.title).getByTestId('posted-badge').count()).toBe(0);
   });
@@ -387,7 +387,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await choosePrivacy(wizard(), 'Only me');
     await nextButton().click();
     await postButton().click();
-    await toast(`Error: This clip is already posted or being posted to @${ERIN.username}`).waitFor({ timeout: 15_000 });
+    await toast(`Error: This clip is already posted or being posted to @${ERIN.username}`).waitFor();
     // A refusal leaves the wizard open, ready to try again.
     await expectStep(4, 'Review & Post');
     expect(await postButton().isEnabled()).toBe(true);
@@ -401,7 +401,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await openWizard(LATE.title);
     await walkToReview(`@${ERIN.username}`, 'Everyone');
     await postButton().click();
-    await toast('Error: This TikTok account has reached its daily posting limit. Try again tomorrow.').waitFor({ timeout: 30_000 });
+    await toast('Error: This TikTok account has reached its daily posting limit. Try again tomorrow.').waitFor();
     await expectStep(4, 'Review & Post');
     await closeWizard();
 
@@ -438,7 +438,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
 
     // No account is linked to the streamer: the server says so, and the modal closes anyway.
     await post.click();
-    await toast('Error: No TikTok account to post to: link one to pixelqueen or choose one').waitFor({ timeout: 15_000 });
+    await toast('Error: No TikTok account to post to: link one to pixelqueen or choose one').waitFor();
     await modal.waitFor({ state: 'detached' });
   });
 
@@ -505,16 +505,16 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await modal.getByRole('heading', { name: 'Post to TikTok' }).scrollIntoViewIfNeeded();
     await screenshotViewport(page, 'clip-details-post');
     await post.click();
-    await toast('Posted to TikTok successfully!').waitFor({ timeout: 30_000 });
+    await toast('Posted to TikTok successfully!').waitFor();
     await modal.waitFor({ state: 'detached' });
 
     const latest = postsOf(ERIN.openId).at(-1);
     expect(latest?.postInfo).toMatchObject({ title: LATE_SUGGESTION, privacy_level: 'SELF_ONLY' });
-    await card(LATE.title).getByTestId('posted-badge').waitFor({ timeout: 15_000 });
+    await card(LATE.title).getByTestId('posted-badge').waitFor();
 
     // The modal lists where the clip went.
     await card(LATE.title).getByRole('button', { name: LATE.title }).click();
-    await details().getByTestId('posted-to-entry').filter({ hasText: `@${ERIN.username}` }).getByText('Published').waitFor({ timeout: 15_000 });
+    await details().getByTestId('posted-to-entry').filter({ hasText: `@${ERIN.username}` }).getByText('Published').waitFor();
     await page.keyboard.press('Escape');
     await details().waitFor({ state: 'detached' });
   });
@@ -542,13 +542,13 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     const before = fake.posts.size;
     fake.failNext('video_init', 'spam_risk_too_many_posts');
     await postButton().click();
-    await toast('Posted to TikTok successfully!').waitFor({ timeout: 30_000 });
+    await toast('Posted to TikTok successfully!').waitFor();
     await toast('This TikTok account has reached its daily posting limit. Try again tomorrow.').waitFor();
     const refusal = await toast('daily posting limit').textContent();
     expect(refusal).toMatch(/^Error: not posted to @(erin\.creates|kai\.plays): This TikTok account has reached its daily posting limit\. Try again tomorrow\.$/);
     await wizard().waitFor({ state: 'detached' });
     expect(fake.posts.size).toBe(before + 1);
-    await card(TRIPLE.title).getByTestId('posted-badge').waitFor({ timeout: 15_000 });
+    await card(TRIPLE.title).getByTestId('posted-badge').waitFor();
   });
 
   it('fits a phone: the wizard steps and the accounts dialog', async () => {

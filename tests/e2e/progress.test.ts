@@ -99,7 +99,7 @@ describe('long work visible and remembered: subtitle progress and posting progre
     expect(await button.getAttribute('aria-busy')).toBe('true');
 
     // Asked again: only "already generating", not a second start.
-    await waitForToastsGone(page, 15_000);
+    await waitForToastsGone(page);
     await button.click();
     await toast(ALREADY).waitFor();
     expect(await toast(STARTED).count()).toBe(0);

@@ -170,7 +170,7 @@ describe('posting slots in Settings and the Queue screen', () => {
     await items.nth(0).getByRole('button', { name: 'Post now: Second in line' }).click();
     await toast(page, 'The post goes to TikTok now').waitFor();
     await expect
-      .poll(async () => (await db().selectFrom('uploads').select('status').where('id', '=', queued[1]!.id).executeTakeFirstOrThrow()).status, { timeout: 20_000 })
+      .poll(async () => (await db().selectFrom('uploads').select('status').where('id', '=', queued[1]!.id).executeTakeFirstOrThrow()).status)
       .toBe('published');
     await page.reload();
     await heading(page, 'Queue').waitFor();

@@ -11,7 +11,7 @@ import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, makeClipMedia, screenshot, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
-import { chooseOption, heading, horizontalOverflow, toast, waitForToastsGone } from './pages/app.ts';
+import { chooseOption, heading, horizontalOverflow, pageSettled, toast, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
 import { editStreamerDialog, streamerCard } from './pages/streamers.ts';
 
@@ -95,7 +95,7 @@ describe('the review inbox and the selection settings', () => {
     await ace.getByRole('checkbox', { name: '@erin.creates' }).waitFor();
     expect(await ace.getByRole('checkbox', { name: '@erin.creates' }).isChecked()).toBe(true);
     expect(await ace.getByRole('textbox', { name: 'Description' }).inputValue()).toBe(BEST);
-    await page.waitForLoadState('networkidle');
+    await pageSettled(page);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     expect(describeViolations(await axeViolations(page)), 'the inbox').toEqual([]);
     await screenshot(page, 'review-inbox-1366-light');
@@ -121,7 +121,7 @@ describe('the review inbox and the selection settings', () => {
     await toast(page, 'Approved: queued for 1 account').waitFor();
     await ace.waitFor({ state: 'detached' });
     await badge().getByText('2').waitFor();
-    await expect.poll(() => [...fake.posts.values()].map((post) => ({ title: post.postInfo?.title, privacy: post.postInfo?.privacy_level })), { timeout: 30_000 }).toEqual([
+    await expect.poll(() => [...fake.posts.values()].map((post) => ({ title: post.postInfo?.title, privacy: post.postInfo?.privacy_level }))).toEqual([
       { title: SECOND, privacy: 'SELF_ONLY' },
     ]);
     expect(await reviewStatusOf('AceClip')).toBe('approved');

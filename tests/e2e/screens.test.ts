@@ -11,7 +11,7 @@ import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, makeClipMedia, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
-import { heading, horizontalOverflow, waitForToastsGone } from './pages/app.ts';
+import { heading, horizontalOverflow, pageSettled, waitForToastsGone } from './pages/app.ts';
 import { logIn, logOut, register } from './pages/auth.ts';
 
 /*
@@ -117,8 +117,8 @@ const SCREENS: Screen[] = [
     signedIn: true,
     // The pictures come from ffmpeg: the screen is what it is once both are in.
     check: async (page) => {
-      await page.getByTestId('source-frame').locator('img').waitFor({ timeout: 30_000 });
-      await page.getByTestId('preview-frame').locator('img').waitFor({ timeout: 30_000 });
+      await page.getByTestId('source-frame').locator('img').waitFor();
+      await page.getByTestId('preview-frame').locator('img').waitFor();
     },
   },
   { name: 'logs', path: '/app/logs', title: 'Logs · Clipshift', heading: 'System Logs', signedIn: true },
@@ -206,9 +206,6 @@ async function setTheme(page: Page, theme: ThemeName): Promise<void> {
   await page.emulateMedia({ colorScheme: theme });
 }
 
-/** Each test visits every screen of its kind with axe and a screenshot: minutes on a loaded 2-core machine, not seconds. */
-const SCREENS_TEST_LIMIT_MS = 180_000;
-
 describe('every screen at 390 and 1366 px, light and dark', () => {
   let server: E2eApp;
   let browser: E2eBrowser;
@@ -270,7 +267,7 @@ describe('every screen at 390 and 1366 px, light and dark', () => {
     const label = `${screen.name} at ${size.width} (${theme})`;
     await page.goto(screen.path);
     await heading(page, screen.heading).waitFor();
-    await page.waitForLoadState('networkidle');
+    await pageSettled(page);
     await screen.open?.(page);
     await screen.check?.(page, label);
     await expect.poll(() => page.title(), { message: label }).toBe(screen.title);
@@ -284,26 +281,35 @@ describe('every screen at 390 and 1366 px, light and dark', () => {
     await screen.close?.(page);
   }
 
+  // One test per screen, width and theme: each waits for one screen, so its limit is one screen's.
   for (const size of WIDTHS) {
     for (const theme of THEMES) {
-      it(`shows the public screens at ${size.width} px in ${theme}`, async () => {
-        await page.setViewportSize(size);
-        await setTheme(page, theme);
-        if (await isSignedIn(page)) await signOut(page, size.width);
-        for (const screen of SCREENS.filter((candidate) => !candidate.signedIn)) await checkScreen(screen, size, theme);
-        expect(browser.pageErrors).toEqual([]);
-      }, SCREENS_TEST_LIMIT_MS);
+      describe(`at ${size.width} px in ${theme}`, () => {
+        beforeAll(async () => {
+          await page.setViewportSize(size);
+          await setTheme(page, theme);
+        });
+        afterAll(() => {
+          expect(browser.pageErrors).toEqual([]);
+        });
 
-      it(`shows the signed-in screens at ${size.width} px in ${theme}`, async () => {
-        await page.setViewportSize(size);
-        await setTheme(page, theme);
-        if (!(await isSignedIn(page))) {
-          await logIn(page, USER);
-          await page.waitForURL((url) => url.pathname === '/app');
+        for (const screen of SCREENS.filter((candidate) => !candidate.signedIn)) {
+          it(`shows ${screen.name} signed out`, async () => {
+            if (await isSignedIn(page)) await signOut(page, size.width);
+            await checkScreen(screen, size, theme);
+          });
         }
-        for (const screen of SCREENS.filter((candidate) => candidate.signedIn)) await checkScreen(screen, size, theme);
-        expect(browser.pageErrors).toEqual([]);
-      }, SCREENS_TEST_LIMIT_MS);
+
+        for (const screen of SCREENS.filter((candidate) => candidate.signedIn)) {
+          it(`shows ${screen.name} signed in`, async () => {
+            if (!(await isSignedIn(page))) {
+              await logIn(page, USER);
+              await page.waitForURL((url) => url.pathname === '/app');
+            }
+            await checkScreen(screen, size, theme);
+          });
+        }
+      });
     }
   }
 });

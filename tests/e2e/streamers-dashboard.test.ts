@@ -8,6 +8,7 @@ import { register } from './pages/auth.ts';
 import { clipGrid } from './pages/clips.ts';
 import { downloadsRegion, quickTile as quickTileOn, recentRunsToggle, runEntry, showRecentRuns, waitForStatus } from './pages/dashboard.ts';
 import { addStreamerDialog, editStreamerDialog, streamerCard, streamerList } from './pages/streamers.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
 const USER = { username: 'dana', password: 'a long enough password' };
 const STREAMER = 'pixelqueen';
@@ -16,7 +17,8 @@ const TITLE = 'PixelQueen';
 const OTHER = 'nightowl';
 const PHONE = { width: 390, height: 844 };
 /** Real downloads and ffmpeg renders of two 3 s clips; generous for a loaded machine. */
-const RUN_TIMEOUT_MS = 90_000;
+/** A run of two clips. */
+const RUN_TIMEOUT_MS = renderLimitMs(2);
 
 describe('streamers and the dashboard: add, download, busy rules, edit, delete', () => {
   let fake: FakeTwitch;
@@ -155,7 +157,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await screenshot(page, 'streamers-cards');
   });
 
-  it('downloads 2 clips from the dashboard and shows the run going to completed', { timeout: 150_000 }, async () => {
+  it('downloads 2 clips from the dashboard and shows the run going to completed', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
     await nav('Dashboard').click();
     await heading(page, 'Dashboard').waitFor();
     const tile = quickTile(TITLE);
@@ -213,7 +215,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await screenshot(page, 'dashboard-completed');
   });
 
-  it('shows the server refusing a second start (a race the page could not see) as info', { timeout: 60_000 }, async () => {
+  it('shows the server refusing a second start (a race the page could not see) as info', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
     // The page's status stays as it is (polls fail) while the run starts elsewhere, e.g. another tab.
     const isStatus = (url: URL) => url.pathname.includes('downloads.status');
     await page.route(isStatus, (route) => route.abort());
@@ -231,7 +233,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await entry(OTHER).getByText('1 of 1 clip downloaded').waitFor();
   });
 
-  it('blocks editing and deleting a busy streamer, and stops its run', { timeout: 90_000 }, async () => {
+  it('blocks editing and deleting a busy streamer, and stops its run', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
     // The CDN stalls: the run stays busy (each stalled transfer waits 30 s) until it is stopped.
     fake.failures.next('cdn', 'stalled_transfer', { times: 3 });
     await nav('Streamers').click();
@@ -258,7 +260,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     const run = entry(TITLE);
     await waitForStatus(run, 'Downloading');
     // The clips in flight with their stage, e.g. "Downloading 'funny fail' — 50%".
-    await run.getByTestId('clip-progress').first().waitFor({ timeout: 20_000 });
+    await run.getByTestId('clip-progress').first().waitFor();
     expect(await run.getByTestId('clip-progress').first().textContent()).toMatch(/^Downloading '(funny fail|chat spam)' — \d+%$/);
     expect(await quickTile(TITLE).getByRole('button', { name: `Download clips for ${STREAMER}` }).isDisabled()).toBe(true);
     await screenshot(page, 'dashboard-progress');

@@ -13,6 +13,7 @@ import { heading, horizontalOverflow, toast as toastOn, waitForToastsGone } from
 import { register } from './pages/auth.ts';
 import { clipCard, detailsDialog } from './pages/clips.ts';
 import { editStreamerDialog, streamerCard } from './pages/streamers.ts';
+import { renderLimitMs, renderTestLimitMs } from '../helpers/limits.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FFMPEG = path.join(ROOT, 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
@@ -25,7 +26,7 @@ const SOURCE = { width: 640, height: 360, seconds: 4 };
 const CAMERA = { w: 0.25, h: 1 / 3 };
 const SAVED = 'Studio settings saved';
 /** A real 1080x1920 render of 2 s on a shared machine. */
-const RENDER_TIMEOUT_MS = 90_000;
+const RENDER_TIMEOUT_MS = renderLimitMs(1);
 
 function makeCameraSource(dir: string): Buffer {
   const file = path.join(dir, 'camera.mp4');
@@ -94,7 +95,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
 
   /** Waits for a loaded preview other than `before` (a blob URL) and returns its URL. */
   async function nextPreview(before: string | null): Promise<string> {
-    await expect.poll(async () => (await previewImage().count()) > 0 && (await previewImage().getAttribute('src')) !== before, { timeout: 30_000 }).toBe(true);
+    await expect.poll(async () => (await previewImage().count()) > 0 && (await previewImage().getAttribute('src')) !== before).toBe(true);
     await expect.poll(() => previewImage().evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)).toBe(true);
     return (await previewImage().getAttribute('src')) ?? '';
   }
@@ -135,7 +136,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     expect(pathnameOf(page)).toBe(`/app/clips/${CLIP.clip_id}/studio`);
     await expect.poll(() => page.title()).toBe('Studio · Clipshift');
     // The untouched source: the camera corner is red at the frame's own size.
-    await expect.poll(() => frameImage().evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: 30_000 }).toBe(SOURCE.width);
+    await expect.poll(() => frameImage().evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(SOURCE.width);
     expect(isRed((await pixels(frameImage(), [[0.1, 0.1]]))[0] ?? [])).toBe(true);
     await nextPreview(null);
     expect(await previewImage().evaluate((img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight])).toEqual([1080, 1920]);
@@ -165,7 +166,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     await nextPreview(shown);
     // The facecam band (the top 35%) is all camera once the latest preview is in: red across it.
     const band = [[0.2, 0.1], [0.5, 0.17], [0.8, 0.3]] as const;
-    await expect.poll(async () => (await pixels(previewImage(), band)).every(isRed), { timeout: 30_000 }).toBe(true);
+    await expect.poll(async () => (await pixels(previewImage(), band)).every(isRed)).toBe(true);
     expect(await pixels(previewImage(), GRID)).not.toEqual(before);
     expect(await page.getByTestId('dirty-state').textContent()).toBe('Unsaved changes');
   });
@@ -252,7 +253,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     // Playing: its clock moves, however little a busy machine has played by now.
     await expect.poll(() => video.evaluate((element) => (element as HTMLVideoElement).currentTime)).toBeGreaterThan(0);
     await video.evaluate((element) => (element as HTMLVideoElement).pause());
-  }, RENDER_TIMEOUT_MS + 30_000);
+  }, renderTestLimitMs(1));
 
   /** Renders again from the studio and waits for the player to take the new video. */
   async function renderAndReload(): Promise<void> {
@@ -328,7 +329,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     expect(changed).toBeGreaterThan(2);
     const saved = await db().selectFrom('clips').select(['transcript_words', 'transcript_edited']).where('id', '=', clipRowId).executeTakeFirstOrThrow();
     expect(saved).toMatchObject({ transcript_edited: true, transcript_words: [words[0], { ...words[1], text: 'WOWZERS!!' }] });
-  }, 2 * RENDER_TIMEOUT_MS + 30_000);
+  }, renderTestLimitMs(2));
 
   it('looks right at 390 and 1366 px, light and dark, with no axe violations and no sideways scroll', async () => {
     await page.getByRole('tab', { name: 'Layout' }).click();

@@ -15,7 +15,7 @@ import { seedStreamer } from '../helpers/streamers.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, makeClipMedia, screenshot, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
-import { chooseOption, horizontalOverflow, toast, waitForToastsGone } from './pages/app.ts';
+import { chooseOption, horizontalOverflow, pageSettled, toast, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
 import { clipCard, detailsDialog, postWizard } from './pages/clips.ts';
 import { verifiedPanel } from './pages/connect.ts';
@@ -255,7 +255,7 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     expect(await dialog.getByTestId('review-privacy').textContent()).toBe('Everyone');
     await wizard.post().click();
     // The post answers once YouTube holds the video; YouTube then processes it, which the fake finishes here.
-    await toast(page, 'Posted to TikTok and YouTube successfully!').waitFor({ timeout: 30_000 });
+    await toast(page, 'Posted to TikTok and YouTube successfully!').waitFor();
     await dialog.waitFor({ state: 'detached' });
     const video = await waitUntil(() => [...youtube.videos.values()], { until: (videos) => videos.length === 1, message: 'the video on YouTube' });
     expect(video[0]).toMatchObject({ snippet: expect.objectContaining({ title: 'Ace in overtime' }), privacyStatus: 'unlisted', channelId: CHANNEL.channelId });
@@ -266,8 +266,8 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     await clipCard(page, VERTICAL.title).getByRole('button', { name: VERTICAL.title, exact: true }).click();
     const details = detailsDialog(page);
     const entries = details.getByTestId('posted-to-entry');
-    await entries.filter({ hasText: `@${ERIN.username}` }).getByText('Published').waitFor({ timeout: 30_000 });
-    await entries.filter({ hasText: `@${CHANNEL.username}` }).getByText('Published').waitFor({ timeout: 30_000 });
+    await entries.filter({ hasText: `@${ERIN.username}` }).getByText('Published').waitFor();
+    await entries.filter({ hasText: `@${CHANNEL.username}` }).getByText('Published').waitFor();
     expect(await entries.count()).toBe(2);
     await page.keyboard.press('Escape');
     await details.waitFor({ state: 'detached' });
@@ -321,7 +321,6 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     await waitUntil(() => db().selectFrom('uploads').select(['platform', 'stats']).orderBy('platform').execute(), {
       until: (rows) => rows.length === 2 && rows[0]?.stats?.views === TIKTOK_COUNTS.views && rows[1]?.stats?.views === YOUTUBE_COUNTS.views,
       message: 'the statistics job to read both posts',
-      timeoutMs: 30_000,
       intervalMs: 200,
     });
 
@@ -432,7 +431,7 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     await channelSettings.getByText('Choose before approving').waitFor();
     expect(await channelSettings.getByRole('combobox').count()).toBe(0);
     expect(await settings.filter({ hasText: `@${ERIN.username}` }).getByRole('combobox', { name: 'Who can view this post' }).count()).toBe(1);
-    await page.waitForLoadState('networkidle');
+    await pageSettled(page);
     expect(describeViolations(await axeViolations(page)), 'the inbox').toEqual([]);
     await screenshot(page, 'review-youtube-1366-light');
     // The radio shows the server's stored choice, so it is clicked rather than checked here.

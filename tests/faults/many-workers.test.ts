@@ -15,6 +15,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { bodyOf, RestClient } from '../rest/client.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
 /** "A few seconds": how long an ffmpeg may outlive the Node process that started it (as kill-node.test.ts). */
 const ORPHAN_LIMIT_MS = 3_000;
@@ -23,11 +24,10 @@ const ORPHAN_LIMIT_MS = 3_000;
  * queues the recovery pass at once; a limit only a hang reaches (the per-minute pass is a fallback).
  */
 const RECOVERY_LIMIT_MS = 90_000;
-/** A run of short clips on a busy 2-core machine shared by two worker processes. */
-const RUN_LIMIT_MS = 90_000;
-
 const CREW = ['crewalpha', 'crewbravo', 'crewcharlie', 'crewdelta'];
 const CLIPS_PER_STREAMER = 2;
+/** Every crew clip rendered, two at a time (one process each), on a 2-core machine. */
+const RUN_LIMIT_MS = renderLimitMs((CREW.length * CLIPS_PER_STREAMER) / 2);
 
 const clipsPage = z.object({ clips: z.array(z.object({ clip_id: z.string(), streamer: z.string() })), total: z.number() });
 
@@ -165,7 +165,7 @@ describe('one web process and two worker processes on one database and one bucke
     for (const folder of folders) await rm(folder, { recursive: true, force: true });
   });
 
-  it('spreads the runs over both workers, runs each once, saves each clip once and posts each once', { timeout: 180_000 }, async () => {
+  it('spreads the runs over both workers, runs each once, saves each clip once and posts each once', { timeout: RUN_LIMIT_MS + 120_000 }, async () => {
     const account = await connectTikTok();
     for (const name of CREW) {
       expect((await alice.post('/api/streamers', { name, clip_limit: CLIPS_PER_STREAMER, vertical: true, auto_publish: true })).status).toBe(201);
@@ -229,7 +229,7 @@ describe('one web process and two worker processes on one database and one bucke
     expect(await failedJobs()).toEqual([]);
   });
 
-  it('a worker killed mid-render: its ffmpeg dies with it, the other worker recovers its run, and a new start saves only the clip it lacked', { timeout: 240_000 }, async () => {
+  it('a worker killed mid-render: its ffmpeg dies with it, the other worker recovers its run, and a new start saves only the clip it lacked', { timeout: 2 * RUN_LIMIT_MS + RECOVERY_LIMIT_MS }, async () => {
     expect((await alice.post('/api/streamers', { name: 'marathon', clip_limit: 2, vertical: true })).status).toBe(201);
     expect((await alice.post('/api/downloads/start/marathon', { limit: 2, concurrency: 2 })).status).toBe(202);
 

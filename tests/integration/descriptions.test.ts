@@ -460,12 +460,11 @@ describe('LLM-written suggestions (fake OpenAI-compatible server)', () => {
   });
 
   it('gives up after the timeout and falls back', async () => {
-    fake.setDelay(1_000);
-    const started = Date.now();
+    // The server would answer only after a minute: the built-in text comes back long before.
+    fake.setDelay(60_000);
     const result = await suggestDescriptions(CLIP, { llm: config({ timeoutMs: 150 }), logger: silent });
     expect(result.source).toBe('builtin');
     expect(result.fallbackReason).toMatch(/no answer within 150 ms/);
-    expect(Date.now() - started).toBeLessThan(900);
   });
 
   it('rejects instead of falling back when the job is cancelled', async () => {

@@ -352,9 +352,7 @@ describe('local engine (whisper.cpp) on a generated tiny model', () => {
 
   beforeAll(async () => {
     modelsDir = path.join(workDir, 'models');
-    const started = Date.now();
     await writeTinyWhisperModel(modelsDir, 'tiny-test');
-    expect(Date.now() - started).toBeLessThan(2000);
     tone = await toneClip();
   });
 
@@ -452,9 +450,8 @@ describe('local engine (whisper.cpp) on a generated tiny model', () => {
     await writeTinyWhisperModel(modelsDir, 'tiny-crashing', { breakDecoding: true });
     const { logger, lines } = capturingLogger();
     const transcriber = createTranscriber({ engine: 'local', modelsDir, defaultModel: 'tiny-crashing', ffmpegPath, threads: 2, logger, stallTimeoutMs: 1500 });
-    const started = Date.now();
+    // Without the stall guard this would wait for ever (the test's own limit would end it).
     await expectTranscriptionError(transcriber.transcribe({ audioPath: tone }), 'engine', /stopped responding \(no progress for 2 s\)/);
-    expect(Date.now() - started).toBeLessThan(10_000);
     // The dead context was evicted: the next job loads the model afresh instead of queueing behind it.
     await expectTranscriptionError(transcriber.transcribe({ audioPath: tone }), 'engine');
     expect(lines.filter((line) => line.msg === 'whisper model loaded' && String(line.model).endsWith('ggml-tiny-crashing.bin'))).toHaveLength(2);

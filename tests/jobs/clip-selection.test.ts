@@ -7,11 +7,13 @@ import { AUTO_PUBLISH_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { waitUntil } from '../helpers/wait.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** Each run renders its clips with real ffmpeg on a shared machine. */
-const RUN_WAIT_MS = 90_000;
+/** A run picks at most five clips. */
+const RUN_WAIT_MS = renderLimitMs(5);
 
 /*
  * The selection rules of issue 12 end to end: a streamer's settings saved through the API, a run on

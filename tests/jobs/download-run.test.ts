@@ -15,6 +15,7 @@ import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { waitUntil } from '../helpers/wait.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -45,9 +46,10 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** A run downloads and renders real clips with ffmpeg on a shared machine: it may take a while. */
-const RUN_WAIT_MS = 90_000;
+/** Runs of up to three clips. */
+const RUN_WAIT_MS = renderLimitMs(3);
 
-describe('download runs against a fake Twitch, with real ffmpeg', () => {
+describe('download runs against a fake Twitch, with real ffmpeg', { timeout: 2 * RUN_WAIT_MS }, () => {
   let fake: FakeTwitch;
   let app: TestApp;
   let worker: WorkerHandle;
@@ -150,7 +152,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     expect(running?.status).toBe('downloading');
     await api().downloads.stop({ name: 'slow' });
     expect((await statusOf('slow'))?.status).toBe('stopping');
-    const entry = await waitUntil(() => statusOf('slow'), { until: finished, message: 'the stop', timeoutMs: 20_000 });
+    const entry = await waitUntil(() => statusOf('slow'), { until: finished, message: 'the stop' });
     expect(entry).toMatchObject({ status: 'stopped', clips_downloaded: 0 });
     expect(await app.deps.db.selectFrom('clips').select('id').where('streamer_name', '=', 'slow').execute()).toEqual([]);
     expect(existsSync(path.join(workRoot(app.deps.env.dataDir)))).toBe(true);
@@ -186,7 +188,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     // worker runs: a worker started first could find the dead run in its own recovery cron.
     let report: Awaited<ReturnType<typeof recoverDeadWork>>;
     try {
-      report = await recoverDeadWork(app.deps, { host: (await import('node:os')).hostname(), pid: child.pid!, instance: 'restarted' });
+      report = await recoverDeadWork(app.deps, { host: (await import('node:os')).hostname(), pid: child.pid!, instance: 'restarted' }, { staleVerdicts: false });
     } finally {
       worker = await startWorker(app.deps, app.database.pool, 3);
     }
@@ -204,5 +206,5 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     expect(again.status).toBe('completed');
     const titles = (await app.deps.db.selectFrom('clips').select('title').where('streamer_name', '=', 'crashy').execute()).map((row) => row.title).sort();
     expect(titles).toEqual(['one', 'three', 'two']);
-  }, 90_000); // a second worker process starts (tsx compiles it), downloads and is killed: slow on a loaded 2-core machine
+  }, 3 * RUN_WAIT_MS); // a second worker process starts (tsx compiles it), renders and is killed; then two runs
 });

@@ -17,9 +17,11 @@ import { callerFor, createTestApp, startTestServer, type TestApp, type TestServe
 import { startS3Server, type S3Server } from '../helpers/s3-server.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { libraryFilesOnDisk } from '../helpers/clips.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const RUN_WAIT_MS = 90_000;
+/** A run of two clips, or one re-render. */
+const RUN_WAIT_MS = renderLimitMs(2);
 
 describe.each(['local', 's3'] as const)('the storage layer (STORAGE=%s)', (kind) => {
   let bucket: S3Server | undefined;
@@ -77,7 +79,7 @@ describe.each(['local', 's3'] as const)('the storage layer (STORAGE=%s)', (kind)
   });
 });
 
-describe('clips end to end with STORAGE=s3: runs, serving, re-renders, posts, deletion and retention', () => {
+describe('clips end to end with STORAGE=s3: runs, serving, re-renders, posts, deletion and retention', { timeout: 2 * RUN_WAIT_MS }, () => {
   let bucket: S3Server;
   let twitch: FakeTwitch;
   let tiktok: FakeTikTok;
@@ -208,7 +210,6 @@ describe('clips end to end with STORAGE=s3: runs, serving, re-renders, posts, de
     await waitUntil(() => app.deps.db.selectFrom('uploads').select('status').where('publish_id', '=', publishId).executeTakeFirstOrThrow(), {
       until: (upload) => upload.status === 'published',
       message: 'the post',
-      timeoutMs: 30_000,
     });
     const scratch = await readdir(path.join(mediaRoot(app.deps.env.dataDir), '.work'), { recursive: true }).catch(() => []);
     expect(scratch.filter((name) => String(name).includes('post-'))).toEqual([]);

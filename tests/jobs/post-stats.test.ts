@@ -57,7 +57,6 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
     await waitUntil(() => api.tiktok.uploadStatus({ id: uploadId }), {
       until: (upload) => upload.status === 'published',
       message: 'the post to be published',
-      timeoutMs: 20_000,
       intervalMs: 100,
     });
     return uploadRow(uploadId);

@@ -160,7 +160,7 @@ describe('posting slots with a real worker and a fake TikTok', () => {
     const upload = await queueClip(accountId, 'next-slot');
     expect(upload.status).toBe('scheduled');
     await api().queue.postNow({ id: upload.id });
-    const moved = await waitUntil(() => uploadOf(upload.id), { until: (row) => row.status === 'scheduled' && row.error !== null, message: 'the refused post to wait', timeoutMs: 20_000, intervalMs: 100 });
+    const moved = await waitUntil(() => uploadOf(upload.id), { until: (row) => row.status === 'scheduled' && row.error !== null, message: 'the refused post to wait', intervalMs: 100 });
     const expected = await app.deps.db.transaction().execute(async (trx) => {
       const plan = await planPost(trx, { id: accountId, open_id: 'open-capped' }, 'next-slot', new Date(Date.now() + 60_000), upload.id);
       return plan.scheduled_for;

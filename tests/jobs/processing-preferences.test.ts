@@ -13,6 +13,7 @@ import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { expectError } from '../integration/support.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
 const CONCURRENCY_RULE = 'Concurrency must be a whole number from 1 to 20';
 const MODEL_RULE = 'whisper_model must be a model name such as large-v3-turbo';
@@ -67,7 +68,7 @@ describe('processing preferences saved on the server', () => {
         .where('s.user_id', '=', user.id)
         .orderBy('r.started_at', 'desc')
         .executeTakeFirst();
-    return waitUntil(latestRun, { until: ended, message: `the run of ${streamer} to finish`, timeoutMs: 90_000, intervalMs: 200 });
+    return waitUntil(latestRun, { until: ended, message: `the run of ${streamer} to finish`, timeoutMs: renderLimitMs(2), intervalMs: 200 });
   }
 
   it('reads the defaults until saved, then what was saved', async () => {

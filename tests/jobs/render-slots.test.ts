@@ -6,12 +6,14 @@ import { currentRenderPlan, renderSlotUsage } from '../../server/src/engines/med
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { waitUntil } from '../helpers/wait.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
-const RUN_WAIT_MS = 120_000;
+/** Runs of two clips. */
+const RUN_WAIT_MS = renderLimitMs(2);
 /** Long enough that the first clip is still rendering when the run's next status is written (every second). */
 const LONG_CLIP = { width: 640, height: 360, fps: 30, seconds: 10 };
 
-describe('render slots in a download run (FFMPEG_MAX_PARALLEL=1, real worker and ffmpeg)', () => {
+describe('render slots in a download run (FFMPEG_MAX_PARALLEL=1, real worker and ffmpeg)', { timeout: 2 * RUN_WAIT_MS }, () => {
   let fake: FakeTwitch;
   let app: TestApp;
   let worker: WorkerHandle;
@@ -42,7 +44,7 @@ describe('render slots in a download run (FFMPEG_MAX_PARALLEL=1, real worker and
   const waitingClip = (entry: StatusEntry | undefined) => entry?.progress.find((clip) => clip.stage === 'waiting_to_render');
   /** Every slot given back: a leak (a slot kept after its render ended) fails here, naming what was left. */
   const slotsFree = () =>
-    waitUntil(() => renderSlotUsage(), { until: (usage) => usage.running === 0 && usage.waiting === 0, message: 'every render slot to be free', timeoutMs: 15_000 });
+    waitUntil(() => renderSlotUsage(), { until: (usage) => usage.running === 0 && usage.waiting === 0, message: 'every render slot to be free' });
 
   it('plans one render at a time from FFMPEG_MAX_PARALLEL', () => {
     expect(currentRenderPlan().renders).toBe(1);
@@ -67,7 +69,7 @@ describe('render slots in a download run (FFMPEG_MAX_PARALLEL=1, real worker and
     await api().downloads.start({ name: 'halted', concurrency: 2 });
     await waitUntil(() => statusOf('halted'), { until: (entry) => waitingClip(entry) !== undefined, message: 'a clip waiting to render', timeoutMs: RUN_WAIT_MS });
     await api().downloads.stop({ name: 'halted' });
-    const entry = await waitUntil(() => statusOf('halted'), { until: finished, message: 'the stop', timeoutMs: 30_000 });
+    const entry = await waitUntil(() => statusOf('halted'), { until: finished, message: 'the stop' });
     expect(entry).toMatchObject({ status: 'stopped', clips_downloaded: 0 });
     expect(await app.deps.db.selectFrom('clips').select('id').where('streamer_name', '=', 'halted').execute()).toEqual([]);
     await slotsFree();

@@ -7,8 +7,10 @@ import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
-const RUN_WAIT_MS = 90_000;
+/** A run of up to four clips. */
+const RUN_WAIT_MS = renderLimitMs(4);
 
 /*
  * The review inbox of issue 12 end to end: a run of a streamer in review mode on the real worker

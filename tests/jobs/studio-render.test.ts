@@ -28,6 +28,7 @@ import {
   type VerticalLayoutSpec,
 } from '../../server/src/engines/media/index.ts';
 import type { Rect } from '@clipshift/shared';
+import { renderTestLimitMs } from '../helpers/limits.ts';
 
 const execFileAsync = promisify(execFile);
 const { ffmpeg, ffprobe } = resolveMediaBinaries(process.env);
@@ -214,7 +215,7 @@ describe('studio loudness helpers', () => {
   });
 });
 
-describe('studio renders with real ffmpeg', { timeout: 90_000 }, () => {
+describe('studio renders with real ffmpeg', { timeout: renderTestLimitMs(2) }, () => {
   let dir: string;
   let stream: string;
   let streamInfo: ProbeResult;

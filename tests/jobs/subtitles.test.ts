@@ -14,6 +14,7 @@ import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedClip, storedClipPath } from '../helpers/clips.ts';
 import { waitUntil } from '../helpers/wait.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -187,7 +188,7 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     const status = await waitUntil(async () => (await api().downloads.status()).talker, {
       until: (entry) => entry !== undefined && !['downloading', 'stopping'].includes(entry.status),
       message: 'the talker run',
-      timeoutMs: 90_000,
+      timeoutMs: renderLimitMs(1),
     });
     expect(status).toMatchObject({ status: 'completed', clips_downloaded: 1 });
     const clip = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'talker').executeTakeFirstOrThrow();

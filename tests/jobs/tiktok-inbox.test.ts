@@ -47,7 +47,6 @@ describe('TIKTOK_POST_MODE=inbox', () => {
     const { status } = await waitUntil(() => api.tiktok.uploadStatus({ id: uploadId }), {
       until: (upload) => upload.status === 'sent_to_inbox',
       message: 'the draft to reach the inbox',
-      timeoutMs: 20_000,
       intervalMs: 200,
     });
     expect(status).toBe('sent_to_inbox');

@@ -15,6 +15,7 @@ import { callerFor, createTestApp, startTestServer, type TestApp, type TestServe
 import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { waitUntil } from '../helpers/wait.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
 describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
   let tiktok: FakeTikTok;
@@ -352,7 +353,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await api.downloads.start({ name: 'autopub' });
     const posted = await waitUntil(
       () => app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.status', 'uploads.description']).where('clips.streamer_name', '=', 'autopub').execute(),
-      { until: (rows) => rows.some((row) => row.status === 'published'), message: 'the auto-published upload', timeoutMs: 90_000, intervalMs: 200 },
+      { until: (rows) => rows.some((row) => row.status === 'published'), message: 'the auto-published upload', timeoutMs: renderLimitMs(1), intervalMs: 200 },
     );
     expect(posted).toEqual([expect.objectContaining({ status: 'published' })]);
     const clip = await app.deps.db.selectFrom('clips').select('descriptions').where('streamer_name', '=', 'autopub').executeTakeFirstOrThrow();
@@ -429,7 +430,6 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     return waitUntil(() => api.tiktok.uploadStatus({ id: uploadId }), {
       until: (upload) => statuses.includes(upload.status),
       message: `upload ${uploadId} to reach ${statuses.join(' or ')}`,
-      timeoutMs: 20_000,
       intervalMs: 200,
     });
   }

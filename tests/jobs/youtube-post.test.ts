@@ -59,7 +59,6 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     return waitUntil(() => api().tiktok.uploadStatus({ id: uploadId }), {
       until: (upload) => statuses.includes(upload.status),
       message: `upload ${uploadId} to reach ${statuses.join(' or ')}`,
-      timeoutMs: 30_000,
       intervalMs: 200,
     });
   }

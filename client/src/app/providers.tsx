@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createTrpcClient, trpc } from '@/api/trpc';
+import { PendingMarker } from './pending-marker';
 import { createQueryClient } from './query-client';
 
 export function AppProviders({ children }: { children: ReactNode }) {
@@ -8,7 +9,10 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const [trpcClient] = useState(createTrpcClient);
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <QueryClientProvider client={queryClient}>
+        <PendingMarker />
+        {children}
+      </QueryClientProvider>
     </trpc.Provider>
   );
 }

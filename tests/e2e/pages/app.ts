@@ -32,10 +32,18 @@ export async function goVia(page: Page, link: string, title: string = link): Pro
 }
 
 /** Toasts are fixed to the viewport: the next picture or click waits until they have gone. */
-export async function waitForToastsGone(page: Page, timeout = 10_000): Promise<void> {
+export async function waitForToastsGone(page: Page): Promise<void> {
   // A pointer resting on a toast holds it on screen.
   await page.mouse.move(0, 0);
-  await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout }).toBe(0);
+  await expect.poll(() => page.locator('[data-sonner-toast]').count()).toBe(0);
+}
+
+/**
+ * Resolves once the app has no load or save under way (it marks <html data-pending> meanwhile) and
+ * every picture on the page has arrived: the screen is what it will stay, for a check or a picture.
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-pending') && Array.from(document.images).every((image) => image.complete));
 }
 
 /**
