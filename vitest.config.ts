@@ -49,16 +49,15 @@ export default defineConfig({
         },
       },
       {
-        // The fault tests start whole app processes, PostgreSQL servers and long renders: they run
-        // after everything else, one file at a time, so neither they nor the timing-sensitive
-        // browser tests compete for a 2-core machine.
+        // The fault tests start whole app processes, PostgreSQL servers and long renders: one file
+        // at a time (two at once would each be a whole deployment), beside the other tests rather
+        // than after them, since no test depends on having the machine to itself.
         test: {
           ...shared,
           setupFiles: [ERROR_LOG_SETUP],
           name: 'faults',
           include: ['tests/faults/**/*.test.ts'],
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
         },
       },
     ],
