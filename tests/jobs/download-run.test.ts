@@ -142,6 +142,26 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     }
   });
 
+  it('saves a clip whose Twitch texts hold NUL bytes and lone surrogates, cleaned, with its progress moving', async () => {
+    // PostgreSQL text refuses NUL, and jsonb (the run's progress) refuses NUL and lone surrogates too.
+    const game = fake.addGame({ name: 'Chess\u0000 Masters' });
+    fake.addBroadcaster({ login: 'nulls', display_name: 'Nul\u0000ls' });
+    fake.addClip({ broadcaster: 'nulls', title: 'ace\u0000 clutch \ud800!', creator_name: 'Mr\u0000Clipper', game_id: game.id, view_count: 5 });
+    await api().streamers.create({ name: 'nulls' });
+    fake.holdTransfers();
+    try {
+      await api().downloads.start({ name: 'nulls', limit: 1 });
+      const running = await waitUntil(() => statusOf('nulls'), { until: (entry) => entry?.progress[0]?.stage === 'downloading', message: 'the clip to show in the run’s progress' });
+      expect(running.progress[0]?.title).toBe('ace clutch \ufffd!');
+    } finally {
+      fake.releaseTransfers();
+    }
+    const entry = await waitUntil(() => statusOf('nulls'), { until: finished, message: 'the nulls run', timeoutMs: RUN_WAIT_MS });
+    expect(entry).toMatchObject({ status: 'completed', clips_downloaded: 1, clips_failed: 0, error: null });
+    const row = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'nulls').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ title: 'ace clutch \ufffd!', game_name: 'Chess Masters', broadcaster_name: 'Nulls', creator_name: 'MrClipper' });
+  }, RUN_WAIT_MS);
+
   it('stops mid-transfer: status stopped, no half-written file, nothing saved', async () => {
     await api().streamers.create({ name: 'slow' });
     fake.failures.next('cdn', 'stalled_transfer', { times: 5 });

@@ -79,6 +79,19 @@ export async function pauseOrAbort(
   if (signal?.aborted) throw aborted(signal.reason);
 }
 
+/** A lone half of a UTF-16 surrogate pair: an emoji cut in two by whoever wrote the text. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text from a provider as PostgreSQL can store it. text columns refuse NUL, and jsonb (a run's
+ * progress, a transcript) refuses NUL and lone surrogates, so one such character in a clip title
+ * would fail every write that carries it (the run's heartbeat, the clip row, the failure's own log
+ * row). NUL is dropped; a lone surrogate becomes U+FFFD, as a UTF-8 encoder writes it.
+ */
+export function storableText(text: string): string {
+  return text.replaceAll('\0', '').replace(LONE_SURROGATE, '\uFFFD');
+}
+
 /** A JSON object (not null, not an array): what providers' answers are read as before their fields are. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
