@@ -152,7 +152,7 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     try {
       await api().downloads.start({ name: 'nulls', limit: 1 });
       const running = await waitUntil(() => statusOf('nulls'), { until: (entry) => entry?.progress[0]?.stage === 'downloading', message: 'the clip to show in the run’s progress' });
-      expect(running.progress[0]?.title).toBe('ace clutch \ufffd!');
+      expect(running?.progress[0]?.title).toBe('ace clutch \ufffd!');
     } finally {
       fake.releaseTransfers();
     }

@@ -1,10 +1,10 @@
 import type { ErrorCode } from '@clipshift/shared';
 
 /**
- * The contract's codes an expected failure may carry. 416 is answered by the file routes alone and
- * an internal error is never expected, so neither is an AppError.
+ * The contract's codes an expected failure may carry. 416 is answered by the file routes alone, 431
+ * by the HTTP server before any route, and an internal error is never expected, so none is an AppError.
  */
-export type AppErrorCode = Exclude<ErrorCode, 'RANGE_NOT_SATISFIABLE' | 'INTERNAL_SERVER_ERROR'>;
+export type AppErrorCode = Exclude<ErrorCode, 'RANGE_NOT_SATISFIABLE' | 'REQUEST_HEADER_FIELDS_TOO_LARGE' | 'INTERNAL_SERVER_ERROR'>;
 
 /** Data an error carries for the transport; the http layer decides what of it a client sees. */
 type AppErrorDetails = Readonly<Record<string, unknown>>;

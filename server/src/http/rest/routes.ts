@@ -23,7 +23,7 @@ export interface RestRequestParts {
 }
 
 /** The error statuses a route may answer, besides its success status. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 431 | 502 | 503;
 
 /**
  * What an error status means on one route; `body` names the fields its error body adds to {error,
