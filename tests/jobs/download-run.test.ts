@@ -13,7 +13,8 @@ import { recoverDeadWork } from '../../server/src/jobs/recovery.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
-import { expectErrorLogs } from '../helpers/error-logs.ts';
+import { expectErrorLogs, recordedErrorLogs } from '../helpers/error-logs.ts';
+import { expectPlainWords } from '../helpers/plain-words.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
 const execFileAsync = promisify(execFile);
@@ -160,6 +161,32 @@ describe('download runs against a fake Twitch, with real ffmpeg', () => {
     expect(entry).toMatchObject({ status: 'completed', clips_downloaded: 1, clips_failed: 0, error: null });
     const row = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'nulls').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ title: 'ace clutch \ufffd!', game_name: 'Chess Masters', broadcaster_name: 'Nulls', creator_name: 'MrClipper' });
+  }, RUN_WAIT_MS);
+
+  it('tells the user why every clip failed in plain words, while the server log keeps the detail', async () => {
+    expectErrorLogs(/ffprobe could not read the file/);
+    fake.addBroadcaster({ login: 'damaged' });
+    fake.addClip({ broadcaster: 'damaged', title: 'garbled', view_count: 1 });
+    await api().streamers.create({ name: 'damaged' });
+    // Twitch's CDN sends the whole file, but of bytes that are no video: ffprobe names the work file.
+    fake.failures.next('cdn', 'corrupt_transfer');
+    try {
+      await api().downloads.start({ name: 'damaged' });
+      const entry = await waitUntil(() => statusOf('damaged'), { until: finished, message: 'the damaged run', timeoutMs: RUN_WAIT_MS });
+      expect(entry).toMatchObject({ status: 'error', clips_failed: 1 });
+      expect(entry.error).toMatch(/^Every clip failed\. First reason: ffprobe could not read the file: .*\bsource\.mp4: Invalid data/);
+      expectPlainWords(entry.error, 'the run error', [app.deps.env.dataDir]);
+    } finally {
+      fake.failures.clear();
+    }
+    const rows = await api().logs.list({ limit: 500 });
+    expect(rows.map((row) => row.message)).toContainEqual(expect.stringMatching(/^Clip "garbled" \(\S+\) of damaged failed: ffprobe could not read the file: .*\bsource\.mp4: Invalid data/));
+    for (const row of rows) {
+      expectPlainWords(row.message, `the log message "${row.message}"`, [app.deps.env.dataDir]);
+      expectPlainWords(row.exception, `the exception of "${row.message}"`, [app.deps.env.dataDir]);
+    }
+    // The server's own log has where it happened.
+    expect(recordedErrorLogs().some((line) => line.error?.includes(app.deps.env.dataDir))).toBe(true);
   }, RUN_WAIT_MS);
 
   it('stops mid-transfer: status stopped, no half-written file, nothing saved', async () => {
