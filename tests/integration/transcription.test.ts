@@ -35,6 +35,7 @@ import {
   verifyModelChecksum,
   type Transcriber,
   type TranscriptionError,
+  type TranscriptionBudget,
   type TranscriptionErrorKind,
   type TranscriptWord,
 } from '../../server/src/engines/providers/transcription/index.ts';
@@ -227,7 +228,7 @@ describe('openai engine against an OpenAI-compatible server', () => {
 
   beforeEach(() => fake.reset());
 
-  function engine(overrides: { apiKey?: string; model?: string; apiUrl?: string } = {}): Transcriber {
+  function engine(overrides: { apiKey?: string; model?: string; apiUrl?: string; budget?: TranscriptionBudget } = {}): Transcriber {
     sleeps = [];
     transcriber = createTranscriber({
       engine: 'openai',
@@ -235,6 +236,7 @@ describe('openai engine against an OpenAI-compatible server', () => {
       apiKey: 'apiKey' in overrides ? overrides.apiKey : 'sk-test-key',
       defaultModel: overrides.model ?? 'whisper-1',
       ffmpegPath,
+      budget: overrides.budget,
       sleep: async (ms) => {
         sleeps.push(ms);
       },
@@ -331,6 +333,13 @@ describe('openai engine against an OpenAI-compatible server', () => {
     // Where it tried and what the network said are for the server's log.
     expect((error as TranscriptionError).detail).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/v1/audio/transcriptions: .*ECONNREFUSED`));
     expect(sleeps).toHaveLength(2);
+  });
+
+  it('gives a stalled request the time its audio needs (not five minutes), then retries and gives up', async () => {
+    fake.hold();
+    const stalled = engine({ budget: { startMs: 1_000, perAudioSecondMs: 100 } }).transcribe({ audioPath: tone });
+    await expectTranscriptionError(stalled, 'upstream', /^The transcription server could not be reached \(no answer within \d+\.\d s\)$/);
+    expect(sleeps).toEqual([500, 1000]);
   });
 
   it('stops when the job is cancelled', async () => {

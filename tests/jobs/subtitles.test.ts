@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { probe, renderVertical } from '../../server/src/engines/media/index.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
+import { SUBTITLES_CARRY_ON } from '../../server/src/domains/subtitles/service.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -203,6 +204,25 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     expect(logged?.raw).toContain(`${openai.url}/v1/audio/transcriptions`);
     expect(logged?.raw).toContain('internal gateway gw-7.corp');
   });
+
+  it('answers 503 that the work carries on when the transcription server stalls past the held-call limit, and finishes it in the background', async () => {
+    openai.setScenario('speech');
+    await seedRealClip('Stalled');
+    openai.hold();
+    const impatient = callerFor({ ...app.deps, heldCallLimitMs: 1_000 }, { user }).api;
+    let answer: unknown;
+    void impatient.subtitles.generate({ id: 'Stalled' }).then(
+      (value) => (answer = value),
+      (error: unknown) => (answer = error),
+    );
+    await waitUntil(() => openai.pending(), { message: 'the transcription to stall at the server', until: (held) => held === 1 });
+    await waitUntil(() => answer, { message: 'the held call to answer once its limit passed', timeoutMs: 30_000 });
+    expect(answer).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: SUBTITLES_CARRY_ON });
+    // The transcription is still under way: the answer did not stop it.
+    expect(openai.pending()).toBe(1);
+    openai.release();
+    await waitUntil(async () => (await api().clips.details({ id: 'Stalled' })).subtitled, { message: 'the subtitles to be made in the background', timeoutMs: 90_000 });
+  }, 120_000);
 
   it('transcribes before the single render when the streamer has auto_subtitle', async () => {
     openai.setScenario('speech');

@@ -38,6 +38,8 @@ export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const badGateway = (message: string, cause?: unknown) => new AppError('BAD_GATEWAY', message, { cause });
 /** A held request cut short because the process is shutting down; the work itself carries on. */
 export const serviceRestarting = (message: string) => new AppError('SERVICE_UNAVAILABLE', message);
+/** A held request that waited as long as it may; the work carries on in the background, as on shutdown. */
+export const stillWorking = (message: string) => new AppError('SERVICE_UNAVAILABLE', message);
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable right now. Please try again in a moment.';
 /** A request that failed because the database cannot be reached: a 503 to retry, not a bug. */
 export const databaseUnavailable = (cause?: unknown) => new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, { cause });

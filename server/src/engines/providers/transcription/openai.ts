@@ -27,14 +27,34 @@ export interface OpenAiEngineConfig {
   logger?: Logger;
   /** Attempts for 5xx, 429 and network failures, the first included (default 3). */
   attempts?: number;
-  /** One request may take this long (default 5 minutes: a CPU server transcribing a full minute). */
+  /** The time one request is given, from the length of its audio (default DEFAULT_TRANSCRIPTION_BUDGET). */
+  budget?: TranscriptionBudget;
+  /** One request may take this long, whatever its audio (overrides the budget). */
   requestTimeoutMs?: number;
   /** Injectable so tests do not really wait between retries. */
   sleep?: Sleep;
 }
 
 const DEFAULT_ATTEMPTS = 3;
-const DEFAULT_REQUEST_TIMEOUT_MS = 5 * 60_000;
+
+/** The time one transcription request is given: time to get going, plus so much per second of audio. */
+export interface TranscriptionBudget {
+  startMs: number;
+  perAudioSecondMs: number;
+}
+
+/**
+ * A CPU server with a large model transcribes about as fast as the audio plays; four times that
+ * leaves room for a busy one. A 30 s clip gets 2.5 minutes, a full minute 4.5.
+ */
+const DEFAULT_TRANSCRIPTION_BUDGET: TranscriptionBudget = { startMs: 30_000, perAudioSecondMs: 4_000 };
+/** However long the audio, a request that has not answered after this is taken as hung. */
+const MAX_REQUEST_TIMEOUT_MS = 5 * 60_000;
+
+/** The time one request with `audioSeconds` of audio is given. */
+function transcriptionTimeoutMs(audioSeconds: number, budget: TranscriptionBudget = DEFAULT_TRANSCRIPTION_BUDGET): number {
+  return Math.min(MAX_REQUEST_TIMEOUT_MS, budget.startMs + Math.ceil(audioSeconds * budget.perAudioSecondMs));
+}
 /** A server asking us to wait longer than this is treated as down for this job. */
 const MAX_RETRY_AFTER_MS = 30_000;
 /** Where retries are logged when the caller gave no logger. */
@@ -88,7 +108,8 @@ async function transcribeRemotely(config: OpenAiEngineConfig, input: TranscribeI
   const hint = normalizeLanguageHint(input.language);
   if (pcm.length < SAMPLE_RATE / 10) return { language: hint ?? null, words: [], text: '', noSpeech: true };
   const upload = { wav: wavFile(pcm), model: input.model ?? config.defaultModel, language: hint, prompt: vocabularyPrompt(input.vocabulary) };
-  const body = await postWithRetries(config, upload, input.signal);
+  const timeoutMs = config.requestTimeoutMs ?? transcriptionTimeoutMs(pcm.length / SAMPLE_RATE, config.budget);
+  const body = await postWithRetries(config, upload, timeoutMs, input.signal);
   const segments = (body.segments ?? []).map(toSpeechSegment);
   return applyQualityGuards({
     words: wordsOf(body),
@@ -105,11 +126,11 @@ interface UploadRequest {
   prompt: string | undefined;
 }
 
-async function postWithRetries(config: OpenAiEngineConfig, request: UploadRequest, signal: AbortSignal | undefined): Promise<VerboseJson> {
+async function postWithRetries(config: OpenAiEngineConfig, request: UploadRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<VerboseJson> {
   const url = transcriptionsUrl(config.apiUrl);
   const runtime: ProviderRuntime = { logger: config.logger ?? SILENT, sleep: config.sleep ?? defaultSleep, now: Date.now };
   const send = (attemptSignal: AbortSignal) => fetch(url, { method: 'POST', headers: authHeaders(config.apiKey), body: formData(request), signal: attemptSignal });
-  const response = await sendWithRetries(runtime, { what: 'Transcription', signal, send }, retryPolicy(config, url, signal));
+  const response = await sendWithRetries(runtime, { what: 'Transcription', signal, send }, retryPolicy(config, url, timeoutMs, signal));
   const text = await readBody(response, url, signal);
   if (!response.ok) throw statusError(response.status, text, url);
   return parseBody(text, url);
@@ -120,8 +141,7 @@ async function postWithRetries(config: OpenAiEngineConfig, request: UploadReques
  * it sends one. Reasons are in words a user may read; the address and the answer's start ride along
  * as the error's detail, for the server's log (the retry lines log them too).
  */
-function retryPolicy(config: OpenAiEngineConfig, url: string, signal: AbortSignal | undefined): RetryPolicy {
-  const timeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+function retryPolicy(config: OpenAiEngineConfig, url: string, timeoutMs: number, signal: AbortSignal | undefined): RetryPolicy {
   let lastDetail = url;
   return {
     retryMessage: 'transcription server failed, retrying',
@@ -138,11 +158,16 @@ function retryPolicy(config: OpenAiEngineConfig, url: string, signal: AbortSigna
     },
     describeNetworkError: (error, timedOut) => {
       lastDetail = `${url}: ${timedOut ? 'timed out' : messageWithCause(error)}`;
-      return `The transcription server could not be reached (${timedOut ? `no answer within ${Math.round(timeoutMs / 1000)} s` : networkFailure(error)})`;
+      return `The transcription server could not be reached (${timedOut ? `no answer within ${seconds(timeoutMs)}` : networkFailure(error)})`;
     },
     aborted: () => abortedError(signal?.reason),
     exhausted: (_what, _attempts, failure) => new TranscriptionError('upstream', failure.reason, { status: failure.status, cause: failure.cause, detail: lastDetail }),
   };
+}
+
+/** "0.4 s" for the short budgets of tests, "150 s" for real ones. */
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /** What a failed connection was, in words: the codes fetch's cause carries (connect ECONNREFUSED 10.0.0.5:8000…) without the address. */
