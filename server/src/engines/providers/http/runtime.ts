@@ -13,7 +13,7 @@ export interface ProviderRuntime {
   logger: Logger;
   sleep: Sleep;
   now: () => number;
-  /** The time a video transfer is given (default DEFAULT_TRANSFER_BUDGET; tests pass less). */
+  /** The time a video transfer is given (default DEFAULT_TRANSFER_BUDGET below; tests pass less). */
   transferBudget?: TransferBudget;
 }
 
@@ -27,7 +27,7 @@ export interface TransferBudget {
  * 30 s to get going, then about 1 Mbit/s: a 10 MiB chunk gets under 2 minutes, a 64 MiB one about
  * 9; a transfer slower than that is taken as hung and tried again.
  */
-export const DEFAULT_TRANSFER_BUDGET: TransferBudget = { startMs: 30_000, minBytesPerSecond: 128 * 1024 };
+const DEFAULT_TRANSFER_BUDGET: TransferBudget = { startMs: 30_000, minBytesPerSecond: 128 * 1024 };
 
 /** The time a transfer of `bytes` is given: a stalled upload fails after this instead of a fixed 10 minutes. */
 export function transferTimeoutMs(bytes: number, budget: TransferBudget = DEFAULT_TRANSFER_BUDGET): number {

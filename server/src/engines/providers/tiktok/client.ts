@@ -31,7 +31,7 @@ export interface TikTokClientConfig {
   /** Injected in tests so rate-limit waits, backoff and status polls do not really wait. */
   sleep?: Sleep;
   now?: () => number;
-  /** The time each video chunk is given (default DEFAULT_TRANSFER_BUDGET). */
+  /** The time each video chunk is given (default: 30 s plus its size at about 1 Mbit/s). */
   transferBudget?: TransferBudget;
 }
 

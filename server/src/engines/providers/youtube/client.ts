@@ -22,7 +22,7 @@ export interface YouTubeClientConfig {
   sleep?: Sleep;
   /** The clock behind token expiry times and the quota's reset time. */
   now?: () => number;
-  /** The time each video chunk is given (default DEFAULT_TRANSFER_BUDGET). */
+  /** The time each video chunk is given (default: 30 s plus its size at about 1 Mbit/s). */
   transferBudget?: TransferBudget;
 }
 
