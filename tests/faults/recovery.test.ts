@@ -13,6 +13,9 @@ import { RECOVER_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { runJobKey, startRun } from '../../server/src/domains/downloads/service.ts';
 import { enqueue, removeJob } from '../../server/src/platform/queue/queue.ts';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
+import { recoverDeadWork } from '../../server/src/jobs/recovery.ts';
+import { requestSubtitles, subtitleJobKey } from '../../server/src/domains/subtitles/service.ts';
+import { claimQueuedRequest } from '../../server/src/domains/subtitles/queries.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { clipMedia, startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -119,6 +122,27 @@ describe('recovery only touches the work of dead processes', () => {
     const jobs = await sql<{ key: string }>`select key from graphile_worker.jobs where key = ${runJobKey(run.id)}`.execute(app.deps.db);
     expect(jobs.rows).toEqual([]);
     expect(await app.deps.db.selectFrom('app_instances').select('id').where('id', '=', 'dead-before-claim').execute()).toEqual([]);
+  });
+
+  it('ends a subtitle job killed mid-way as failed and leaves no dead graphile-worker row behind', async () => {
+    await worker?.stop();
+    worker = undefined;
+    await seedClip(app.deps, user.id, { clip_id: 'KilledWords', video: await readFile(await clipMedia()) });
+    const requestId = await requestSubtitles(app.deps.db, user.id, 'KilledWords', undefined);
+    // What a worker that was then SIGKILLed mid-transcription left: graphile-worker's lock on the job
+    // (attempts counted, as its get_job does; locking has no public API, so this write goes to its
+    // table) and the request claimed by that process.
+    const dead = { host: os.hostname(), pid: await deadPid(), instance: 'dead-mid-subtitles' };
+    await app.deps.db.insertInto('app_instances').values({ id: dead.instance, host: dead.host, pid: dead.pid, worker_pool_ids: ['pool-dead-mid-subtitles'] }).execute();
+    await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'pool-dead-mid-subtitles', attempts = attempts + 1 where key = ${subtitleJobKey(requestId)}`.execute(app.deps.db);
+    expect(await claimQueuedRequest(app.deps.db, requestId, dead)).toBeDefined();
+
+    const report = await recoverDeadWork(app.deps, { host: os.hostname(), pid: process.pid, instance: 'a-recovering-instance' }, { staleVerdicts: false });
+    expect(report.subtitles).toBe(1);
+    const request = await app.deps.db.selectFrom('subtitle_requests').select(['status', 'message']).where('id', '=', requestId).executeTakeFirstOrThrow();
+    expect(request).toEqual({ status: 'failed', message: 'Subtitle generation was interrupted by a restart. Please try again.' });
+    const jobs = await sql<{ key: string }>`select key from graphile_worker.jobs where key = ${subtitleJobKey(requestId)}`.execute(app.deps.db);
+    expect(jobs.rows).toEqual([]);
   });
 
   it('ends a run nobody claimed whose job is gone, saying so', async () => {

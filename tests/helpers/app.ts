@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../server/src/app/http-app.ts';
+import { createApp, listenApp } from '../../server/src/app/http-app.ts';
 import type { AppDeps } from '../../server/src/domains/deps.ts';
 import { loadEnv, type Env } from '../../server/src/platform/env.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
@@ -85,8 +85,7 @@ export interface TestServer {
 
 /** The real Express app on a free loopback port. */
 export async function startTestServer(deps: AppDeps, options: { clientDist?: string } = {}): Promise<TestServer> {
-  const server: Server = createApp(deps, options).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const server: Server = await listenApp(createApp(deps, options), 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,

@@ -159,11 +159,22 @@ describe('logs', () => {
         message: 'GET https://example.test/cb?code=[redacted]&state=[redacted]&x=1 failed',
         user_id: alice.id,
       });
-      expect(row!.exception).toContain('Error: upload to https://cdn.test/v?sig=[redacted] failed');
-      expect(row!.exception).not.toContain('deadbeef');
+      // A row about a user's work keeps to its message: the error, with its stack, is on stdout only.
+      expect(row!.exception).toBeNull();
       const [line] = recordedErrorLogs();
       expect(line?.error).toBe('upload to https://cdn.test/v?sig=[redacted] failed');
+      expect(line?.raw).toContain('at ');
       for (const secret of ['abc123', 's3cr3t', 'deadbeef']) expect(line?.raw).not.toContain(secret);
+    });
+
+    it('keeps the redacted stack in system rows, which only administrators read', async () => {
+      expectErrorLogs(/^worker failed/);
+      await app.deps.db.deleteFrom('logs').execute();
+      await recordLog(app.deps.db, app.deps.logger, { level: 'ERROR', logger: 'worker', message: 'worker failed', error: new Error('upload to https://cdn.test/v?sig=deadbeef failed') });
+      const [row] = await app.deps.db.selectFrom('logs').select(['exception', 'user_id']).execute();
+      expect(row?.user_id).toBeNull();
+      expect(row?.exception).toContain('Error: upload to https://cdn.test/v?sig=[redacted] failed\n    at ');
+      expect(row?.exception).not.toContain('deadbeef');
     });
   });
 

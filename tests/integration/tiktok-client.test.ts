@@ -500,6 +500,17 @@ describe('direct post', () => {
     expect(sleeps).toEqual([1_000, 2_000]);
   });
 
+  it('gives a stalled chunk the time its size needs (not ten minutes), then gives up after three attempts', async () => {
+    const { client, sleeps } = makeClient({ transferBudget: { startMs: 1_000, minBytesPerSecond: 64 * MIB } });
+    const token = fake.issueTokens(addUser().openId).accessToken;
+    const plan = planChunks(sixMiB.bytes.length);
+    const target = await client.initDirectPost(token, SELF_ONLY_POST, plan);
+    fake.failNext('upload', 'stall', 3);
+    const error = await expectTikTokError(client.uploadChunks(target.uploadUrl, sixMiB.path, plan), 'upload_failed', 'upload_server_error');
+    expect(error.detail).toMatch(/timed out after 3 attempts$/);
+    expect(sleeps).toEqual([1_000, 2_000]);
+  });
+
   it('carries on when a chunk arrived but its answer was lost (retry answered 416 with the server’s range)', async () => {
     const { client } = makeClient();
     const token = fake.issueTokens(addUser().openId).accessToken;

@@ -34,6 +34,8 @@ import {
   transcriptionsUrl,
   verifyModelChecksum,
   type Transcriber,
+  type TranscriptionError,
+  type TranscriptionBudget,
   type TranscriptionErrorKind,
   type TranscriptWord,
 } from '../../server/src/engines/providers/transcription/index.ts';
@@ -226,7 +228,7 @@ describe('openai engine against an OpenAI-compatible server', () => {
 
   beforeEach(() => fake.reset());
 
-  function engine(overrides: { apiKey?: string; model?: string; apiUrl?: string } = {}): Transcriber {
+  function engine(overrides: { apiKey?: string; model?: string; apiUrl?: string; budget?: TranscriptionBudget } = {}): Transcriber {
     sleeps = [];
     transcriber = createTranscriber({
       engine: 'openai',
@@ -234,6 +236,7 @@ describe('openai engine against an OpenAI-compatible server', () => {
       apiKey: 'apiKey' in overrides ? overrides.apiKey : 'sk-test-key',
       defaultModel: overrides.model ?? 'whisper-1',
       ffmpegPath,
+      budget: overrides.budget,
       sleep: async (ms) => {
         sleeps.push(ms);
       },
@@ -307,16 +310,16 @@ describe('openai engine against an OpenAI-compatible server', () => {
 
   it('gives up after three failed attempts with the status and server message', async () => {
     fake.failNext({ status: 503, times: 5 });
-    const error = await expectTranscriptionError(engine().transcribe({ audioPath: tone }), 'upstream', /answered 503: The server had an error/);
+    const error = await expectTranscriptionError(engine().transcribe({ audioPath: tone }), 'upstream', /^The transcription server answered HTTP 503: The server had an error/);
     expect(error.status).toBe(503);
     expect(sleeps).toEqual([500, 1000]);
   });
 
   it('fails at once on a refused key or unknown model, naming the server message', async () => {
     const before = fake.requestCount();
-    const unauthorized = await expectTranscriptionError(engine({ apiKey: 'wrong' }).transcribe({ audioPath: tone }), 'bad_request', /answered 401: Incorrect API key provided/);
+    const unauthorized = await expectTranscriptionError(engine({ apiKey: 'wrong' }).transcribe({ audioPath: tone }), 'bad_request', /^The transcription server answered HTTP 401: Incorrect API key provided/);
     expect(unauthorized.status).toBe(401);
-    await expectTranscriptionError(engine().transcribe({ audioPath: tone, model: 'whisper-9' }), 'bad_request', /answered 400: The model `whisper-9` does not exist/);
+    await expectTranscriptionError(engine().transcribe({ audioPath: tone, model: 'whisper-9' }), 'bad_request', /^The transcription server answered HTTP 400: The model `whisper-9` does not exist/);
     expect(fake.requestCount() - before).toBe(2);
     expect(sleeps).toEqual([]);
   });
@@ -326,8 +329,17 @@ describe('openai engine against an OpenAI-compatible server', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await expectTranscriptionError(engine({ apiUrl: `http://127.0.0.1:${port}` }).transcribe({ audioPath: tone }), 'upstream', /unreachable: .*ECONNREFUSED/);
+    const error = await expectTranscriptionError(engine({ apiUrl: `http://127.0.0.1:${port}` }).transcribe({ audioPath: tone }), 'upstream', 'The transcription server could not be reached (connection refused)');
+    // Where it tried and what the network said are for the server's log.
+    expect((error as TranscriptionError).detail).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/v1/audio/transcriptions: .*ECONNREFUSED`));
     expect(sleeps).toHaveLength(2);
+  });
+
+  it('gives a stalled request the time its audio needs (not five minutes), then retries and gives up', async () => {
+    fake.hold();
+    const stalled = engine({ budget: { startMs: 1_000, perAudioSecondMs: 100 } }).transcribe({ audioPath: tone });
+    await expectTranscriptionError(stalled, 'upstream', /^The transcription server could not be reached \(no answer within \d+\.\d s\)$/);
+    expect(sleeps).toEqual([500, 1000]);
   });
 
   it('stops when the job is cancelled', async () => {

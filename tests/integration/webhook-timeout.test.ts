@@ -47,3 +47,34 @@ describe('a webhook try against a receiver that never answers', () => {
     }
   });
 });
+
+/**
+ * A receiver that answers 500 and then streams its body for ever: the try must report the 500 (the
+ * start of its body for last_error), not read until its time limit and call it a time-out.
+ */
+describe('a webhook try against a receiver whose error body never ends', () => {
+  let server: Server;
+  let url = '';
+  const streams = new Set<NodeJS.Timeout>();
+  beforeAll(async () => {
+    server = createServer((_request, response) => {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.write(`overloaded ${'x'.repeat(300)}`);
+      streams.add(setInterval(() => response.write('y'.repeat(1024)), 10));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/endless`;
+  });
+  afterAll(async () => {
+    for (const stream of streams) clearInterval(stream);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('reports the status with the start of the body, well before its time limit', async () => {
+    const answer = await postToReceiver(url, '{}', {}, { allowPrivate: true });
+    expect(answer.status).toBe(500);
+    expect(answer.body).toMatch(/^overloaded x+$/);
+    expect(answer.body.length).toBeLessThanOrEqual(200);
+  });
+});

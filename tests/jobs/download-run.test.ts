@@ -13,7 +13,8 @@ import { recoverDeadWork } from '../../server/src/jobs/recovery.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
-import { expectErrorLogs } from '../helpers/error-logs.ts';
+import { expectErrorLogs, recordedErrorLogs } from '../helpers/error-logs.ts';
+import { expectPlainWords } from '../helpers/plain-words.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { renderLimitMs } from '../helpers/limits.ts';
 
@@ -144,6 +145,52 @@ describe('download runs against a fake Twitch, with real ffmpeg', { timeout: 2 *
     }
   });
 
+  it('saves a clip whose Twitch texts hold NUL bytes and lone surrogates, cleaned, with its progress moving', async () => {
+    // PostgreSQL text refuses NUL, and jsonb (the run's progress) refuses NUL and lone surrogates too.
+    const game = fake.addGame({ name: 'Chess\u0000 Masters' });
+    fake.addBroadcaster({ login: 'nulls', display_name: 'Nul\u0000ls' });
+    fake.addClip({ broadcaster: 'nulls', title: 'ace\u0000 clutch \ud800!', creator_name: 'Mr\u0000Clipper', game_id: game.id, view_count: 5 });
+    await api().streamers.create({ name: 'nulls' });
+    fake.holdTransfers();
+    try {
+      await api().downloads.start({ name: 'nulls', limit: 1 });
+      const running = await waitUntil(() => statusOf('nulls'), { until: (entry) => entry?.progress[0]?.stage === 'downloading', message: 'the clip to show in the run’s progress' });
+      expect(running?.progress[0]?.title).toBe('ace clutch \ufffd!');
+    } finally {
+      fake.releaseTransfers();
+    }
+    const entry = await waitUntil(() => statusOf('nulls'), { until: finished, message: 'the nulls run', timeoutMs: RUN_WAIT_MS });
+    expect(entry).toMatchObject({ status: 'completed', clips_downloaded: 1, clips_failed: 0, error: null });
+    const row = await app.deps.db.selectFrom('clips').selectAll().where('streamer_name', '=', 'nulls').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ title: 'ace clutch \ufffd!', game_name: 'Chess Masters', broadcaster_name: 'Nulls', creator_name: 'MrClipper' });
+  }, RUN_WAIT_MS);
+
+  it('tells the user why every clip failed in plain words, while the server log keeps the detail', async () => {
+    expectErrorLogs(/ffprobe could not read the file/);
+    fake.addBroadcaster({ login: 'damaged' });
+    fake.addClip({ broadcaster: 'damaged', title: 'garbled', view_count: 1 });
+    await api().streamers.create({ name: 'damaged' });
+    // Twitch's CDN sends the whole file, but of bytes that are no video: ffprobe names the work file.
+    fake.failures.next('cdn', 'corrupt_transfer');
+    try {
+      await api().downloads.start({ name: 'damaged' });
+      const entry = await waitUntil(() => statusOf('damaged'), { until: finished, message: 'the damaged run', timeoutMs: RUN_WAIT_MS });
+      expect(entry).toMatchObject({ status: 'error', clips_failed: 1 });
+      expect(entry.error).toMatch(/^Every clip failed\. First reason: ffprobe could not read the file: .*\bsource\.mp4: Invalid data/);
+      expectPlainWords(entry.error, 'the run error', [app.deps.env.dataDir]);
+    } finally {
+      fake.failures.clear();
+    }
+    const rows = await api().logs.list({ limit: 500 });
+    expect(rows.map((row) => row.message)).toContainEqual(expect.stringMatching(/^Clip "garbled" \(\S+\) of damaged failed: ffprobe could not read the file: .*\bsource\.mp4: Invalid data/));
+    for (const row of rows) {
+      expectPlainWords(row.message, `the log message "${row.message}"`, [app.deps.env.dataDir]);
+      expectPlainWords(row.exception, `the exception of "${row.message}"`, [app.deps.env.dataDir]);
+    }
+    // The server's own log has where it happened.
+    expect(recordedErrorLogs().some((line) => line.error?.includes(app.deps.env.dataDir))).toBe(true);
+  }, RUN_WAIT_MS);
+
   it('stops mid-transfer: status stopped, no half-written file, nothing saved', async () => {
     await api().streamers.create({ name: 'slow' });
     fake.failures.next('cdn', 'stalled_transfer', { times: 5 });
@@ -188,6 +235,8 @@ describe('download runs against a fake Twitch, with real ffmpeg', { timeout: 2 *
     // worker runs: a worker started first could find the dead run in its own recovery cron.
     let report: Awaited<ReturnType<typeof recoverDeadWork>>;
     try {
+      // The child's pid is gone on this host: no need to trust silence, which would also take this
+      // file's in-process worker (registered without main.ts's heartbeat) for dead once a minute has passed.
       report = await recoverDeadWork(app.deps, { host: (await import('node:os')).hostname(), pid: child.pid!, instance: 'restarted' }, { staleVerdicts: false });
     } finally {
       worker = await startWorker(app.deps, app.database.pool, 3);

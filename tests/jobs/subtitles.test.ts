@@ -8,10 +8,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
 import { probe, renderVertical } from '../../server/src/engines/media/index.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
+import { SUBTITLES_CARRY_ON } from '../../server/src/domains/subtitles/service.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
-import { expectErrorLogs } from '../helpers/error-logs.ts';
+import { expectErrorLogs, recordedErrorLogs } from '../helpers/error-logs.ts';
+import { expectPlainWords } from '../helpers/plain-words.ts';
 import { seedClip, storedClipPath } from '../helpers/clips.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { renderLimitMs } from '../helpers/limits.ts';
@@ -158,7 +160,7 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
   });
 
   it('answers BAD_GATEWAY naming the failure when transcription fails', async () => {
-    expectErrorLogs(/^Subtitles for "Clip Failing" failed: Transcription server .* answered 500/);
+    expectErrorLogs(/^Subtitles for "Clip Failing" failed: The transcription server answered HTTP 500/);
     openai.setScenario('speech');
     await seedRealClip('Failing');
     openai.failNext({ status: 500, times: 10 });
@@ -166,7 +168,7 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     expect((await api().clips.details({ id: 'Failing' })).subtitled).toBe(false);
     // The clip says so until the next attempt (which the server answers this time).
     openai.reset();
-    const failed = { status: 'failed', stage: 'transcribing', percent: null, error: expect.stringMatching(/^Subtitle generation failed: Transcription server .* answered 500/) };
+    const failed = { status: 'failed', stage: 'transcribing', percent: null, error: 'Subtitle generation failed: The transcription server answered HTTP 500: The server had an error while processing your request.' };
     expect((await api().clips.details({ id: 'Failing' })).render).toEqual(failed);
     expect((await api().clips.list({ search: 'Failing' })).clips[0]?.render).toEqual(failed);
     openai.hold();
@@ -177,6 +179,51 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     await expect(again).resolves.toMatchObject({ ok: true });
     expect((await api().clips.details({ id: 'Failing' })).render.status).toBe('idle');
   });
+
+  it('answers a failed transcription in plain words: not the server’s address, not its page, not a stack', async () => {
+    expectErrorLogs(/^Subtitles for "Clip Portal" failed: /);
+    const page = '<html><head><title>Gateway</title></head><body>internal gateway gw-7.corp: upstream transcription pool at 10.20.30.40 is full</body></html>';
+    await seedRealClip('Portal');
+    // A gateway in front of the server answers with its own page: for a 200, that is no transcription at all.
+    openai.failNext({ status: 200, times: 1, page });
+    const failure = await api().subtitles.generate({ id: 'Portal' }).then(
+      () => expect.fail('the transcription cannot have worked'),
+      (error: Error) => error,
+    );
+    expect(failure).toMatchObject({ code: 'BAD_GATEWAY', message: 'Subtitle generation failed: The transcription server’s answer could not be read (it is not JSON)' });
+    const internals = [openai.url, '127.0.0.1', '/v1/audio/transcriptions', '<html', 'gateway gw-7', '10.20.30.40'];
+    expectPlainWords(failure.message, 'the 502 answer', internals);
+    expectPlainWords((await api().clips.details({ id: 'Portal' })).render.error, 'the clip’s render error', internals);
+    const rows = await api().logs.list({ limit: 500 });
+    expect(rows.map((row) => row.message)).toContain('Subtitles for "Clip Portal" failed: The transcription server’s answer could not be read (it is not JSON)');
+    for (const row of rows) {
+      expectPlainWords(row.message, `the log message "${row.message}"`, internals);
+      expectPlainWords(row.exception, `the exception of "${row.message}"`, internals);
+    }
+    // The server's own log says where it went and what came back.
+    const logged = recordedErrorLogs().find((line) => line.msg.startsWith('Subtitles for "Clip Portal" failed'));
+    expect(logged?.raw).toContain(`${openai.url}/v1/audio/transcriptions`);
+    expect(logged?.raw).toContain('internal gateway gw-7.corp');
+  });
+
+  it('answers 503 that the work carries on when the transcription server stalls past the held-call limit, and finishes it in the background', async () => {
+    openai.setScenario('speech');
+    await seedRealClip('Stalled');
+    openai.hold();
+    const impatient = callerFor({ ...app.deps, heldCallLimitMs: 1_000 }, { user }).api;
+    let answer: unknown;
+    void impatient.subtitles.generate({ id: 'Stalled' }).then(
+      (value) => (answer = value),
+      (error: unknown) => (answer = error),
+    );
+    await waitUntil(() => openai.pending(), { message: 'the transcription to stall at the server', until: (held) => held === 1 });
+    await waitUntil(() => answer, { message: 'the held call to answer once its limit passed', timeoutMs: 30_000 });
+    expect(answer).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: SUBTITLES_CARRY_ON });
+    // The transcription is still under way: the answer did not stop it.
+    expect(openai.pending()).toBe(1);
+    openai.release();
+    await waitUntil(async () => (await api().clips.details({ id: 'Stalled' })).subtitled, { message: 'the subtitles to be made in the background', timeoutMs: 90_000 });
+  }, 120_000);
 
   it('transcribes before the single render when the streamer has auto_subtitle', async () => {
     openai.setScenario('speech');

@@ -7,6 +7,7 @@ import { runTypedJob } from '../../server/src/jobs/adapter.ts';
 import { POST_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { jobKey, removeJob } from '../../server/src/platform/queue/queue.ts';
 import { freshAccessToken } from '../../server/src/domains/publishing/accounts.ts';
+import { UPLOADS_CARRY_ON } from '../../server/src/domains/publishing/uploads.ts';
 import { decryptSecret } from '../../server/src/platform/crypto.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
 import { MIB, startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
@@ -264,6 +265,26 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await expect(posting).resolves.toMatchObject({ message: 'Posted to TikTok successfully!' });
     expect(await waitForStatus(upload.id, ['published'])).toMatchObject({ percent: 100 });
     expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null }]);
+  });
+
+  it('answers 503 that the upload carries on when TikTok stalls past the held-call limit, and finishes it in the background', async () => {
+    const accountId = await connect(alice, 'open-alice');
+    const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'StalledPost', video: Buffer.alloc(MIB, 7) });
+    tiktok.holdChunks();
+    const impatient = callerFor({ ...app.deps, heldCallLimitMs: 1_000 }, { user: alice }).api;
+    let answer: unknown;
+    void impatient.tiktok.post({ id: 'StalledPost', description: 'slow uplink #a', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }).then(
+      (value) => (answer = value),
+      (error: unknown) => (answer = error),
+    );
+    await waitUntil(() => tiktok.heldChunks(), { message: 'the chunk to stall at TikTok', until: (held) => held === 1 });
+    await waitUntil(() => answer, { message: 'the held call to answer once its limit passed', timeoutMs: 30_000 });
+    expect(answer).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: UPLOADS_CARRY_ON });
+    // The chunk is still on its way: the answer did not stop the upload.
+    expect(tiktok.heldChunks()).toBe(1);
+    tiktok.releaseChunk();
+    const upload = await app.deps.db.selectFrom('uploads').select('id').where('clip_row_id', '=', clipRowId).executeTakeFirstOrThrow();
+    expect(await waitForStatus(upload.id, ['published'])).toMatchObject({ percent: 100 });
   });
 
   it('lets only one of two simultaneous posts of a clip to one account through', async () => {

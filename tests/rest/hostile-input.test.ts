@@ -103,6 +103,20 @@ describe('REST: hostile input', () => {
       expect(await errorRows()).toBe(0);
     });
 
+    it('headers beyond what the HTTP server reads answer 431 with the JSON error body, as the document says', async () => {
+      const document = (await raw('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+      for (const [method, path, documented] of [
+        ['GET', '/api/clips', '/clips'],
+        ['POST', '/api/login', '/login'],
+        ['GET', '/api/clips/Clip1/video', '/clips/{id}/video'],
+      ] as const) {
+        const reply = await raw(method, path, { headers: { 'x-padding': 'p'.repeat(20_000) } });
+        expectJsonError(reply, 431, errorBody('REQUEST_HEADER_FIELDS_TOO_LARGE', 'The request headers are too large'), `${method} ${path}`);
+        expect(document.paths[documented]?.[method.toLowerCase()]?.responses['431'], `${method} ${documented} documents 431`).toBeDefined();
+      }
+      expect(await errorRows()).toBe(0);
+    });
+
     it('a flood of undecodable requests without a session writes no log row at all', async () => {
       const before = await app.deps.db.selectFrom('logs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       for (let index = 0; index < 50; index += 1) {

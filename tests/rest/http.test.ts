@@ -149,16 +149,16 @@ describe('REST: HTTP rules of the contract', () => {
       expect(Object.keys(generated?.properties ?? {})).toEqual(['id', 'code', 'created_at', 'expires_at', 'days_valid']);
     });
 
-    it('names the statuses the server answers: 401 on login, 400 on the callback, 503, 416, 502', () => {
-      expect(statusesOf('/tiktok/callback', 'get')).toEqual(['200', '400', '503']);
+    it('names the statuses the server answers: 401 on login, 400 on the callback, 503, 416, 502, 431 everywhere', () => {
+      expect(statusesOf('/tiktok/callback', 'get')).toEqual(['200', '400', '431', '503']);
       expect(Object.keys(operationAt('/tiktok/callback', 'get').responses['200']?.content ?? {})).toEqual(['text/html']);
       expect(statusesOf('/tiktok/auth-url', 'get')).toContain('503');
-      expect(statusesOf('/health', 'get')).toEqual(['200', '400', '503']);
-      for (const file of ['video', 'thumbnail']) expect(statusesOf(`/clips/{id}/${file}`, 'get')).toEqual(['200', '206', '304', '400', '401', '404', '412', '416', '503']);
+      expect(statusesOf('/health', 'get')).toEqual(['200', '400', '431', '503']);
+      for (const file of ['video', 'thumbnail']) expect(statusesOf(`/clips/{id}/${file}`, 'get')).toEqual(['200', '206', '304', '400', '401', '404', '412', '416', '431', '503']);
       expect(statusesOf('/subtitle/{id}', 'post')).toContain('502');
       expect(statusesOf('/clips/{id}/post', 'post')).toContain('502');
       // Only what can happen: no 409 on a read, no 429 where nothing is throttled.
-      expect(statusesOf('/streamers', 'get')).toEqual(['200', '400', '401', '503']);
+      expect(statusesOf('/streamers', 'get')).toEqual(['200', '400', '401', '431', '503']);
     });
 
     it('shows the bodies clients send: no path parameters, no internal fields, the constraints of the schemas', () => {

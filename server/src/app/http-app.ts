@@ -1,7 +1,9 @@
+import type { Server } from 'node:http';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { AppDeps } from '../domains/deps.ts';
 import { createApiRouter } from '../http/api.ts';
+import { answerUnreadableRequests } from '../http/client-errors.ts';
 import { httpMetrics } from '../http/metrics.ts';
 import { finalErrorHandler } from '../http/middleware.ts';
 import { clientRouter } from '../http/static-assets.ts';
@@ -37,4 +39,15 @@ export function createApp(deps: AppDeps, options: { clientDist?: string } = {}):
   app.use(clientRouter(options.clientDist ?? CLIENT_DIST));
   app.use(finalErrorHandler(deps));
   return app;
+}
+
+/**
+ * The app listening on a port, answering what node's HTTP parser refuses (oversized headers: 431)
+ * with the JSON error body too. Resolves once it listens.
+ */
+export function listenApp(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    answerUnreadableRequests(server);
+  });
 }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { createApp } from './http-app.ts';
+import { createApp, listenApp } from './http-app.ts';
 import { createDatabase } from '../platform/db/database.ts';
 import { startEmbeddedPostgres } from '../platform/db/embedded.ts';
 import { isDatabaseUnavailable } from '../platform/db/errors.ts';
@@ -46,9 +46,7 @@ const SHUTDOWN_LIMIT_MS = 9_000;
 const CONNECTION_GRACE_MS = 2_000;
 
 function listen(app: ReturnType<typeof createApp>, env: Env): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(env.PORT, env.HOST, (error?: Error) => (error ? reject(error) : resolve(server)));
-  });
+  return listenApp(app, env.PORT, env.HOST);
 }
 
 /**

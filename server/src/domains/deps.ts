@@ -9,6 +9,13 @@ import type { YouTubeClient } from '../engines/providers/youtube/index.ts';
 import type { TwitchClient } from '../engines/providers/twitch/index.ts';
 
 /**
+ * How long a call that waits on a job (POST /api/subtitle/{id}, POST /api/clips/{id}/post) is held
+ * before it answers 503 that the work carries on in the background: long enough for a clip's usual
+ * subtitles or upload on a small machine, short of the minutes a stalled provider would hold it.
+ */
+export const HELD_CALL_LIMIT_MS = 3 * 60_000;
+
+/**
  * The long-lived parts every request and job shares, built once in main.ts (or by a test harness)
  * and passed down explicitly rather than imported as globals.
  */
@@ -35,4 +42,6 @@ export interface AppDeps {
   workerRunning: () => boolean;
   /** Aborts when the process starts shutting down: calls held open on a job answer 503 at once. */
   stopping?: AbortSignal;
+  /** How long a call held open on a job waits for it (default HELD_CALL_LIMIT_MS; tests pass less). */
+  heldCallLimitMs?: number;
 }

@@ -1,10 +1,10 @@
 import type { ErrorCode } from '@clipshift/shared';
 
 /**
- * The contract's codes an expected failure may carry. 416 is answered by the file routes alone and
- * an internal error is never expected, so neither is an AppError.
+ * The contract's codes an expected failure may carry. 416 is answered by the file routes alone, 431
+ * by the HTTP server before any route, and an internal error is never expected, so none is an AppError.
  */
-export type AppErrorCode = Exclude<ErrorCode, 'RANGE_NOT_SATISFIABLE' | 'INTERNAL_SERVER_ERROR'>;
+export type AppErrorCode = Exclude<ErrorCode, 'RANGE_NOT_SATISFIABLE' | 'REQUEST_HEADER_FIELDS_TOO_LARGE' | 'INTERNAL_SERVER_ERROR'>;
 
 /** Data an error carries for the transport; the http layer decides what of it a client sees. */
 type AppErrorDetails = Readonly<Record<string, unknown>>;
@@ -38,6 +38,8 @@ export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const badGateway = (message: string, cause?: unknown) => new AppError('BAD_GATEWAY', message, { cause });
 /** A held request cut short because the process is shutting down; the work itself carries on. */
 export const serviceRestarting = (message: string) => new AppError('SERVICE_UNAVAILABLE', message);
+/** A held request that waited as long as it may; the work carries on in the background, as on shutdown. */
+export const stillWorking = (message: string) => new AppError('SERVICE_UNAVAILABLE', message);
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable right now. Please try again in a moment.';
 /** A request that failed because the database cannot be reached: a 503 to retry, not a bug. */
 export const databaseUnavailable = (cause?: unknown) => new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, { cause });

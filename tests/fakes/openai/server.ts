@@ -36,9 +36,14 @@ export interface RecordedUpload {
 }
 
 export interface FailurePlan {
-  status: 500 | 429 | 503;
+  status: 200 | 500 | 502 | 429 | 503;
   times: number;
   retryAfterSeconds?: number;
+  /**
+   * Answer with this text/html page instead of OpenAI's JSON error, as a proxy or gateway in front
+   * of the server does (with status 200: a captive portal, a misrouted request).
+   */
+  page?: string;
 }
 
 export interface FakeOpenAi {
@@ -94,6 +99,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     if (failure && failure.times > 0) {
       failure.times--;
       const headers = failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : undefined;
+      if (failure.page !== undefined) {
+        res.writeHead(failure.status, { ...headers, 'content-type': 'text/html; charset=utf-8' });
+        res.end(failure.page);
+        return;
+      }
       const message = failure.status === 429 ? 'Rate limit reached for requests' : 'The server had an error while processing your request.';
       sendJson(res, failure.status, { error: { message, type: failure.status === 429 ? 'requests' : 'server_error' } }, headers);
       return;

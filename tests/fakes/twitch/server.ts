@@ -30,8 +30,9 @@ export type FakeEndpoint = 'token' | 'validate' | 'users' | 'clips' | 'games' | 
  * broken_transfer (cdn): full Content-Length, half the bytes, then the socket is destroyed
  * short_transfer (cdn): full Content-Length, half the bytes, then the socket is closed cleanly
  * stalled_transfer (cdn): full Content-Length, half the bytes, then silence with the connection left open
+ * corrupt_transfer (cdn): the whole transfer as announced, but of bytes that are no video (a damaged file)
  */
-export type FailureKind = 'rate_limit' | 'unauthorized' | 'server_error' | 'broken_transfer' | 'short_transfer' | 'stalled_transfer';
+export type FailureKind = 'rate_limit' | 'unauthorized' | 'server_error' | 'broken_transfer' | 'short_transfer' | 'stalled_transfer' | 'corrupt_transfer';
 
 export interface FailureOptions {
   /** How many consecutive responses of the endpoint fail (default 1). */
@@ -605,6 +606,11 @@ async function handleCdn(context: Context, req: IncomingMessage, res: ServerResp
   }
   if (failure?.kind === 'broken_transfer' || failure?.kind === 'short_transfer' || failure?.kind === 'stalled_transfer') {
     return sendTruncated(res, headers, await readFile(media), failure.kind);
+  }
+  if (failure?.kind === 'corrupt_transfer') {
+    res.writeHead(200, headers);
+    res.end(Buffer.alloc(size, 0x5a));
+    return;
   }
   if (context.hold && context.hold.passes > 0) context.hold.passes -= 1;
   else if (context.hold) {

@@ -58,11 +58,15 @@ const PINO_LEVEL: Record<LogLevel, 'debug' | 'info' | 'warn' | 'error' | 'fatal'
   CRITICAL: 'fatal',
 };
 
-/** An error as stdout gets it: its message and stack with secret query parameters redacted, as in the table. */
+/**
+ * An error as stdout gets it: its message, stack and `detail` (what a provider client keeps for the
+ * operator: the address it called, the start of the answer) with secret query parameters redacted.
+ */
 function redactedError(error: unknown): Error | undefined {
   if (!(error instanceof Error)) return undefined;
   const copy = Object.assign(new Error(redactUrl(error.message)), { name: error.name, stack: error.stack && redactUrl(error.stack) });
-  const { code } = error as { code?: unknown };
+  const { code, detail } = error as { code?: unknown; detail?: unknown };
+  if (typeof detail === 'string') Object.assign(copy, { detail: redactUrl(detail) });
   return typeof code === 'string' ? Object.assign(copy, { code }) : copy;
 }
 
@@ -86,11 +90,13 @@ async function budgetedRow(db: DbOrTrx, budget: LogBudget, row: { message: strin
 
 /**
  * Writes an event users care about to stdout and to the logs table. Never throws: a failure to
- * store a log line must not fail the work it describes.
+ * store a log line must not fail the work it describes. A row about a user's work stores no
+ * exception: its message says why in plain words (platform/public-reason.ts), and the stack, with
+ * this machine's paths, goes to stdout only. System rows, which only administrators read, keep it.
  */
 export async function recordLog(db: DbOrTrx, logger: Logger, event: LogEvent): Promise<void> {
   const message = redactUrl(event.message);
-  const exception = describeError(event.error);
+  const exception = event.userId ? null : describeError(event.error);
   logger[PINO_LEVEL[event.level]](
     { logger: event.logger, userId: event.userId ?? undefined, err: redactedError(event.error) },
     message,

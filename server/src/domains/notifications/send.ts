@@ -1,12 +1,17 @@
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { guardedLookup, hostOf, isPrivateAddress, PrivateAddressRefused } from './address-guard.ts';
 
 /** The contract's limit for one try; a receiver that has not answered by then counts as failed. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** The receiver's answer is read (so the connection ends cleanly) but only this much is kept for last_error. */
+/** Only this much of the receiver's answer is kept, for last_error. */
 const KEPT_BODY_CHARS = 200;
+/**
+ * Once the status is known, the body is read for at most this long (or until KEPT_BODY_CHARS came):
+ * a receiver streaming an endless error page must not turn its 500 into a time-out.
+ */
+const BODY_WAIT_MS = 1_000;
 
 export interface SendOptions {
   allowPrivate: boolean;
@@ -46,15 +51,7 @@ export function postToReceiver(url: string, body: string, headers: Record<string
         signal,
         ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
       },
-      (response) => {
-        let kept = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          if (kept.length < KEPT_BODY_CHARS) kept += chunk.slice(0, KEPT_BODY_CHARS - kept.length);
-        });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: kept }));
-        response.on('error', reject);
-      },
+      (response) => readAnswerStart(response).then(resolve, reject),
     );
     request.on('error', (error: Error) => {
       if (signal.aborted && !(options.signal?.aborted ?? false)) reject(new Error(`The receiver did not answer within ${Math.round(timeoutMs / 1000)} s`));
@@ -63,6 +60,31 @@ export function postToReceiver(url: string, body: string, headers: Record<string
     request.end(body);
   });
   return answer.finally(() => clearTimeout(timer));
+}
+
+/**
+ * The status and the start of the body: the answer ends once the body has ended, KEPT_BODY_CHARS
+ * have come or BODY_WAIT_MS have passed, whichever is first; the rest is not read (the connection
+ * is closed instead). A body that breaks off still leaves the status to report.
+ */
+function readAnswerStart(response: IncomingMessage): Promise<ReceiverAnswer> {
+  return new Promise((resolve) => {
+    let kept = '';
+    const settle = () => {
+      clearTimeout(timer);
+      resolve({ status: response.statusCode ?? 0, body: kept });
+      if (!response.complete) response.destroy();
+    };
+    const timer = setTimeout(settle, BODY_WAIT_MS);
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      kept += chunk.slice(0, KEPT_BODY_CHARS - kept.length);
+      if (kept.length >= KEPT_BODY_CHARS) settle();
+    });
+    response.on('end', settle);
+    response.on('close', settle);
+    response.on('error', settle);
+  });
 }
 
 /** Words for a failed try: why it could not be sent, or what the receiver answered. */

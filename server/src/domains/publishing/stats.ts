@@ -4,6 +4,7 @@ import { clipLabelsOf } from '../clips/service.ts';
 import { recordLog } from '../logs/service.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { DAY_MS } from '../../platform/zoned-time.ts';
+import { publicReason } from '../../platform/public-reason.ts';
 import type { AccountPlatform, PostStats } from '../../platform/db/schema.ts';
 import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
 import { isYouTubeError } from '../../engines/providers/youtube/index.ts';
@@ -113,8 +114,9 @@ async function accountFailed(deps: AppDeps, first: DueUpload, uploads: readonly 
     await recordLog(deps.db, deps.logger, {
       level: 'WARNING',
       logger: 'stats',
-      message: `Statistics of ${first.account_name} could not be read: ${(error as Error).message}`,
+      message: `Statistics of ${first.account_name} could not be read: ${publicReason(error)}`,
       userId: first.user_id,
+      error,
     });
     return;
   }

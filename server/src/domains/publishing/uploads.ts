@@ -2,7 +2,8 @@ import { postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type PostC
 import { youtubeTitle } from '../../engines/providers/youtube/index.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { clipLabelsOf, findClipWithMedia, type ClipRow } from '../clips/service.ts';
-import { badGateway, badRequest, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
+import { badRequest, conflict, notFound, serviceRestarting, stillWorking } from '../../platform/errors.ts';
+import { HELD_CALL_LIMIT_MS } from '../deps.ts';
 import { pause } from '../../platform/pause.ts';
 import { accountLabel, accountNotFound, findAccount } from './accounts.ts';
 import { planPost, queuePostJob, type PostTiming } from './schedule.ts';
@@ -14,7 +15,6 @@ export type { UploadRow };
  * that waits (YouTube's daily quota), whose upload says until when.
  */
 const ACCEPTED_OR_DONE = ['processing', 'sent_to_inbox', 'published', 'failed', 'canceled', 'scheduled'] as const;
-const WAIT_LIMIT_MS = 20 * 60_000;
 const POLL_MS = 500;
 
 /** The account's current name while it is connected, else the name it had when the upload was made. */
@@ -185,18 +185,28 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
 }
 
 export const RESTARTING_UPLOADS = 'The server is restarting. The upload carries on after the restart: check the clip’s post status in a minute.';
+export const UPLOADS_CARRY_ON = 'The upload is taking a while. It carries on in the background: check the clip’s post status in a minute.';
+
+interface AcceptWait {
+  /** The caller went away. */
+  signal?: AbortSignal;
+  /** The process is shutting down: answer 503 at once rather than hold the request. */
+  stopping?: AbortSignal;
+  /** How long to wait at most (default HELD_CALL_LIMIT_MS); past it the answer is a 503 saying the upload carries on. */
+  limitMs?: number;
+}
 
 /**
- * Waits until TikTok has accepted or refused every upload (another process may be running them).
- * `stopping` (the process is shutting down) ends the wait at once with a 503.
+ * Waits until the platform has accepted or refused every upload (another process may be running
+ * them). Shutting down ends the wait at once with a 503, and so does its limit: the jobs go on.
  */
-export async function awaitAccepted(db: Db, uploadIds: string[], signal?: AbortSignal, stopping?: AbortSignal): Promise<UploadRow[]> {
-  const deadline = Date.now() + WAIT_LIMIT_MS;
+export async function awaitAccepted(db: Db, uploadIds: string[], options: AcceptWait = {}): Promise<UploadRow[]> {
+  const deadline = Date.now() + (options.limitMs ?? HELD_CALL_LIMIT_MS);
   for (;;) {
     const rows = await selectUploads(db, uploadIds);
     if (rows.every((row) => (ACCEPTED_OR_DONE as readonly string[]).includes(row.status))) return rows;
-    if (stopping?.aborted) throw serviceRestarting(RESTARTING_UPLOADS);
-    if (Date.now() > deadline || signal?.aborted) throw badGateway('The platform is taking long to accept the video; the upload goes on in the background');
-    await pause(POLL_MS, signal, stopping);
+    if (options.stopping?.aborted) throw serviceRestarting(RESTARTING_UPLOADS);
+    if (Date.now() > deadline || options.signal?.aborted) throw stillWorking(UPLOADS_CARRY_ON);
+    await pause(POLL_MS, options.signal, options.stopping);
   }
 }

@@ -2,6 +2,7 @@ import { DEFAULT_CAPTION_STYLE, scheduleIntervalMs, splitProblem, type CaptionSt
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { publicReason } from '../../platform/public-reason.ts';
 import { isCaptionFont } from '../../engines/media/captions/fonts.ts';
 import { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from '../publishing/service.ts';
 import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
@@ -209,7 +210,7 @@ async function lookUpOnTwitch(twitch: TwitchDirectory | null, name: string) {
   try {
     user = await twitch.getUserByLogin(name);
   } catch (error) {
-    throw badGateway(`Could not check ${name} on Twitch: ${(error as Error).message}`, error);
+    throw badGateway(`Could not check ${name} on Twitch: ${publicReason(error)}`, error);
   }
   if (!user) throw badRequest(`Twitch user ${name} does not exist`);
   return user;

@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import type { SubtitleRequestStatus } from '../../platform/db/schema.ts';
 import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
-import { findJob, jobWillRun } from '../../platform/queue/queue.ts';
+import { findJob, jobWillRun, removeJob } from '../../platform/queue/queue.ts';
 import { moveSubtitleRequest, selectSubtitleRequest, selectSubtitleRequestsIn } from './queries.ts';
 import type { RenderJobKind } from '../../platform/db/schema.ts';
 import { queueRequestJob, requestJobKey } from './service.ts';
@@ -16,9 +16,16 @@ const NEVER_STARTED: Record<RenderJobKind, string> = {
   render: 'The render never started: its job was lost. Please try again.',
 };
 
-async function fail(deps: AppDeps, id: string, from: SubtitleRequestStatus, message: string, now: number): Promise<number> {
-  const failed = await moveSubtitleRequest(deps.db, id, { from, set: { status: 'failed', message, finished_at: new Date(now) } });
-  return failed ? 1 : 0;
+/**
+ * Ends the request as failed and drops its job. The job has one attempt, which the dead worker used:
+ * once its lock is released it would never run again, yet graphile-worker would keep its row for
+ * ever (a failed job in the queue's counts and metrics).
+ */
+async function fail(deps: AppDeps, request: { id: string; kind: RenderJobKind }, from: SubtitleRequestStatus, message: string, now: number): Promise<number> {
+  const failed = await moveSubtitleRequest(deps.db, request.id, { from, set: { status: 'failed', message, finished_at: new Date(now) } });
+  if (!failed) return 0;
+  await removeJob(deps.db, requestJobKey(request));
+  return 1;
 }
 
 /**
@@ -31,9 +38,9 @@ export async function recoverInterruptedSubtitles(deps: AppDeps, scope: Recovery
   let recovered = 0;
   for (const request of pending) {
     if (request.status === 'running') {
-      if (ownerIsDead(request, scope)) recovered += await fail(deps, request.id, 'running', INTERRUPTED[request.kind], scope.now);
+      if (ownerIsDead(request, scope)) recovered += await fail(deps, request, 'running', INTERRUPTED[request.kind], scope.now);
     } else if (!jobWillRun(await findJob(deps.db, requestJobKey(request)))) {
-      recovered += await fail(deps, request.id, 'queued', NEVER_STARTED[request.kind], scope.now);
+      recovered += await fail(deps, request, 'queued', NEVER_STARTED[request.kind], scope.now);
     }
   }
   return recovered;

@@ -2,7 +2,8 @@ import { ALREADY_GENERATING_SUBTITLES } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { findClipRow, findClipWithMedia } from '../clips/service.ts';
-import { badGateway, conflict, notFound, serviceRestarting } from '../../platform/errors.ts';
+import { badGateway, conflict, notFound, serviceRestarting, stillWorking } from '../../platform/errors.ts';
+import { HELD_CALL_LIMIT_MS } from '../deps.ts';
 import { pause } from '../../platform/pause.ts';
 import type { RenderJobKind } from '../../platform/db/schema.ts';
 import { RENDER_JOB, SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
@@ -14,8 +15,6 @@ export { renderStates } from './progress.ts';
 
 const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
 export const NO_SPEECH = 'No speech found in this clip: there is nothing to subtitle';
-/** How long the HTTP call waits for the job before giving up on it. */
-export const WAIT_LIMIT_MS = 30 * 60_000;
 const POLL_MS = 400;
 
 interface SubtitleOutcome {
@@ -98,12 +97,14 @@ export async function stopRender(db: Db, userId: string, clipId: string): Promis
 }
 
 export const RESTARTING_SUBTITLES = 'The server is restarting. Subtitle generation carries on after the restart: check the clip again in a minute.';
+export const SUBTITLES_CARRY_ON = 'Subtitle generation is taking a while. It carries on in the background: check the clip again in a minute.';
 
 interface WaitOptions {
   /** The caller went away. */
   signal?: AbortSignal;
   /** The process is shutting down: answer 503 at once rather than hold the request. */
   stopping?: AbortSignal;
+  /** How long to wait at most (default HELD_CALL_LIMIT_MS); past it the answer is a 503 saying the work carries on. */
   limitMs?: number;
 }
 
@@ -112,7 +113,7 @@ interface WaitOptions {
  * its outcome into the answer of POST /api/subtitle/{id}.
  */
 export async function awaitSubtitles(db: Db, requestId: string, options: WaitOptions = {}): Promise<SubtitleOutcome> {
-  const deadline = Date.now() + (options.limitMs ?? WAIT_LIMIT_MS);
+  const deadline = Date.now() + (options.limitMs ?? HELD_CALL_LIMIT_MS);
   for (;;) {
     const row = await selectSubtitleRequest(db, requestId);
     if (!row) throw notFound('The clip was deleted while its subtitles were being generated');
@@ -120,9 +121,7 @@ export async function awaitSubtitles(db: Db, requestId: string, options: WaitOpt
     if (row.status === 'no_speech') return { ok: false, no_speech: true, message: row.message ?? NO_SPEECH };
     if (row.status === 'failed') throw badGateway(row.message ?? 'Subtitle generation failed');
     if (options.stopping?.aborted) throw serviceRestarting(RESTARTING_SUBTITLES);
-    if (Date.now() > deadline || options.signal?.aborted) {
-      throw badGateway('Subtitle generation is taking too long; it goes on in the background');
-    }
+    if (Date.now() > deadline || options.signal?.aborted) throw stillWorking(SUBTITLES_CARRY_ON);
     await pause(POLL_MS, options.signal, options.stopping);
   }
 }

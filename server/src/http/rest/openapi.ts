@@ -130,6 +130,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   415: 'Body is not JSON',
   416: 'Range not satisfiable',
   429: 'Too many attempts: try again after Retry-After seconds',
+  431: 'The request headers are too large (over 16 KB in all): refused before any route',
   502: 'A service this route depends on failed',
   503: 'The database is unavailable right now: try again in a moment',
 };
@@ -145,15 +146,15 @@ interface StatusTraits {
 }
 
 /**
- * Every error status a route answers, derived from one place: 400 for any request (a URL that
- * cannot be decoded is refused before routing); 401 where a session is needed; 403 for
+ * Every error status a route answers, derived from one place: 400 and 431 for any request (a URL
+ * that cannot be decoded, headers beyond node's limit are refused before routing); 401 where a session is needed; 403 for
  * state-changing methods (the Origin check) and administrator routes; 413/415 where a body is read
  * (state-changing methods); 429 where attempts are limited; 503 wherever the database is read
  * (an outage); and what the route itself declares.
  */
 export function errorStatusesOf(route: StatusTraits): ErrorStatus[] {
   const changesState = route.method !== 'GET';
-  const statuses = new Set<ErrorStatus>([400]);
+  const statuses = new Set<ErrorStatus>([400, 431]);
   if (route.auth) statuses.add(401);
   if (changesState || route.admin) statuses.add(403);
   if (changesState) {

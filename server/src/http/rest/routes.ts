@@ -23,7 +23,7 @@ export interface RestRequestParts {
 }
 
 /** The error statuses a route may answer, besides its success status. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 431 | 502 | 503;
 
 /**
  * What an error status means on one route; `body` names the fields its error body adds to {error,
@@ -60,7 +60,8 @@ export interface RestRoute {
   summary: string;
 }
 
-const HELD_BY_JOB = 'The server is restarting or the database is unavailable (the work carries on: ask again in a minute)';
+const HELD_BY_JOB =
+  'The work is taking longer than the call waits (3 minutes), the server is restarting, or the database is unavailable: the work carries on, ask again in a minute';
 /** The subtitle route answers its failures with {ok:false} besides the error (the contract's shape). */
 const subtitleFailure = (description: string) => ({ description, body: z.object({ ok: z.literal(false) }), fields: { ok: false } });
 
@@ -233,7 +234,7 @@ export const REST_ROUTES: RestRoute[] = [
     errors: {
       404: subtitleFailure('No such clip, or it was deleted meanwhile'),
       409: subtitleFailure('Subtitles for the clip are already being generated, or it is being rendered'),
-      502: subtitleFailure('Transcription failed (the message names why), or is taking too long and goes on in the background'),
+      502: subtitleFailure('Transcription failed (the message names why, in plain words)'),
       503: subtitleFailure(HELD_BY_JOB),
     },
     tag: 'Clips',
@@ -249,7 +250,7 @@ export const REST_ROUTES: RestRoute[] = [
       400: 'A YouTube account without youtube_privacy, a title over 100 characters, or a video the platform would refuse (postPreflight: landscape or over 3 minutes for YouTube Shorts, too large)',
       404: 'No such clip or account',
       409: 'The clip is already posted or being posted to that account',
-      502: { description: 'The platform refused the video (the message gives its reason), or is taking long to accept it', body: z.object({ uploads: z.array(upload).optional() }) },
+      502: { description: 'The platform refused the video (the message gives its reason)', body: z.object({ uploads: z.array(upload).optional() }) },
       503: HELD_BY_JOB,
     },
     tag: 'Clips',

@@ -65,7 +65,7 @@ export const tiktokRouter = router({
     .output(z.object({ message: z.string(), uploads: z.array(upload) }))
     .mutation(async ({ ctx, input, signal }) => {
       const queued = await postClip(ctx.deps.db, ctx.user.id, ctx.deps.env.TIKTOK_POST_MODE, input);
-      const rows = await awaitAccepted(ctx.deps.db, queued.map((row) => row.id), signal, ctx.deps.stopping);
+      const rows = await awaitAccepted(ctx.deps.db, queued.map((row) => row.id), { signal, stopping: ctx.deps.stopping, limitMs: ctx.deps.heldCallLimitMs });
       const uploads = await Promise.all(rows.map((row) => toUpload(ctx.deps.db, row)));
       const failed = uploads.filter((item) => item.status === 'failed');
       if (failed.length === uploads.length) {

@@ -20,7 +20,7 @@ export const subtitlesRouter = router({
       // Without a model in the request, the one saved in Settings.
       const model = await whisperModelFor(ctx.deps.db, ctx.user.id, input.model);
       const requestId = await requestSubtitles(ctx.deps.db, ctx.user.id, input.id, model, input.retranscribe);
-      return awaitSubtitles(ctx.deps.db, requestId, { signal, stopping: ctx.deps.stopping });
+      return awaitSubtitles(ctx.deps.db, requestId, { signal, stopping: ctx.deps.stopping, limitMs: ctx.deps.heldCallLimitMs });
     }),
 
   render: authedProcedure

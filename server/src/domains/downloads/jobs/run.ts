@@ -10,6 +10,7 @@ import { raiseEvent } from '../../notifications/service.ts';
 import type { TwitchClient, TwitchClip } from '../../../engines/providers/twitch/index.ts';
 import { findStreamerById, saveTwitchUser, selectionOf, type StreamerRow } from '../../streamers/service.ts';
 import { startBeating } from '../../../platform/beat.ts';
+import { publicReason } from '../../../platform/public-reason.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { defineJob, type JobContext, type JobDefinition } from '../../../platform/queue/define.ts';
 import { RUN_JOB } from '../../../platform/queue/contracts.ts';
@@ -163,7 +164,8 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
   const beating = startBeating(beat, HEARTBEAT_MS, (error) => deps.logger.warn({ err: error }, 'run heartbeat failed'));
 
   const runWorkDir = path.join(instanceWorkDir(deps.env.dataDir, options.identity.instance), runId);
-  let outcome: { status: RunStatus; error: string | null; message: string; level: 'INFO' | 'WARNING' | 'ERROR' };
+  /** `error` is what the user reads; `cause` (the whole error) goes to the server's log. */
+  let outcome: { status: RunStatus; error: string | null; message: string; level: 'INFO' | 'WARNING' | 'ERROR'; cause?: unknown };
   let downloaded = 0;
   let failed = 0;
   let firstFailure: string | null = null;
@@ -201,7 +203,7 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
       } catch (error) {
         if (signal.aborted) return;
         failed += 1;
-        const reason = (error as Error).message;
+        const reason = publicReason(error);
         firstFailure ??= reason;
         await countRunClip(deps.db, runId, 'clips_failed');
         await recordLog(deps.db, deps.logger, {
@@ -231,8 +233,8 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
       const total = run.clips_downloaded + downloaded;
       outcome = { status: 'stopped', error: null, message: `Download for ${streamer.name} stopped after ${total} clip${total === 1 ? '' : 's'}`, level: 'INFO' };
     } else {
-      const reason = (error as Error).message;
-      outcome = { status: 'error', error: reason, message: `Download for ${streamer.name} failed: ${reason}`, level: 'ERROR' };
+      const reason = publicReason(error);
+      outcome = { status: 'error', error: reason, message: `Download for ${streamer.name} failed: ${reason}`, level: 'ERROR', cause: error };
     }
   } finally {
     await beating.stop();
@@ -250,5 +252,5 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
     if (outcome.status === 'completed') await raiseEvent(trx, run.user_id, 'run.completed', { ...counts, error: null });
     else await raiseEvent(trx, run.user_id, 'run.failed', { ...counts, error: outcome.error ?? outcome.message });
   });
-  await recordLog(deps.db, deps.logger, { level: outcome.level, logger: 'downloads', message: outcome.message, userId: run.user_id });
+  await recordLog(deps.db, deps.logger, { level: outcome.level, logger: 'downloads', message: outcome.message, userId: run.user_id, error: outcome.cause });
 }

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
 import { findClipById, instanceWorkDir } from '../../clips/service.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
+import { publicReason } from '../../../platform/public-reason.ts';
 import { recordLog } from '../../logs/service.ts';
 import { raiseEvent } from '../../notifications/service.ts';
 import {
@@ -21,7 +22,7 @@ import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
 import { pause } from '../../../platform/pause.ts';
 import type { JobContext } from '../../../platform/queue/define.ts';
 import { firstStatsDue } from '../stats-schedule.ts';
-import { freshYouTubeToken, YOUTUBE_NOT_CONFIGURED, ReconnectRequired, YOUTUBE_ACCOUNT_REMOVED } from '../accounts.ts';
+import { freshYouTubeToken, YOUTUBE_NOT_CONFIGURED, YOUTUBE_ACCOUNT_REMOVED } from '../accounts.ts';
 import { selectSchedule, selectUpload, transitionUpload, updateUpload } from '../queries.ts';
 import { queuePostJob, type UploadRow } from '../uploads.ts';
 import { postEventData, videoToSend, withUploadProgress } from './post-common.ts';
@@ -74,7 +75,7 @@ export async function postYouTubeUpload(deps: AppDeps, identity: WorkerIdentity,
 }
 
 async function failUpload(deps: AppDeps, upload: UploadRow, error: unknown): Promise<void> {
-  const reason = error instanceof ReconnectRequired || error instanceof Error ? error.message : String(error);
+  const reason = publicReason(error);
   await deps.db.transaction().execute(async (trx) => {
     await updateUpload(trx, upload.id, { status: 'failed', error: reason, upload_url_enc: null, updated_at: new Date() });
     await raiseEvent(trx, upload.user_id, 'post.failed', { ...(await postEventData(trx, upload)), error: reason });

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
 import { findClipById, instanceWorkDir } from '../../clips/service.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../../../platform/identity.ts';
+import { publicReason } from '../../../platform/public-reason.ts';
 import { recordLog } from '../../logs/service.ts';
 import { raiseEvent } from '../../notifications/service.ts';
 import {
@@ -16,7 +17,7 @@ import {
   type TikTokClient,
 } from '../../../engines/providers/tiktok/index.ts';
 import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
-import { ACCOUNT_REMOVED, freshAccessToken, ReconnectRequired } from '../accounts.ts';
+import { ACCOUNT_REMOVED, freshAccessToken } from '../accounts.ts';
 import { POST_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
 import { selectUpload, transitionUpload, updateUpload } from '../queries.ts';
@@ -102,7 +103,7 @@ async function postUpload(deps: AppDeps, identity: WorkerIdentity, uploadId: str
     if (isTikTokError(error) && isRateRefusal(error.code) && (await rescheduleAfterRefusal(deps, uploadId, error.code!))) return;
     const retry = isTikTokError(error) && error.retryable && !lastAttempt;
     if (retry) throw error;
-    const reason = error instanceof ReconnectRequired || isTikTokError(error) || error instanceof Error ? (error as Error).message : String(error);
+    const reason = publicReason(error);
     await deps.db.transaction().execute(async (trx) => {
       await updateUpload(trx, uploadId, { status: 'failed', error: reason, upload_url_enc: null, updated_at: new Date() });
       await raiseEvent(trx, upload.user_id, 'post.failed', { ...(await postEventData(trx, upload)), error: reason });

@@ -6,6 +6,7 @@ import { recordLog } from '../../logs/service.ts';
 import { clipRenderPlan, writeCaptionOverlay, type CaptionOverlayRequest } from '../../studio/service.ts';
 import { clipThumbnail, outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
 import { startBeating } from '../../../platform/beat.ts';
+import { publicReason } from '../../../platform/public-reason.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { RENDER_JOB } from '../../../platform/queue/contracts.ts';
 import { defineJob, type JobContext } from '../../../platform/queue/define.ts';
@@ -118,7 +119,7 @@ async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: s
       deps.logger.info({ requestId }, 'render interrupted by a restart; queued again');
       return;
     }
-    const reason = (error as Error).message;
+    const reason = publicReason(error);
     await fail(`Render failed: ${reason}`);
     await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'render', message: `Rendering "${clip?.title ?? 'a clip'}" again failed: ${reason}`, userId: request.user_id, error });
   } finally {

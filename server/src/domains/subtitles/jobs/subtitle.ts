@@ -10,6 +10,7 @@ import { clipRenderPlan, writeCaptionOverlay } from '../../studio/service.ts';
 import { clipThumbnail, outputFrame, probe, renderClip, type SubtitleOverlay } from '../../../engines/media/index.ts';
 import type { RenderJobKind } from '../../../platform/db/schema.ts';
 import { startBeating } from '../../../platform/beat.ts';
+import { publicReason } from '../../../platform/public-reason.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { captionClip, recognisedTranscript, requireTranscriber } from '../captions.ts';
 import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
@@ -146,7 +147,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       deps.logger.info({ requestId }, 'subtitle generation interrupted by a restart; queued again');
       return;
     }
-    const reason = (error as Error).message;
+    const reason = publicReason(error);
     await finish('failed', `Subtitle generation failed: ${reason}`);
     await recordLog(deps.db, deps.logger, { level: 'ERROR', logger: 'subtitles', message: `Subtitles for "${clip?.title ?? 'a clip'}" failed: ${reason}`, userId: request.user_id, error });
   } finally {

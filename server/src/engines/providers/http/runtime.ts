@@ -13,6 +13,25 @@ export interface ProviderRuntime {
   logger: Logger;
   sleep: Sleep;
   now: () => number;
+  /** The time a video transfer is given (default DEFAULT_TRANSFER_BUDGET below; tests pass less). */
+  transferBudget?: TransferBudget;
+}
+
+/** How long sending bytes may take: time to get going, then the slowest uplink still waited for. */
+export interface TransferBudget {
+  startMs: number;
+  minBytesPerSecond: number;
+}
+
+/**
+ * 30 s to get going, then about 1 Mbit/s: a 10 MiB chunk gets under 2 minutes, a 64 MiB one about
+ * 9; a transfer slower than that is taken as hung and tried again.
+ */
+const DEFAULT_TRANSFER_BUDGET: TransferBudget = { startMs: 30_000, minBytesPerSecond: 128 * 1024 };
+
+/** The time a transfer of `bytes` is given: a stalled upload fails after this instead of a fixed 10 minutes. */
+export function transferTimeoutMs(bytes: number, budget: TransferBudget = DEFAULT_TRANSFER_BUDGET): number {
+  return budget.startMs + Math.ceil((bytes / budget.minBytesPerSecond) * 1000);
 }
 
 export const defaultSleep: Sleep = async (ms, signal) => {
@@ -77,6 +96,19 @@ export async function pauseOrAbort(
     throw error;
   }
   if (signal?.aborted) throw aborted(signal.reason);
+}
+
+/** A lone half of a UTF-16 surrogate pair: an emoji cut in two by whoever wrote the text. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text from a provider as PostgreSQL can store it. text columns refuse NUL, and jsonb (a run's
+ * progress, a transcript) refuses NUL and lone surrogates, so one such character in a clip title
+ * would fail every write that carries it (the run's heartbeat, the clip row, the failure's own log
+ * row). NUL is dropped; a lone surrogate becomes U+FFFD, as a UTF-8 encoder writes it.
+ */
+export function storableText(text: string): string {
+  return text.replaceAll('\0', '').replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** A JSON object (not null, not an array): what providers' answers are read as before their fields are. */

@@ -2,7 +2,7 @@ import type { Logger } from '../../../platform/logger.ts';
 import * as api from './api.ts';
 import type { ChunkPlan } from './chunks.ts';
 import * as oauth from './oauth.ts';
-import { defaultSleep, type Sleep } from '../http/runtime.ts';
+import { defaultSleep, type Sleep, type TransferBudget } from '../http/runtime.ts';
 import type { TikTokRuntime } from './runtime.ts';
 import type {
   CreatorInfo,
@@ -31,6 +31,8 @@ export interface TikTokClientConfig {
   /** Injected in tests so rate-limit waits, backoff and status polls do not really wait. */
   sleep?: Sleep;
   now?: () => number;
+  /** The time each video chunk is given (default: 30 s plus its size at about 1 Mbit/s). */
+  transferBudget?: TransferBudget;
 }
 
 export interface AuthorizeRequest {
@@ -66,6 +68,7 @@ export function createTikTokClient(config: TikTokClientConfig): TikTokClient {
     logger: config.logger.child({ provider: 'tiktok' }),
     sleep: config.sleep ?? defaultSleep,
     now: config.now ?? Date.now,
+    transferBudget: config.transferBudget,
   };
   const oauthConfig: oauth.OAuthConfig = { clientKey: config.clientKey, clientSecret: config.clientSecret, apiUrl: config.apiUrl };
   const apiConfig: api.ApiConfig = { apiUrl: config.apiUrl };

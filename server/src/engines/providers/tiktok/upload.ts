@@ -4,7 +4,7 @@ import { redactUrl } from '../../../platform/logger.ts';
 import type { Chunk, ChunkPlan } from './chunks.ts';
 import { explainTikTokError, TikTokError } from './errors.ts';
 import { sendWithRetries, type RetryPolicy } from '../http/retry.ts';
-import { describeNetworkError, discardBody } from '../http/runtime.ts';
+import { describeNetworkError, discardBody, transferTimeoutMs } from '../http/runtime.ts';
 import { RATE_LIMIT_WAITS_MS, TIKTOK_RETRIES, type TikTokRuntime } from './runtime.ts';
 import type { UploadProgressOptions, UploadResult } from './types.ts';
 
@@ -16,8 +16,6 @@ import type { UploadProgressOptions, UploadResult } from './types.ts';
  */
 
 const WHAT = 'TikTok video upload';
-/** A 64 MiB chunk over a slow 1 Mbit/s uplink takes ~9 minutes; past 10 the connection is considered hung. */
-const CHUNK_TIMEOUT_MS = 10 * 60_000;
 
 type ChunkOutcome = 'accepted' | 'complete';
 
@@ -57,17 +55,20 @@ async function assertFileMatchesPlan(filePath: string, plan: ChunkPlan): Promise
 /** Sends one chunk, again on 5xx, 429 or a broken connection (the same bytes, so a retry is safe). */
 async function putChunkWithRetries(runtime: TikTokRuntime, uploadUrl: string, filePath: string, plan: ChunkPlan, chunk: Chunk, signal: AbortSignal | undefined): Promise<ChunkOutcome> {
   const send = (attemptSignal: AbortSignal) => putChunk(uploadUrl, filePath, plan, chunk, attemptSignal);
-  const response = await sendWithRetries(runtime, { what: WHAT, signal, send }, chunkRetries(chunk));
+  const response = await sendWithRetries(runtime, { what: WHAT, signal, send }, chunkRetries(runtime, chunk));
   return interpretChunkResponse(response, plan, chunk);
 }
 
-/** The API's policy with a chunk's timeout, log line and errors; a 5xx that outlives the retries is the chunk's failure. */
-function chunkRetries(chunk: Chunk): RetryPolicy {
+/**
+ * The API's policy with a chunk's timeout (its size at the slowest uplink waited for), log line and
+ * errors; a 5xx that outlives the retries is the chunk's failure.
+ */
+function chunkRetries(runtime: TikTokRuntime, chunk: Chunk): RetryPolicy {
   return {
     ...TIKTOK_RETRIES,
     retryMessage: 'TikTok chunk upload failed; retrying',
     retryFields: ({ what, attempt, waitMs, failure }) => ({ what, chunk: chunk.index, attempt, waitMs, failure: failure.reason }),
-    timeoutMs: CHUNK_TIMEOUT_MS,
+    timeoutMs: transferTimeoutMs(chunk.size, runtime.transferBudget),
     returnLastAnswer: false,
     // 429 is not documented for uploads; if it comes, treat it like the API's: wait, do not hammer.
     tooManyRequests: {

@@ -39,7 +39,7 @@ export { KNOWN_MODELS, knownModel, modelNotInstalledMessage, modelPath, modelUrl
 export { languageCode, normalizeLanguageHint } from './languages.ts';
 export { joinWords } from './text.ts';
 export type { LocalEngineConfig } from './local.ts';
-export type { OpenAiEngineConfig } from './openai.ts';
+export type { OpenAiEngineConfig, TranscriptionBudget } from './openai.ts';
 export {
   isTranscriptionError,
   TranscriptionError,

@@ -57,11 +57,17 @@ export class TranscriptionError extends Error {
   readonly kind: TranscriptionErrorKind;
   /** HTTP status of the server's answer, when there was one. */
   readonly status: number | undefined;
+  /**
+   * For the server's log, never for users: the address that was called and the start of what came
+   * back. The message says what failed in words a user may read.
+   */
+  readonly detail: string | undefined;
 
-  constructor(kind: TranscriptionErrorKind, message: string, options: { status?: number; cause?: unknown } = {}) {
+  constructor(kind: TranscriptionErrorKind, message: string, options: { status?: number; cause?: unknown; detail?: string } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.status = options.status;
+    this.detail = options.detail;
   }
 }
 

@@ -1,5 +1,5 @@
 import { exponentialBackoff, type RetryPolicy } from '../http/retry.ts';
-import { pauseOrAbort, REQUEST_TIMEOUT_MS, TRANSIENT_ATTEMPTS, type ProviderRuntime } from '../http/runtime.ts';
+import { pauseOrAbort, REQUEST_TIMEOUT_MS, storableText, TRANSIENT_ATTEMPTS, type ProviderRuntime } from '../http/runtime.ts';
 import { abortedError, TwitchError } from './errors.ts';
 
 /** What every part of the client shares; sleep and now are injectable so tests never really wait. */
@@ -23,7 +23,8 @@ export async function readErrorMessage(response: Response): Promise<string> {
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string' && parsed.message) {
-      return parsed.message;
+      // It ends up in errors and log rows, which must be storable.
+      return storableText(parsed.message);
     }
   } catch {
     // Not JSON (a proxy's HTML page, an empty body): fall back to the status line.

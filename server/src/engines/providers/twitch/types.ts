@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from '../http/runtime.ts';
 
 /*
  * Schemas of the Twitch responses we read (external-apis.md part A). Objects are not strict:
@@ -19,6 +20,9 @@ export const errorBodySchema = z.object({
   message: z.string().optional(),
 });
 
+/** Text Twitch's users wrote (titles, names): cleaned once here, where it enters, so every write of it can be stored. */
+const text = () => z.string().transform(storableText);
+
 /** `pagination` is `{}` on the last page in production and missing in twitch-cli's mock. */
 const paginationSchema = z
   .object({ cursor: z.string().optional() })
@@ -26,35 +30,35 @@ const paginationSchema = z
   .transform((pagination) => pagination?.cursor || undefined);
 
 const twitchUserSchema = z.object({
-  id: z.string(),
-  login: z.string(),
-  display_name: z.string(),
-  type: z.string().default(''),
-  broadcaster_type: z.string().default(''),
-  description: z.string().default(''),
-  profile_image_url: z.string().default(''),
-  offline_image_url: z.string().default(''),
-  created_at: z.string(),
+  id: text(),
+  login: text(),
+  display_name: text(),
+  type: text().default(''),
+  broadcaster_type: text().default(''),
+  description: text().default(''),
+  profile_image_url: text().default(''),
+  offline_image_url: text().default(''),
+  created_at: text(),
 });
 export type TwitchUser = z.infer<typeof twitchUserSchema>;
 
 export const usersResponseSchema = z.object({ data: z.array(twitchUserSchema) });
 
 const twitchClipSchema = z.object({
-  id: z.string(),
-  url: z.string(),
-  broadcaster_id: z.string(),
-  broadcaster_name: z.string(),
-  creator_id: z.string().default(''),
-  creator_name: z.string(),
+  id: text(),
+  url: text(),
+  broadcaster_id: text(),
+  broadcaster_name: text(),
+  creator_id: text().default(''),
+  creator_name: text(),
   /** "" when the VOD is unavailable. */
-  video_id: z.string().default(''),
-  game_id: z.string(),
-  language: z.string(),
-  title: z.string(),
+  video_id: text().default(''),
+  game_id: text(),
+  language: text(),
+  title: text(),
   view_count: z.number().int().nonnegative(),
-  created_at: z.string(),
-  thumbnail_url: z.string(),
+  created_at: text(),
+  thumbnail_url: text(),
   duration: z.number(),
   // null while Twitch has not computed it yet or when there is no VOD; tolerate a missing key too.
   vod_offset: z
@@ -71,7 +75,7 @@ export const clipsResponseSchema = z.object({
 });
 
 export const gamesResponseSchema = z.object({
-  data: z.array(z.object({ id: z.string(), name: z.string() })),
+  data: z.array(z.object({ id: text(), name: text() })),
 });
 
 const videoQualitySchema = z.object({

@@ -1,5 +1,5 @@
 import type { Logger } from '../../../platform/logger.ts';
-import { defaultSleep, type Sleep } from '../http/runtime.ts';
+import { defaultSleep, type Sleep, type TransferBudget } from '../http/runtime.ts';
 import * as api from './api.ts';
 import * as oauth from './oauth.ts';
 import type { YouTubeRuntime } from './runtime.ts';
@@ -22,6 +22,8 @@ export interface YouTubeClientConfig {
   sleep?: Sleep;
   /** The clock behind token expiry times and the quota's reset time. */
   now?: () => number;
+  /** The time each video chunk is given (default: 30 s plus its size at about 1 Mbit/s). */
+  transferBudget?: TransferBudget;
 }
 
 export interface AuthorizeRequest {
@@ -53,6 +55,7 @@ export function createYouTubeClient(config: YouTubeClientConfig): YouTubeClient 
     logger: config.logger.child({ provider: 'youtube' }),
     sleep: config.sleep ?? defaultSleep,
     now: config.now ?? Date.now,
+    transferBudget: config.transferBudget,
   };
   const oauthConfig: oauth.OAuthConfig = { clientId: config.clientId, clientSecret: config.clientSecret, tokenUrl: config.tokenUrl };
   const apiConfig: api.ApiConfig = { apiUrl: config.apiUrl };

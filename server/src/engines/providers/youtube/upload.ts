@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { redactUrl } from '../../../platform/logger.ts';
 import { exponentialBackoff, sendWithRetries } from '../http/retry.ts';
-import { describeNetworkError, discardBody, withTimeout } from '../http/runtime.ts';
+import { describeNetworkError, discardBody, transferTimeoutMs, withTimeout } from '../http/runtime.ts';
 import { abortedError, explainYouTubeError, YouTubeError } from './errors.ts';
 import { errorFromAnswer, extractGoogleError, parseWith, pause, readJson, YOUTUBE_RETRIES, type YouTubeRuntime } from './runtime.ts';
 import { videoResourceSchema, type ReadChunk, type UploadChunksOptions, type UploadState } from './types.ts';
@@ -19,8 +19,6 @@ import { videoResourceSchema, type ReadChunk, type UploadChunksOptions, type Upl
 const WHAT = 'YouTube video upload';
 export const UPLOAD_BLOCK = 256 * 1024;
 export const DEFAULT_UPLOAD_CHUNK_SIZE = 32 * UPLOAD_BLOCK;
-/** An 8 MiB chunk over a slow 1 Mbit/s uplink takes about a minute; past 10 the connection is considered hung. */
-const CHUNK_TIMEOUT_MS = 10 * 60_000;
 /** Failed attempts in a row, without the server gaining a byte, before the upload gives up. */
 const MAX_FAILURES_WITHOUT_PROGRESS = 5;
 const failureBackoff = exponentialBackoff(1000, 30_000);
@@ -155,7 +153,8 @@ async function sendChunk(
   signal: AbortSignal | undefined,
 ): Promise<Attempt> {
   const body = await chunkBody(source, start, end);
-  const timeout = AbortSignal.timeout(CHUNK_TIMEOUT_MS);
+  // The chunk's size at the slowest uplink waited for (an 8 MiB chunk: about 95 s), not a fixed 10 minutes.
+  const timeout = AbortSignal.timeout(transferTimeoutMs(end - start, runtime.transferBudget));
   // duplex: 'half' is required by fetch for a streamed request body (missing from the DOM typings).
   const init: RequestInit & { duplex: 'half' } = {
     method: 'PUT',
