@@ -22,6 +22,7 @@ import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { processRuns } from '../helpers/app-process.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { renderLimitMs } from '../helpers/limits.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -116,7 +117,7 @@ describe('recovery only touches the work of dead processes', () => {
     await runRecoveryTick();
     const done = await waitUntil(
       () => app.deps.db.selectFrom('download_runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow(),
-      { until: (row) => !['downloading', 'stopping'].includes(row.status), message: 'the resumed run' },
+      { until: (row) => !['downloading', 'stopping'].includes(row.status), message: 'the resumed run', timeoutMs: renderLimitMs(2) },
     );
     expect(done).toMatchObject({ status: 'completed', clips_downloaded: 2, error: null });
     const jobs = await sql<{ key: string }>`select key from graphile_worker.jobs where key = ${runJobKey(run.id)}`.execute(app.deps.db);
