@@ -29,6 +29,13 @@ export async function authorizeUrlFor(deps: AppDeps, userId: string, via: 'owner
   return client.buildAuthorizeUrl({ state });
 }
 
+/**
+ * Every row a callback writes, whatever the platform: anyone can call it as often as they like,
+ * with a session or without, so its rows are bounded like those of the other public routes
+ * (decision 0008), per user they are about.
+ */
+const callbackLogBudget = (userId: string | null) => anonymousLogBudget(userId);
+
 export interface CallbackResult {
   success: boolean;
   error?: string;
@@ -75,7 +82,7 @@ export async function completeAuthorization(
       logger: platform,
       message: `Connected ${what}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
       userId: owner.userId,
-      budget: sessionUserId ? undefined : anonymousLogBudget(owner.userId),
+      budget: callbackLogBudget(owner.userId),
     });
     return { success: true };
   } catch (error) {
@@ -91,8 +98,7 @@ export async function completeAuthorization(
       logger: platform,
       message: `${label} connection failed: ${message}`,
       userId: sessionUserId,
-      // Anyone can call the callback: without a session, what it may write is bounded.
-      budget: sessionUserId ? undefined : anonymousLogBudget(null),
+      budget: callbackLogBudget(sessionUserId),
     });
     return { success: false, error: message };
   }
