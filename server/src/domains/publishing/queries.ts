@@ -259,7 +259,7 @@ export function consumeOAuthState(db: DbOrTrx, stateHash: string, platform: Acco
     .where('platform', '=', platform)
     .where('used_at', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`)
-    .returning(['user_id', 'via'])
+    .returning(['user_id', 'via', 'code_verifier_enc'])
     .executeTakeFirst();
 }
 
