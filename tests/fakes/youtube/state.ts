@@ -149,7 +149,7 @@ export class FakeYouTubeState {
       channel:
         input.channelTitle === null
           ? null
-          : { id: channelId, title: input.channelTitle, handle, avatarUrl: `https://yt3.ggpht.example/${channelId}=s88-c-k-c0x00ffffff-no-rj` },
+          : { id: channelId, title: input.channelTitle, handle, avatarUrl: `https://yt3.ggpht.com/${channelId}=s88-c-k-c0x00ffffff-no-rj` },
     };
     this.users.set(sub, user);
     return user;
