@@ -9,6 +9,7 @@ export * from './downloads.ts';
 export * from './clips.ts';
 export * from './tiktok.ts';
 export * from './accounts.ts';
+export * from './avatars.ts';
 export * from './input.ts';
 export * from './settings.ts';
 export * from './statuses.ts';

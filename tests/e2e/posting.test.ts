@@ -18,9 +18,13 @@ import { choosePrivacy as choosePrivacyIn, clipCard, postWizard } from './pages/
 import { accountsDialog as accountsDialogOf } from './pages/streamers.ts';
 
 const USER = { username: 'riley', password: 'a long enough password' };
-/** Small inline pictures, so the avatars render without the network. */
-const avatar = (color: string) =>
-  `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="${color}"/></svg>`)}`;
+/**
+ * Avatars on TikTok's picture host (the only kind the app shows), answered by the browser's route
+ * below with a small picture of that colour, so they render without the network.
+ */
+const AVATAR_HOST = 'https://p16-sign-va.tiktokcdn.com';
+const avatar = (color: string) => `${AVATAR_HOST}/e2e-avatar/${color.slice(1)}.svg`;
+const avatarPicture = (color: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#${color}"/></svg>`;
 const ERIN = { openId: 'open-erin', displayName: 'Erin Creates', username: 'erin.creates', avatarUrl: avatar('#f43f5e'), stitchDisabled: false };
 const SAM = { openId: 'open-sam', displayName: 'Sam Clips', username: 'samclips', avatarUrl: avatar('#0ea5e9'), stitchDisabled: false };
 const KAI = { openId: 'open-kai', displayName: 'Kai Plays', username: 'kai.plays', avatarUrl: avatar('#22c55e'), stitchDisabled: false };
@@ -115,6 +119,9 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     // A post is a job: the worker uploads the video to the fake TikTok.
     server = await startE2eApp({ ...fake.env }, { worker: { concurrency: 1 } });
     browser = await launchBrowser(server.baseUrl);
+    await browser.context.route(`${AVATAR_HOST}/e2e-avatar/*`, (route) =>
+      route.fulfill({ contentType: 'image/svg+xml', body: avatarPicture(path.basename(new URL(route.request().url()).pathname, '.svg')) }),
+    );
     page = browser.page;
   });
 

@@ -164,6 +164,29 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await waitForToastsGone(page);
   });
 
+  it('never puts an avatar from outside TikTok’s picture hosts into the page', async () => {
+    const { db } = server.app.deps;
+    const owner = await db.selectFrom('users').select('id').where('username', '=', OWNER.username).executeTakeFirstOrThrow();
+    const { avatar_url: stored } = await db.selectFrom('tiktok_accounts').select('avatar_url').where('user_id', '=', owner.id).executeTakeFirstOrThrow();
+    // A row stored before avatars were checked, naming a tracking pixel.
+    await db.updateTable('tiktok_accounts').set({ avatar_url: 'https://tracker.example/pixel.gif' }).where('user_id', '=', owner.id).execute();
+    const requested: string[] = [];
+    const record = (request: { url(): string }) => requested.push(request.url());
+    page.on('request', record);
+    try {
+      await page.reload();
+      const row = accountRow(OWNER_TIKTOK.displayName);
+      await row.getByTestId('account-avatar-placeholder').waitFor();
+      const sources = await page.locator('img').evaluateAll((images) => images.map((image) => image.getAttribute('src') ?? ''));
+      expect(sources.filter((src) => src.includes('tracker.example'))).toEqual([]);
+      await pageRequestsFlushed(page);
+      expect(requested.filter((url) => url.includes('tracker.example'))).toEqual([]);
+    } finally {
+      page.off('request', record);
+      await db.updateTable('tiktok_accounts').set({ avatar_url: stored }).where('user_id', '=', owner.id).execute();
+    }
+  });
+
   it('shows linked streamers and a Reconnect action that runs Connect TikTok again', async () => {
     const { db } = server.app.deps;
     const owner = await db.selectFrom('users').select('id').where('username', '=', OWNER.username).executeTakeFirstOrThrow();

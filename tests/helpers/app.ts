@@ -17,9 +17,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** AppDeps over a fresh database, with configuration from `env` on top of test defaults. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+/**
+ * AppDeps over a fresh database (or over `options.database`, as an app started again on the data
+ * an earlier one left), with configuration from `env` on top of test defaults.
+ */
+export async function createTestApp(env: Record<string, string> = {}, options: { database?: TestDatabase } = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
   const config: Env = loadEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -36,7 +39,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     database,
     close: async () => {
       await deps.transcriber?.close();
-      await database.close();
+      // A database lent by the caller stays open for the caller.
+      if (!options.database) await database.close();
     },
   };
 }

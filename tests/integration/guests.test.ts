@@ -5,6 +5,8 @@ import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectError, nextIp, register, storedLogs } from './support.ts';
 
 const PASSKEY = /^[A-Z0-9]{6}$/;
+const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';
+const OWNER_PASSWORD = 'owner password 123';
 
 let unusedCounter = 0;
 
@@ -21,10 +23,17 @@ describe('guest passkeys', () => {
   let passkey: string;
   beforeAll(async () => {
     app = await createTestApp({ REGISTRATION_MODE: 'open' });
-    owner = await register(app.deps, 'owner');
+    owner = await register(app.deps, 'owner', OWNER_PASSWORD);
     other = await register(app.deps, 'other');
   });
   afterAll(() => app.close());
+
+  /** The device cookie of a browser that opened /connect from the address (its guest visit). */
+  async function visitCookie(ip: string): Promise<string> {
+    const browser = callerFor(app.deps, { ip });
+    await browser.api.guests.startVisit();
+    return browser.cookies.device[0]!.value;
+  }
 
   /** A code nobody has, different on each call, so that tests do not share a code's budget. */
   async function unusedPasskey(...also: string[]): Promise<string> {
@@ -155,6 +164,68 @@ describe('guest passkeys', () => {
       const keys = JSON.stringify(await app.deps.db.selectFrom('rate_limits').select('key').execute());
       expect(keys).not.toContain(wrong);
       expect(keys).not.toContain(passkey);
+    });
+
+    it('lets a spammer spend only their own budget: a guest in another browser behind the same address still gets in', async () => {
+      const sharedAddress = nextIp();
+      const wrong = await unusedPasskey();
+      // A script guessing without a guest visit spends the budget of every such client at the address…
+      const spammer = callerFor(app.deps, { ip: sharedAddress }).api;
+      for (let attempt = 0; attempt < 10; attempt += 1) await expectError(spammer.guests.verifyPasskey({ passkey: wrong }), 'NOT_FOUND', 'Invalid passkey');
+      await expectError(spammer.guests.verifyPasskey({ passkey }), 'TOO_MANY_REQUESTS', TOO_MANY);
+      // …and one that keeps its visit spends its own.
+      const spammingBrowser = callerFor(app.deps, { ip: sharedAddress, deviceCookie: await visitCookie(sharedAddress) }).api;
+      for (let attempt = 0; attempt < 10; attempt += 1) await expectError(spammingBrowser.guests.verifyPasskey({ passkey: wrong }), 'NOT_FOUND', 'Invalid passkey');
+      await expectError(spammingBrowser.guests.verifyPasskey({ passkey }), 'TOO_MANY_REQUESTS', TOO_MANY);
+
+      // The guest's browser opened /connect (a visit of its own) behind the same address: the right code works,
+      // for verification and for the connection, and a typo or two is still allowed.
+      const guest = callerFor(app.deps, { ip: sharedAddress, deviceCookie: await visitCookie(sharedAddress) }).api;
+      await expectError(guest.guests.verifyPasskey({ passkey: await unusedPasskey(wrong) }), 'NOT_FOUND', 'Invalid passkey');
+      expect(await guest.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
+      await expectError(guest.tiktok.guestAuthUrl({ passkey }), 'SERVICE_UNAVAILABLE', TIKTOK_NOT_CONFIGURED);
+    });
+
+    it('keeps the visit a browser has, and adds it to the cookie without dropping sign-in entries', async () => {
+      const first = callerFor(app.deps, { ip: nextIp() });
+      expect(await first.api.guests.startVisit()).toEqual({ message: 'Guest visit started' });
+      const cookie = first.cookies.device[0]!.value;
+      const again = callerFor(app.deps, { ip: nextIp(), deviceCookie: cookie });
+      await again.api.guests.startVisit();
+      expect(again.cookies.device).toEqual([]);
+      // A browser that signed in before keeps that entry beside the visit.
+      const signedIn = callerFor(app.deps, { ip: nextIp() });
+      await signedIn.api.auth.login({ username: 'owner', password: OWNER_PASSWORD });
+      const withVisit = callerFor(app.deps, { ip: nextIp(), deviceCookie: signedIn.cookies.device[0]!.value });
+      await withVisit.api.guests.startVisit();
+      expect(withVisit.cookies.device[0]!.value.split('~')).toHaveLength(2);
+      expect(withVisit.cookies.device[0]!.value).toContain(signedIn.cookies.device[0]!.value);
+    });
+
+    it('bounds what starting visit after visit buys: 30 wrong guesses per address in 10 minutes, whatever the cookies', async () => {
+      const address = nextIp();
+      const wrong = await unusedPasskey();
+      for (let visit = 0; visit < 3; visit += 1) {
+        const browser = callerFor(app.deps, { ip: address, deviceCookie: await visitCookie(address) }).api;
+        for (let attempt = 0; attempt < 10; attempt += 1) await expectError(browser.guests.verifyPasskey({ passkey: await unusedPasskey(wrong) }), 'NOT_FOUND', 'Invalid passkey');
+      }
+      const next = callerFor(app.deps, { ip: address, deviceCookie: await visitCookie(address) });
+      await expectError(next.api.guests.verifyPasskey({ passkey: wrong }), 'TOO_MANY_REQUESTS', TOO_MANY);
+      // Right and wrong codes answer alike from here on (anything else would tell a walk which code is right).
+      await expectError(next.api.guests.verifyPasskey({ passkey }), 'TOO_MANY_REQUESTS', TOO_MANY);
+      expect(next.cookies.retryAfter.at(-1)).toBeGreaterThan(9 * 60);
+      expect(await callerFor(app.deps, { ip: nextIp() }).api.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
+    });
+
+    it('limits right codes per address and owner to 60 in 10 minutes, which only someone who has the code can spend', async () => {
+      const address = nextIp();
+      const theirs = (await callerFor(app.deps, { user: other, sessionId: 's2' }).api.guests.currentPasskey()).passkey;
+      const browser = callerFor(app.deps, { ip: address, deviceCookie: await visitCookie(address) }).api;
+      for (let load = 0; load < 60; load += 1) expect(await browser.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
+      await expectError(browser.guests.verifyPasskey({ passkey }), 'TOO_MANY_REQUESTS', TOO_MANY);
+      // Another owner's code from that address, and this one from elsewhere, are not limited by it.
+      expect(await browser.guests.verifyPasskey({ passkey: theirs })).toEqual({ valid: true, message: 'Passkey verified' });
+      expect(await callerFor(app.deps, { ip: nextIp() }).api.guests.verifyPasskey({ passkey })).toEqual({ valid: true, message: 'Passkey verified' });
     });
 
     it('applies the same budget to the guest TikTok connection', async () => {

@@ -11,6 +11,7 @@ const INVALID = 'Invalid username or password';
 const locked = (wait: string) =>
   `Too many failed sign-in attempts for this account. Try again in ${wait}, or sign in from a browser that has signed in to it before.`;
 const DEVICE_LIMITED = 'Too many failed sign-in attempts from this browser. Try again in 15 minutes.';
+const SIGN_INS_LIMITED = 'Too many sign-ins to this account in a short time. Try again in 15 minutes.';
 
 describe('sign-in limits per account, with device cookies (contract: hardening rules)', () => {
   let app: TestApp;
@@ -122,6 +123,38 @@ describe('sign-in limits per account, with device cookies (contract: hardening r
     // The device's failures do not count against the account, nor against other browsers.
     expect((await attempt('alice', PASSWORD, otherDevice).promise).user).toEqual(alice);
     expect((await attempt('alice', PASSWORD).promise).user).toEqual(alice);
+  });
+
+  it('limits successful sign-ins with one device entry: a script replaying the same cookie is stopped after 10', async () => {
+    const device = await deviceCookieOf('alice', PASSWORD);
+    for (let signIn = 0; signIn < 10; signIn += 1) {
+      expect((await attempt('alice', PASSWORD, device).promise).user).toEqual(alice);
+    }
+    const refused = attempt('alice', PASSWORD, device);
+    await expectError(refused.promise, 'TOO_MANY_REQUESTS', SIGN_INS_LIMITED);
+    expect(refused.cookies.retryAfter[0]).toBeGreaterThan(14 * 60);
+    expect(refused.cookies.set).toEqual([]);
+    // The owner's other browsers are not that entry: they still get in.
+    expect((await attempt('alice', PASSWORD, await deviceCookieOf('alice', PASSWORD)).promise).user).toEqual(alice);
+  });
+
+  it('limits successful sign-ins with device cookies per account: a script following each fresh entry is stopped after 30', async () => {
+    let device = await deviceCookieOf('alice', PASSWORD);
+    for (let signIn = 0; signIn < 30; signIn += 1) device = await deviceCookieOf('alice', PASSWORD, device);
+    await expectError(attempt('alice', PASSWORD, device).promise, 'TOO_MANY_REQUESTS', SIGN_INS_LIMITED);
+    // Other accounts are not limited by it, and a browser without the cookie still signs in by the address limit.
+    expect((await attempt('bob', 'bobs own password', await deviceCookieOf('bob', 'bobs own password')).promise).user.username).toBe('bob');
+    expect((await attempt('alice', PASSWORD).promise).user).toEqual(alice);
+  });
+
+  it('does not let wrong passwords with a device cookie spend its sign-ins, nor sign-ins spend its failures (the honest owner)', async () => {
+    const device = await deviceCookieOf('alice', PASSWORD);
+    for (let round = 0; round < 9; round += 1) {
+      await expectError(attempt('alice', `typo ${round}`, device).promise, 'UNAUTHORIZED', INVALID);
+      expect((await attempt('alice', PASSWORD, device).promise).user).toEqual(alice);
+    }
+    // Eighteen attempts with one entry, and the tenth sign-in is still within both limits.
+    expect((await attempt('alice', PASSWORD, device).promise).user).toEqual(alice);
   });
 
   it('ignores tampered, foreign and malformed device cookies', async () => {

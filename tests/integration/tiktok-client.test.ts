@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newCodeVerifier } from '../../server/src/engines/providers/http/pkce.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
 import {
@@ -91,9 +92,14 @@ function addUser(overrides: Partial<Parameters<FakeTikTok['addUser']>[0]> = {}):
   return fake.addUser({ displayName: `Creator ${userCount}`, username: `creator_${userCount}`, ...overrides });
 }
 
+/** The PKCE verifier of the flows these tests start (the app draws one per flow). */
+const VERIFIER = newCodeVerifier();
+/** A code of a flow started with VERIFIER, as the callback hands it to the exchange. */
+const grant = (code: string | null) => ({ code: code ?? '', codeVerifier: VERIFIER });
+
 /** The browser's part of Login Kit: open the authorize URL and read the redirect it answers with. */
 async function authorize(client: TikTokClient, state = `state-${randomBytes(4).toString('hex')}`): Promise<URLSearchParams> {
-  const response = await fetch(client.buildAuthorizeUrl({ state }), { redirect: 'manual' });
+  const response = await fetch(client.buildAuthorizeUrl({ state, codeVerifier: VERIFIER }), { redirect: 'manual' });
   expect(response.status).toBe(302);
   const location = new URL(response.headers.get('location') ?? '');
   expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
@@ -104,7 +110,7 @@ async function authorize(client: TikTokClient, state = `state-${randomBytes(4).t
 async function connect(client: TikTokClient, user: FakeTikTokUser): Promise<TikTokTokens> {
   fake.setAuthorizingUser(user.openId);
   const callback = await authorize(client);
-  return client.exchangeCode(callback.get('code') ?? '');
+  return client.exchangeCode(grant(callback.get('code')));
 }
 
 async function expectTikTokError(promise: Promise<unknown>, kind: TikTokErrorKind, code?: string | null): Promise<TikTokError> {
@@ -225,7 +231,7 @@ describe('OAuth', () => {
   it('builds the authorize URL, exchanges the code and reads the user', async () => {
     const { client } = makeClient();
     const user = addUser({ displayName: 'Clip Queen', username: 'clipqueen' });
-    const authorizeUrl = new URL(client.buildAuthorizeUrl({ state: 'abc' }));
+    const authorizeUrl = new URL(client.buildAuthorizeUrl({ state: 'abc', codeVerifier: VERIFIER }));
     expect(`${authorizeUrl.origin}${authorizeUrl.pathname}`).toBe(fake.authUrl);
     expect(Object.fromEntries(authorizeUrl.searchParams)).toEqual({
       client_key: fake.clientKey,
@@ -233,12 +239,15 @@ describe('OAuth', () => {
       response_type: 'code',
       redirect_uri: REDIRECT_URI,
       state: 'abc',
+      // TikTok's S256 challenge is the verifier's SHA-256 in hex.
+      code_challenge: createHash('sha256').update(VERIFIER).digest('hex'),
+      code_challenge_method: 'S256',
     });
 
     fake.setAuthorizingUser(user.openId);
     const callback = await authorize(client);
     expect(callback.get('scopes')).toBe('user.info.basic,user.info.profile,video.publish,video.upload,video.list');
-    const tokens = await client.exchangeCode(callback.get('code') ?? '');
+    const tokens = await client.exchangeCode(grant(callback.get('code')));
     expect(tokens).toEqual({
       accessToken: expect.stringMatching(/^act\./),
       expiresIn: 86_400,
@@ -249,7 +258,7 @@ describe('OAuth', () => {
     });
     const exchange = fake.requestsTo('token').at(-1);
     expect(exchange?.headers.contentType).toBe('application/x-www-form-urlencoded');
-    expect(exchange?.form).toMatchObject({ grant_type: 'authorization_code', redirect_uri: REDIRECT_URI, client_key: fake.clientKey });
+    expect(exchange?.form).toMatchObject({ grant_type: 'authorization_code', redirect_uri: REDIRECT_URI, client_key: fake.clientKey, code_verifier: VERIFIER });
 
     const since = fake.requests.length;
     expect(await client.getUserInfo(tokens.accessToken)).toEqual({
@@ -266,14 +275,25 @@ describe('OAuth', () => {
     const { client } = makeClient();
     fake.setAuthorizingUser(addUser().openId);
     const code = (await authorize(client)).get('code') ?? '';
-    await client.exchangeCode(code);
-    const reused = await expectTikTokError(client.exchangeCode(code), 'reconnect_required', 'invalid_grant');
+    await client.exchangeCode(grant(code));
+    const reused = await expectTikTokError(client.exchangeCode(grant(code)), 'reconnect_required', 'invalid_grant');
     expect(reused.message).toBe(RECONNECT);
     expect(reused.httpStatus).toBe(400);
     expect(reused.logId).toMatch(/^\d{14}[0-9A-F]+$/);
 
     const other = (await authorize(client)).get('code') ?? '';
-    await expectTikTokError(client.exchangeCode(other, 'http://127.0.0.1:9/elsewhere'), 'invalid_request', 'invalid_request');
+    await expectTikTokError(client.exchangeCode({ ...grant(other), redirectUri: 'http://127.0.0.1:9/elsewhere' }), 'invalid_request', 'invalid_request');
+  });
+
+  it("refuses a code presented with another flow's PKCE verifier, as TikTok does", async () => {
+    const { client } = makeClient();
+    fake.setAuthorizingUser(addUser().openId);
+    const code = (await authorize(client)).get('code') ?? '';
+    const refused = await expectTikTokError(client.exchangeCode({ code, codeVerifier: newCodeVerifier() }), 'invalid_request', 'invalid_request');
+    expect(refused.httpStatus).toBe(400);
+    expect(refused.detail).toContain('Code verifier or code challenge is invalid.');
+    // The flow's own verifier still redeems it.
+    expect((await client.exchangeCode(grant(code))).accessToken).toMatch(/^act\./);
   });
 
   it('reports a refusal on the consent page and scopes the user did not grant', async () => {
@@ -290,7 +310,7 @@ describe('OAuth', () => {
     fake.setAuthorizingUser(user.openId, { grantScopes: ['user.info.basic', 'video.upload'] });
     const partial = await authorize(client);
     expect(callbackError(partial)).toBeNull();
-    const tokens = await client.exchangeCode(partial.get('code') ?? '');
+    const tokens = await client.exchangeCode(grant(partial.get('code')));
     expect(missingScopes(tokens.scope)).toEqual(['user.info.profile', 'video.publish', 'video.list']);
     // username needs user.info.profile, which was not granted.
     await expectTikTokError(client.getUserInfo(tokens.accessToken), 'reconnect_required', 'scope_permission_missed');
@@ -343,11 +363,11 @@ describe('OAuth', () => {
     expect(tiktokFromEnv(loadEnv({ NODE_ENV: 'test' }), logger)).toBeNull();
     const client = tiktokFromEnv(loadEnv({ NODE_ENV: 'test', PUBLIC_URL: 'http://127.0.0.1:9', ...fake.env }), logger);
     expect(client).not.toBeNull();
-    const authorizeUrl = new URL(client?.buildAuthorizeUrl({ state: 's' }) ?? '');
+    const authorizeUrl = new URL(client?.buildAuthorizeUrl({ state: 's', codeVerifier: VERIFIER }) ?? '');
     expect(authorizeUrl.searchParams.get('redirect_uri')).toBe(REDIRECT_URI);
     fake.setAuthorizingUser(addUser().openId);
     const callback = await authorize(client as TikTokClient, 's2');
-    expect((await client?.exchangeCode(callback.get('code') ?? ''))?.accessToken).toMatch(/^act\./);
+    expect((await client?.exchangeCode(grant(callback.get('code'))))?.accessToken).toMatch(/^act\./);
   });
 });
 
@@ -821,7 +841,7 @@ describe('rate limits and secrets', () => {
     const user = addUser();
     fake.setAuthorizingUser(user.openId);
     const code = (await authorize(client)).get('code') ?? '';
-    const tokens = await client.exchangeCode(code);
+    const tokens = await client.exchangeCode(grant(code));
     const refreshed = await client.refreshToken(tokens.refreshToken);
     await client.refreshToken(tokens.refreshToken).catch(() => undefined);
     await client.getUserInfo(refreshed.accessToken);

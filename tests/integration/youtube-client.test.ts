@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newCodeVerifier } from '../../server/src/engines/providers/http/pkce.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
 import {
@@ -93,9 +94,14 @@ function addUser(channel = true): FakeGoogleUser {
   return fake.addUser({ channelTitle: channel ? `Creator ${userCount}` : null, handle: `@creator${userCount}` });
 }
 
+/** The PKCE verifier of the flows these tests start (the app draws one per flow). */
+const VERIFIER = newCodeVerifier();
+/** A code of a flow started with VERIFIER, as the callback hands it to the exchange. */
+const grant = (code: string | null) => ({ code: code ?? '', codeVerifier: VERIFIER });
+
 /** The browser's part: open the consent URL and read the redirect it answers with. */
 async function authorize(client: YouTubeClient, state = `state-${randomBytes(4).toString('hex')}`): Promise<URLSearchParams> {
-  const response = await fetch(client.buildAuthorizeUrl({ state }), { redirect: 'manual' });
+  const response = await fetch(client.buildAuthorizeUrl({ state, codeVerifier: VERIFIER }), { redirect: 'manual' });
   expect(response.status).toBe(302);
   const location = new URL(response.headers.get('location') ?? '');
   expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
@@ -106,7 +112,7 @@ async function authorize(client: YouTubeClient, state = `state-${randomBytes(4).
 async function connect(client: YouTubeClient, user: FakeGoogleUser): Promise<YouTubeTokens> {
   fake.setAuthorizingUser(user.sub);
   const callback = await authorize(client);
-  return client.exchangeCode(callback.get('code') ?? '');
+  return client.exchangeCode(grant(callback.get('code')));
 }
 
 async function expectYouTubeError(promise: Promise<unknown>, kind: YouTubeErrorKind, code?: string): Promise<YouTubeError> {
@@ -229,13 +235,13 @@ describe('configuration', () => {
       youtubeRedirectUri: 'https://clips.example/api/youtube/callback',
     });
     const configured = loadEnv({ ...fake.env, YOUTUBE_REDIRECT_URI: REDIRECT_URI });
-    expect(youtubeFromEnv(configured, createLogger('silent'))?.buildAuthorizeUrl({ state: 's' })).toContain(fake.authUrl);
+    expect(youtubeFromEnv(configured, createLogger('silent'))?.buildAuthorizeUrl({ state: 's', codeVerifier: VERIFIER })).toContain(fake.authUrl);
   });
 });
 
 describe('OAuth', () => {
   it('builds Google’s consent URL with offline access, forced consent and both scopes', () => {
-    const url = new URL(makeClient().client.buildAuthorizeUrl({ state: 'abc' }));
+    const url = new URL(makeClient().client.buildAuthorizeUrl({ state: 'abc', codeVerifier: VERIFIER }));
     expect(`${url.origin}${url.pathname}`).toBe(fake.authUrl);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: fake.clientId,
@@ -246,6 +252,9 @@ describe('OAuth', () => {
       prompt: 'consent',
       include_granted_scopes: 'true',
       state: 'abc',
+      // RFC 7636's S256: the verifier's SHA-256 in base64url.
+      code_challenge: createHash('sha256').update(VERIFIER).digest('base64url'),
+      code_challenge_method: 'S256',
     });
   });
 
@@ -254,10 +263,17 @@ describe('OAuth', () => {
     const user = addUser();
     fake.setAuthorizingUser(user.sub);
     const code = (await authorize(client)).get('code') ?? '';
-    const tokens = await client.exchangeCode(code);
+    const tokens = await client.exchangeCode(grant(code));
     expect(tokens).toEqual({ accessToken: expect.stringMatching(/^ya29\./), refreshToken: expect.stringMatching(/^1\/\//), scope: SCOPE, expiresAt: new Date(CLIENT_NOW + 3599_000) });
-    expect(fake.requestsTo('token')[0]?.form).toEqual({ client_id: fake.clientId, client_secret: fake.clientSecret, grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI });
-    const again = await expectYouTubeError(client.exchangeCode(code), 'reconnect_required', 'invalid_grant');
+    expect(fake.requestsTo('token')[0]?.form).toEqual({
+      client_id: fake.clientId,
+      client_secret: fake.clientSecret,
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: VERIFIER,
+    });
+    const again = await expectYouTubeError(client.exchangeCode(grant(code)), 'reconnect_required', 'invalid_grant');
     expect(again.message).toMatch(/reconnect the account/);
     expect(again.retryable).toBe(false);
   });
@@ -272,7 +288,17 @@ describe('OAuth', () => {
     fake.denyAuthorization(false);
     const code = (await authorize(client)).get('code') ?? '';
     const wrong = makeClient({ clientSecret: 'GOCSPX-wrong' }).client;
-    await expectYouTubeError(wrong.exchangeCode(code), 'config', 'invalid_client');
+    await expectYouTubeError(wrong.exchangeCode(grant(code)), 'config', 'invalid_client');
+  });
+
+  it("refuses a code presented with another flow's PKCE verifier with invalid_grant, as Google does", async () => {
+    const { client } = makeClient();
+    fake.setAuthorizingUser(addUser().sub);
+    const code = (await authorize(client)).get('code') ?? '';
+    const refused = await expectYouTubeError(client.exchangeCode({ code, codeVerifier: newCodeVerifier() }), 'reconnect_required', 'invalid_grant');
+    expect(refused.httpStatus).toBe(400);
+    // The flow's own verifier still redeems it.
+    expect((await client.exchangeCode(grant(code))).accessToken).toMatch(/^ya29\./);
   });
 
   it('refreshes without a new refresh token: the old one keeps working', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
+import { OAUTH_CALLBACK_PLATFORMS } from '../../server/src/http/oauth-callback.ts';
 import { ADMIN, adminAndMember, bodyOf, rawRequest, resetThrottles, type RestClient, userIdOf } from './client.ts';
 
 /**
@@ -95,6 +96,19 @@ describe('REST: log rows written without a session are bounded', () => {
     const rows = await rowsWhere({ userId: null, logger: 'tiktok' });
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThanOrEqual(ANONYMOUS_ROWS_BOUND);
+  });
+
+  it("refused callbacks of a signed-in user add a bounded number of rows to that user's log, on every platform's callback", async () => {
+    for (const platform of OAUTH_CALLBACK_PLATFORMS) {
+      await reset();
+      for (let index = 0; index < FLOOD; index += 1) {
+        const reply = await admin.get(`/api/${platform}/callback?state=forged${index}&code=x`, { headers: fromAddress(index) });
+        expect(reply.status).toBe(400);
+      }
+      const rows = await rowsWhere({ userId: adminId, logger: platform, level: 'WARNING' });
+      expect(rows.length, platform).toBeGreaterThan(0);
+      expect(rows.length, platform).toBeLessThanOrEqual(ANONYMOUS_ROWS_BOUND);
+    }
   });
 
   it('a burst of server faults stores a bounded sample of ERROR rows', async () => {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newCodeVerifier } from '../../server/src/engines/providers/http/pkce.ts';
+import { encryptSecret } from '../../server/src/platform/crypto.ts';
 import { startFakeYouTube, type FakeYouTube } from '../fakes/youtube/index.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';
@@ -85,7 +87,10 @@ describe('REST YouTube: connection, posting refusals, review choices and streame
   it("refuses a TikTok flow's state on the YouTube callback and leaves it unspent", async () => {
     const state = 'tiktok-state-0123456789abcdefghijklmnopqrstuvwxyz';
     const stateHash = createHash('sha256').update(state).digest('hex');
-    await app.deps.db.insertInto('oauth_states').values({ state_hash: stateHash, user_id: aliceId, via: 'owner', platform: 'tiktok', expires_at: new Date(Date.now() + 60_000) }).execute();
+    await app.deps.db
+      .insertInto('oauth_states')
+      .values({ state_hash: stateHash, user_id: aliceId, via: 'owner', platform: 'tiktok', code_verifier_enc: encryptSecret(newCodeVerifier(), app.deps.appSecret), expires_at: new Date(Date.now() + 60_000) })
+      .execute();
     const page = await fetch(`${server.baseUrl}/api/youtube/callback?state=${state}&code=4/abc`);
     expect(page.status).toBe(400);
     expect(await page.text()).toContain('"type":"youtube-auth","success":false');

@@ -24,11 +24,34 @@ interface VerifyResult {
 }
 
 /**
+ * The guest visit, started once per page before the first passkey is checked: the server gives
+ * this browser its own budget for wrong passkeys, so somebody guessing from the same address (a
+ * shared network, a proxy) does not use it up. A failure is no reason to stop: the check then
+ * shares the address's budget, as it did before visits.
+ */
+function useGuestVisit(): () => Promise<void> {
+  const { mutateAsync } = trpc.guests.startVisit.useMutation();
+  const started = useRef<Promise<void> | null>(null);
+  const start = useCallback(() => {
+    started.current ??= mutateAsync().then(
+      () => undefined,
+      () => undefined,
+    );
+    return started.current;
+  }, [mutateAsync]);
+  useEffect(() => {
+    void start();
+  }, [start]);
+  return start;
+}
+
+/**
  * Verification of the typed passkey (spec section 4): automatic once all six characters are there
  * and differ from the last attempt; fewer than six means not verified. The state is that of the
  * passkey now in the boxes, so an answer about an earlier passkey never shows.
  */
 export function usePasskeyVerification(passkey: string, complete: boolean) {
+  const visitStarted = useGuestVisit();
   const [result, setResult] = useState<VerifyResult | null>(null);
   const lastAttempt = useRef<string | null>(null);
   const current = useRef(passkey);
@@ -49,9 +72,9 @@ export function usePasskeyVerification(passkey: string, complete: boolean) {
   const verify = useCallback(
     (key: string) => {
       lastAttempt.current = key;
-      mutate({ passkey: key });
+      void visitStarted().then(() => mutate({ passkey: key }));
     },
-    [mutate],
+    [mutate, visitStarted],
   );
 
   useEffect(() => {

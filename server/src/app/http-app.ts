@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import express, { type Express } from 'express';
+import { AVATAR_HOSTS } from '@clipshift/shared';
 import helmet from 'helmet';
 import type { AppDeps } from '../domains/deps.ts';
 import { createApiRouter } from '../http/api.ts';
@@ -10,6 +11,9 @@ import { clientRouter } from '../http/static-assets.ts';
 import { appPath } from '../platform/paths.ts';
 
 export const CLIENT_DIST = appPath('client/dist');
+
+/** Pictures load from the app itself and, for connected accounts' avatars, from the platforms' picture hosts only. */
+const IMAGE_SOURCES = ["'self'", 'data:', 'blob:', ...Object.values(AVATAR_HOSTS).flatMap((hosts) => hosts.map((host) => `https://${host}`))];
 
 export function createApp(deps: AppDeps, options: { clientDist?: string } = {}): Express {
   const app = express();
@@ -22,7 +26,7 @@ export function createApp(deps: AppDeps, options: { clientDist?: string } = {}):
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+          imgSrc: IMAGE_SOURCES,
           mediaSrc: ["'self'", 'blob:'],
           styleSrc: ["'self'", "'unsafe-inline'"],
           connectSrc: ["'self'"],

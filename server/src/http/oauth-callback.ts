@@ -1,4 +1,4 @@
-import type { AccountPlatform } from '@clipshift/shared';
+import { ACCOUNT_PLATFORMS } from '@clipshift/shared';
 import { Router } from 'express';
 import type { AppDeps } from '../domains/deps.ts';
 import { createRequestContext } from './context.ts';
@@ -7,14 +7,16 @@ import { callbackPage, completeAuthorization, type CallbackResult } from '../dom
 /** 200 connected; 503 the database is away (start again later); 400 any other failure. */
 const statusOf = (result: CallbackResult) => (result.success ? 200 : result.unavailable ? 503 : 400);
 
+/** Every platform accounts can be connected from has its callback here (and its rows' budget with it). */
+export const OAUTH_CALLBACK_PLATFORMS = ACCOUNT_PLATFORMS;
+
 /**
  * GET /api/tiktok/callback and GET /api/youtube/callback: where the platform sends the popup back;
  * each answers the page that tells the opener ({type:'tiktok-auth'|'youtube-auth', success, error?}).
  */
 export function oauthCallbackRouter(deps: AppDeps): Router {
   const router = Router();
-  const platforms: AccountPlatform[] = ['tiktok', 'youtube'];
-  for (const platform of platforms) {
+  for (const platform of OAUTH_CALLBACK_PLATFORMS) {
     router.get(`/${platform}/callback`, async (req, res) => {
       const ctx = await createRequestContext(deps, req, res);
       const result = await completeAuthorization(deps, req.query as Record<string, unknown>, ctx.user?.id ?? null, platform);

@@ -15,11 +15,22 @@ export const RATE_LIMITS = {
   login: { max: 10, windowSeconds: 60 },
   /** Failed sign-ins from one browser holding a device cookie for the account. */
   loginDevice: { max: 10, windowSeconds: 15 * 60 },
+  /** Successful sign-ins presenting one device-cookie entry (a script replaying the same cookie). */
+  loginDeviceSuccess: { max: 10, windowSeconds: 15 * 60 },
+  /** Successful sign-ins to one account with device cookies, from all its browsers together. */
+  loginAccountSuccess: { max: 30, windowSeconds: 15 * 60 },
   register: { max: 5, windowSeconds: 60 },
   // 10 wrong guesses per 10 minutes from one client: walking 36^6 codes would take about 4,000 years.
   passkey: { max: 10, windowSeconds: 600 },
   /** Wrong guesses at one code, from any address. */
   passkeyCode: { max: 20, windowSeconds: 60 * 60 },
+  /**
+   * Wrong guesses from one address, all its browsers together: what a client that keeps starting
+   * new guest visits (each with `passkey`'s budget) can spend at most.
+   */
+  passkeyAddress: { max: 30, windowSeconds: 600 },
+  /** Right codes of one owner from one address: enough for anyone connecting accounts, not a flood of OAuth states. */
+  passkeyOwner: { max: 60, windowSeconds: 600 },
 } satisfies Record<string, RateLimitRule>;
 
 const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and try again.';
@@ -74,30 +85,43 @@ export async function refundRateLimit(db: DbOrTrx, key: string): Promise<void> {
     .execute();
 }
 
-interface KeyedRule {
+export interface KeyedRule {
   key: string;
   rule: RateLimitRule;
+  /** The refusal's words (default: "Too many attempts…"). */
+  message?: (secondsLeft: number) => string;
+}
+
+/** Gives back one attempt to each budget named. */
+export async function refundRateLimits(db: DbOrTrx, keys: readonly string[]): Promise<void> {
+  await Promise.all(keys.map((key) => refundRateLimit(db, key)));
 }
 
 /**
- * Runs an attempt that only spends the budgets when it fails. Each budget is counted up front, so
- * that simultaneous attempts cannot overshoot it, and given back when the attempt succeeds; a
- * refusal by one budget gives back what the others were charged.
+ * Counts one attempt in every budget, up front, so that simultaneous attempts cannot overshoot
+ * any; a refusal by one budget gives back what the others were charged.
  */
-export async function failuresWithinLimits<T>(db: DbOrTrx, limits: readonly KeyedRule[], attempt: () => Promise<T>): Promise<T> {
+export async function chargeRateLimits(db: DbOrTrx, limits: readonly KeyedRule[]): Promise<void> {
   const charged: string[] = [];
-  const refund = () => Promise.all(charged.map((key) => refundRateLimit(db, key)));
   try {
-    for (const { key, rule } of limits) {
+    for (const { key, rule, message } of limits) {
       charged.push(key);
-      await consumeRateLimit(db, key, rule);
+      await consumeRateLimit(db, key, rule, message);
     }
   } catch (error) {
-    await refund();
+    await refundRateLimits(db, charged);
     throw error;
   }
+}
+
+/**
+ * Runs an attempt that only spends the budgets when it fails: each is charged up front
+ * (chargeRateLimits) and given back when the attempt succeeds.
+ */
+export async function failuresWithinLimits<T>(db: DbOrTrx, limits: readonly KeyedRule[], attempt: () => Promise<T>): Promise<T> {
+  await chargeRateLimits(db, limits);
   const result = await attempt();
-  await refund();
+  await refundRateLimits(db, limits.map((limit) => limit.key));
   return result;
 }
 

@@ -435,10 +435,14 @@ function handleAuthorize(context: Context, res: ServerResponse, params: URLSearc
   if (refusal) return back({ error: refusal.error, error_description: refusal.description });
   const user = authorizingUser(context);
   if (!user) return sendPage(res, 400, 'fake TikTok: no user to authorise (addUser first)', 'TikTok');
+  const codeChallenge = params.get('code_challenge');
+  if (codeChallenge !== null && params.get('code_challenge_method') !== 'S256') {
+    return back({ error: 'invalid_request', error_description: 'code_challenge_method must be S256.' });
+  }
   const grantable = context.authorizing.grantScopes ?? user.grantScopes ?? requested;
   const granted = requested.filter((scope) => grantable.includes(scope));
-  // code_challenge, code_challenge_method and disable_auto_auth are accepted and ignored (B1).
-  const code = context.state.issueCode(user.openId, granted, redirectUri);
+  // disable_auto_auth is accepted and ignored (B1); a PKCE challenge is kept for the code exchange.
+  const code = context.state.issueCode(user.openId, granted, redirectUri, codeChallenge);
   return back({ code, scopes: granted.join(',') });
 }
 
@@ -490,7 +494,7 @@ async function handleOAuth(context: Context, endpoint: 'token' | 'revoke', recor
 
 function exchangeCode(context: Context, res: ServerResponse, form: Record<string, string>): void {
   if (!form.code || !form.redirect_uri) return sendOAuthError(res, 'invalid_request', 'code and redirect_uri are required.');
-  const grant = context.state.redeemCode(form.code, form.redirect_uri);
+  const grant = context.state.redeemCode(form.code, form.redirect_uri, form.code_verifier);
   if ('error' in grant) return sendOAuthError(res, grant.error, grant.description);
   return sendTokens(context, res, grant.openId, grant.scopes, context.state.issueTokens(grant.openId, grant.scopes));
 }

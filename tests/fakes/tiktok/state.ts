@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 /*
  * What the fake TikTok remembers: users, codes, tokens, uploads and posts, and the rules of
@@ -71,9 +71,14 @@ interface AuthCode {
   openId: string;
   scopes: string[];
   redirectUri: string;
+  /** The authorize request's code_challenge (S256, hex as TikTok wants it), when it sent one. */
+  codeChallenge: string | null;
   expiresAt: number;
   used: boolean;
 }
+
+/** TikTok's S256: the verifier's SHA-256 in hex (external-apis.md B1, the desktop guide). */
+const hexS256 = (verifier: string) => createHash('sha256').update(verifier).digest('hex');
 
 export interface FakeAccessToken {
   openId: string;
@@ -206,19 +211,25 @@ export class FakeTikTokState {
   // ---- OAuth -------------------------------------------------------------------------------
 
   /** Real codes carry characters that must be URL-decoded before the exchange (B1): `*` and `!`. */
-  issueCode(openId: string, scopes: string[], redirectUri: string): string {
+  issueCode(openId: string, scopes: string[], redirectUri: string, codeChallenge: string | null = null): string {
     const code = `${randomBytes(24).toString('base64url')}*3!${randomBytes(4).toString('hex')}.va`;
-    this.codes.set(code, { openId, scopes, redirectUri, expiresAt: this.now() + CODE_LIFETIME_MS, used: false });
+    this.codes.set(code, { openId, scopes, redirectUri, codeChallenge, expiresAt: this.now() + CODE_LIFETIME_MS, used: false });
     return code;
   }
 
-  /** The code's grant, consuming it; a reason string when it cannot be used. */
-  redeemCode(code: string, redirectUri: string): { openId: string; scopes: string[] } | { error: 'invalid_grant' | 'invalid_request'; description: string } {
+  /**
+   * The code's grant, consuming it; a reason string when it cannot be used. A code whose authorize
+   * request carried a PKCE challenge needs the verifier behind it.
+   */
+  redeemCode(code: string, redirectUri: string, codeVerifier?: string): { openId: string; scopes: string[] } | { error: 'invalid_grant' | 'invalid_request'; description: string } {
     const stored = this.codes.get(code);
     if (!stored) return { error: 'invalid_grant', description: 'Authorization code is invalid.' };
     if (stored.used) return { error: 'invalid_grant', description: 'Authorization code has been used.' };
     if (stored.expiresAt <= this.now()) return { error: 'invalid_grant', description: 'Authorization code is expired.' };
     if (stored.redirectUri !== redirectUri) return { error: 'invalid_request', description: 'Redirect_uri is not matched with the uri when requesting code.' };
+    if (stored.codeChallenge !== null && (codeVerifier === undefined || hexS256(codeVerifier) !== stored.codeChallenge)) {
+      return { error: 'invalid_request', description: 'Code verifier or code challenge is invalid.' };
+    }
     stored.used = true;
     return { openId: stored.openId, scopes: stored.scopes };
   }

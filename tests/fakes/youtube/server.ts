@@ -11,6 +11,7 @@ import {
   UPLOAD_BLOCK,
   UPLOAD_SCOPE,
   type AddGoogleUserInput,
+  type CodeChallenge,
   type FakeChannel,
   type FakeGoogleUser,
   type FakeToken,
@@ -360,9 +361,20 @@ function handleAuthorize(context: Context, res: ServerResponse, params: URLSearc
   if (context.authorizing.deny) return back({ error: 'access_denied' });
   const user = authorizingUser(context);
   if (!user) return sendPage(res, 400, 'fake YouTube: no user to authorise (addUser first)', 'Google');
+  const pkce = codeChallengeOf(params);
+  if (pkce === 'invalid') return back({ error: 'invalid_request' });
   const granted = context.authorizing.grantScopes === null ? requested : requested.filter((scope) => context.authorizing.grantScopes?.includes(scope));
-  const code = context.state.issueCode(user.sub, granted, redirectUri, accessType === 'offline');
+  const code = context.state.issueCode(user.sub, granted, redirectUri, accessType === 'offline', pkce);
   back({ code, scope: granted.join(' ') });
+}
+
+/** The consent request's PKCE challenge (RFC 7636: method `plain` unless it says S256), none, or 'invalid'. */
+function codeChallengeOf(params: URLSearchParams): CodeChallenge | null | 'invalid' {
+  const challenge = params.get('code_challenge');
+  if (challenge === null) return null;
+  const method = params.get('code_challenge_method') ?? 'plain';
+  if ((method !== 'S256' && method !== 'plain') || !/^[A-Za-z0-9._~-]{43,128}$/.test(challenge)) return 'invalid';
+  return { challenge, method };
 }
 
 function authorizingUser(context: Context): FakeGoogleUser | null {
@@ -401,7 +413,7 @@ async function handleToken(context: Context, record: RecordedYouTubeRequest, req
   const { state } = context;
   if (form.grant_type === 'authorization_code') {
     if (!form.code || !form.redirect_uri) return sendJson(res, 400, { error: 'invalid_request', error_description: 'Missing required parameter: code or redirect_uri' });
-    const grant = state.redeemCode(form.code, form.redirect_uri);
+    const grant = state.redeemCode(form.code, form.redirect_uri, form.code_verifier);
     if ('error' in grant) return sendJson(res, 400, { error: grant.error, error_description: grant.description });
     const tokens = state.issueTokens(grant.sub, grant.scopes, grant.offline);
     const body: Record<string, unknown> = {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /*
  * What the fake YouTube remembers: Google users and their channels, codes, grants and tokens, the
@@ -49,8 +49,20 @@ interface AuthCode {
   scopes: string[];
   redirectUri: string;
   offline: boolean;
+  /** The consent request's PKCE challenge and method (RFC 7636), when it sent one. */
+  pkce: CodeChallenge | null;
   expiresAt: number;
   used: boolean;
+}
+
+export interface CodeChallenge {
+  challenge: string;
+  method: 'S256' | 'plain';
+}
+
+/** RFC 7636: S256 is the verifier's SHA-256 in base64url, plain the verifier itself. */
+function challengeOf(verifier: string, method: CodeChallenge['method']): string {
+  return method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
 }
 
 export interface FakeToken {
@@ -137,7 +149,7 @@ export class FakeYouTubeState {
       channel:
         input.channelTitle === null
           ? null
-          : { id: channelId, title: input.channelTitle, handle, avatarUrl: `https://yt3.ggpht.example/${channelId}=s88-c-k-c0x00ffffff-no-rj` },
+          : { id: channelId, title: input.channelTitle, handle, avatarUrl: `https://yt3.ggpht.com/${channelId}=s88-c-k-c0x00ffffff-no-rj` },
     };
     this.users.set(sub, user);
     return user;
@@ -145,18 +157,25 @@ export class FakeYouTubeState {
 
   // ---- OAuth -------------------------------------------------------------------------------
 
-  issueCode(sub: string, scopes: string[], redirectUri: string, offline: boolean): string {
+  issueCode(sub: string, scopes: string[], redirectUri: string, offline: boolean, pkce: CodeChallenge | null = null): string {
     // Google's codes start with "4/" and carry "/": the callback must URL-decode them before the exchange.
     const code = `4/0A${randomId(30)}/${randomId(6)}`;
-    this.codes.set(code, { sub, scopes, redirectUri, offline, expiresAt: this.now() + CODE_LIFETIME_MS, used: false });
+    this.codes.set(code, { sub, scopes, redirectUri, offline, pkce, expiresAt: this.now() + CODE_LIFETIME_MS, used: false });
     return code;
   }
 
-  /** The code's grant, consuming it; Google's error otherwise. */
-  redeemCode(code: string, redirectUri: string): AuthCode | { error: string; description: string } {
+  /**
+   * The code's grant, consuming it; Google's error otherwise. A code whose consent request carried
+   * a PKCE challenge needs the verifier behind it (invalid_grant without it or with another).
+   */
+  redeemCode(code: string, redirectUri: string, codeVerifier?: string): AuthCode | { error: string; description: string } {
     const stored = this.codes.get(code);
     if (!stored || stored.used || stored.expiresAt <= this.now()) return { error: 'invalid_grant', description: 'Token has been expired or revoked.' };
     if (stored.redirectUri !== redirectUri) return { error: 'redirect_uri_mismatch', description: 'Bad Request' };
+    if (stored.pkce && codeVerifier === undefined) return { error: 'invalid_grant', description: 'Missing code verifier.' };
+    if (stored.pkce && challengeOf(codeVerifier ?? '', stored.pkce.method) !== stored.pkce.challenge) {
+      return { error: 'invalid_grant', description: 'Invalid code verifier.' };
+    }
     stored.used = true;
     return stored;
   }

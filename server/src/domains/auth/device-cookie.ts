@@ -61,3 +61,20 @@ export function issueDeviceCookie(appSecret: string, cookie: string | undefined,
     .map((entry) => entry.text);
   return [fresh, ...others].slice(0, MAX_ENTRIES).join(ENTRY_SEPARATOR);
 }
+
+/**
+ * The key of the entry a browser gets on the guest page (/connect): the same signed machinery,
+ * naming a guest visit instead of an account, so a guest's passkey guesses are limited per browser.
+ * Usernames have no NUL, so no account shares this key.
+ */
+export function guestVisitKey(appSecret: string): string {
+  return accountKeyFor(appSecret, '\0guest visit');
+}
+
+/** The browser's valid entry for the key, kept as it is; else a fresh one and the cookie that carries it. */
+export function keepOrIssueDeviceEntry(appSecret: string, cookie: string | undefined, key: string): { entry: DeviceEntry; cookie: string | null } {
+  const existing = deviceEntryFor(appSecret, cookie, key);
+  if (existing) return { entry: existing, cookie: null };
+  const issued = issueDeviceCookie(appSecret, cookie, key);
+  return { entry: deviceEntryFor(appSecret, issued, key)!, cookie: issued };
+}

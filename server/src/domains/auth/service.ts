@@ -78,7 +78,7 @@ export async function checkCredentials(db: DbOrTrx, input: LoginInput): Promise<
 
 export { SESSION_COOKIE, SESSION_TTL_MS, createSession, invalidateSession, validateSessionToken, type CreatedSession, type ValidSession } from './sessions.ts';
 export { guardLogin, type LoginGuard, type LoginRequest } from './throttle.ts';
-export { DEVICE_COOKIE, DEVICE_COOKIE_TTL_MS, issueDeviceCookie } from './device-cookie.ts';
+export { DEVICE_COOKIE, DEVICE_COOKIE_TTL_MS, deviceEntryFor, guestVisitKey, issueDeviceCookie, keepOrIssueDeviceEntry } from './device-cookie.ts';
 
 /** Housekeeping of the auth tables: expired sessions, and sign-in locks nobody has touched for a day. Returns the sessions removed. */
 export async function cleanUpAuth(db: DbOrTrx): Promise<number> {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import { consumeRateLimit, RATE_LIMITS, RateLimited, refundRateLimit, waitInWords } from '../../platform/rate-limit.ts';
+import { chargeRateLimits, consumeRateLimit, RATE_LIMITS, RateLimited, refundRateLimits, waitInWords, type KeyedRule } from '../../platform/rate-limit.ts';
 import { accountKeyFor, deviceEntryFor, type DeviceEntry } from './device-cookie.ts';
 
 /**
@@ -20,6 +20,8 @@ const accountLockedMessage = (secondsLeft: number) =>
   `Too many failed sign-in attempts for this account. Try again in ${waitInWords(secondsLeft)}, or sign in from a browser that has signed in to it before.`;
 const deviceLimitedMessage = (secondsLeft: number) =>
   `Too many failed sign-in attempts from this browser. Try again in ${waitInWords(secondsLeft)}.`;
+const signInsLimitedMessage = (secondsLeft: number) =>
+  `Too many sign-ins to this account in a short time. Try again in ${waitInWords(secondsLeft)}.`;
 
 export interface LoginRequest {
   ip: string;
@@ -90,6 +92,31 @@ async function resetAccountFailures(db: DbOrTrx, accountKey: string): Promise<vo
 }
 
 /**
+ * A browser with a valid device entry for the account: its failures are limited per entry, and so
+ * are its successes, per entry (a script replaying one cookie) and per account (one following the
+ * fresh entry each success brings). Every budget is charged up front; a success gives back its
+ * failure, a failure its successes, so a stolen cookie without the password cannot spend the
+ * owner's sign-ins.
+ */
+async function guardDeviceLogin(db: DbOrTrx, accountKey: string, device: DeviceEntry): Promise<LoginGuard> {
+  const failures: KeyedRule = { key: `login-device:${device.nonce}`, rule: RATE_LIMITS.loginDevice, message: deviceLimitedMessage };
+  const successes: KeyedRule[] = [
+    { key: `login-device-ok:${device.nonce}`, rule: RATE_LIMITS.loginDeviceSuccess, message: signInsLimitedMessage },
+    { key: `login-account-ok:${accountKey}`, rule: RATE_LIMITS.loginAccountSuccess, message: signInsLimitedMessage },
+  ];
+  await chargeRateLimits(db, [failures, ...successes]);
+  return {
+    accountKey,
+    device,
+    succeeded: () => refundRateLimits(db, [failures.key]),
+    failed: async () => {
+      await refundRateLimits(db, successes.map((limit) => limit.key));
+      return null;
+    },
+  };
+}
+
+/**
  * Applies the sign-in limits of the contract before a password is checked: a browser holding a
  * valid device cookie for the account is limited per device only; every other request per client
  * address and by the account's lock.
@@ -97,11 +124,7 @@ async function resetAccountFailures(db: DbOrTrx, accountKey: string): Promise<vo
 export async function guardLogin(db: DbOrTrx, appSecret: string, request: LoginRequest, username: string): Promise<LoginGuard> {
   const accountKey = accountKeyFor(appSecret, username);
   const device = deviceEntryFor(appSecret, request.deviceCookie, accountKey);
-  if (device) {
-    const key = `login-device:${device.nonce}`;
-    await consumeRateLimit(db, key, RATE_LIMITS.loginDevice, deviceLimitedMessage);
-    return { accountKey, device, succeeded: () => refundRateLimit(db, key), failed: async () => null };
-  }
+  if (device) return guardDeviceLogin(db, accountKey, device);
   await consumeRateLimit(db, `login:${request.ip}`, RATE_LIMITS.login);
   await reserveAccountAttempt(db, accountKey);
   return {

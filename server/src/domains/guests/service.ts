@@ -1,9 +1,9 @@
 import { PASSKEY_ALPHABET, PASSKEY_INVALID, PASSKEY_LENGTH } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import { failuresWithinLimits, RATE_LIMITS, secretThrottleKey } from '../../platform/rate-limit.ts';
+import { consumeRateLimit, failuresWithinLimits, RATE_LIMITS, secretThrottleKey, type KeyedRule } from '../../platform/rate-limit.ts';
 import { notFound } from '../../platform/errors.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import { passkeys } from '../auth/service.ts';
+import { deviceEntryFor, guestVisitKey, keepOrIssueDeviceEntry, passkeys } from '../auth/service.ts';
 
 function randomPasskey(): string {
   // 36 symbols: reject bytes >= 252 so every symbol is equally likely.
@@ -47,17 +47,42 @@ interface PasskeyAttempt {
   appSecret: string;
   ip: string;
   passkey: string;
+  /** The clipshift_device cookie as sent: it may carry the browser's guest visit. */
+  deviceCookie: string | undefined;
 }
 
 /**
- * The owner of a typed passkey, within the guess budgets: wrong codes spend the address's budget
- * and the code's own (so a flood at one code from many addresses locks that code); a right code
- * spends nothing, so loading a shared /connect link again and again never locks anyone out.
+ * Starts a guest visit for the browser (the /connect page asks once it opens): an entry in its
+ * device cookie that gives it a budget for wrong passkeys of its own. Returns the cookie to set,
+ * or null when the browser already has a visit.
  */
-export function findPasskeyOwnerLimited({ db, appSecret, ip, passkey }: PasskeyAttempt): Promise<PasskeyOwner> {
-  const limits = [
-    { key: `passkey:${ip}`, rule: RATE_LIMITS.passkey },
+export function startGuestVisit(appSecret: string, deviceCookie: string | undefined): string | null {
+  return keepOrIssueDeviceEntry(appSecret, deviceCookie, guestVisitKey(appSecret)).cookie;
+}
+
+/**
+ * Who pays for a wrong guess: the browser's guest visit when it has one, else the address (every
+ * client that sends no visit shares it); the address as a whole too, so that starting visit after
+ * visit buys a bounded number of guesses; and the code itself.
+ */
+function guessBudgets({ appSecret, ip, passkey, deviceCookie }: PasskeyAttempt): KeyedRule[] {
+  const visit = deviceEntryFor(appSecret, deviceCookie, guestVisitKey(appSecret));
+  return [
+    { key: visit ? `passkey-visit:${visit.nonce}` : `passkey:${ip}`, rule: RATE_LIMITS.passkey },
+    { key: `passkey-address:${ip}`, rule: RATE_LIMITS.passkeyAddress },
     { key: secretThrottleKey(appSecret, 'passkey-code', passkey), rule: RATE_LIMITS.passkeyCode },
   ];
-  return failuresWithinLimits(db, limits, () => findPasskeyOwner(db, passkey));
+}
+
+/**
+ * The owner of a typed passkey, within the guess budgets (decisions 0005 and 0028): wrong codes
+ * spend the budgets of guessBudgets, a right code gives back what it was charged, so a spammer
+ * spends their own browser's budget and a guest in another browser behind the same address still
+ * gets in. Right codes are limited per address and owner, which only someone who knows the code
+ * can spend: enough for any number of honest connections, not a flood of OAuth states.
+ */
+export async function findPasskeyOwnerLimited(attempt: PasskeyAttempt): Promise<PasskeyOwner> {
+  const owner = await failuresWithinLimits(attempt.db, guessBudgets(attempt), () => findPasskeyOwner(attempt.db, attempt.passkey));
+  await consumeRateLimit(attempt.db, `passkey-owner:${attempt.ip}:${owner.id}`, RATE_LIMITS.passkeyOwner);
+  return owner;
 }

@@ -1,4 +1,4 @@
-import { formatAccountHandle, PLATFORM_LABELS, type AccountPlatform, type CreatorOptions, type Streamer, type TikTokAccount } from '@clipshift/shared';
+import { formatAccountHandle, PLATFORM_LABELS, platformAvatarUrl, type AccountPlatform, type CreatorOptions, type Streamer, type TikTokAccount } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { recordLog } from '../logs/service.ts';
 import { raiseEvent } from '../notifications/service.ts';
@@ -59,6 +59,8 @@ export async function listAccounts(db: DbOrTrx, userId: string, platform?: Accou
   const links = accounts.length ? await selectLinksOfAccounts(db, accounts.map((account) => account.id)) : [];
   return accounts.map((account) => ({
     ...account,
+    // Rows stored before avatars were checked may hold any URL: checked again on the way out.
+    avatar_url: platformAvatarUrl(account.platform, account.avatar_url),
     created_at: account.created_at.toISOString(),
     linked_streamer_ids: links.filter((link) => link.tiktok_account_id === account.id).map((link) => link.streamer_id),
   }));
@@ -84,7 +86,7 @@ export async function linkedAccountsByStreamer(db: DbOrTrx, streamerIds: readonl
   if (!streamerIds.length) return map;
   for (const row of await selectLinkedAccounts(db, streamerIds)) {
     const list = map.get(row.streamer_id) ?? [];
-    list.push({ id: row.id, display_name: row.display_name, username: row.username, avatar_url: row.avatar_url });
+    list.push({ id: row.id, display_name: row.display_name, username: row.username, avatar_url: platformAvatarUrl(row.platform, row.avatar_url) });
     map.set(row.streamer_id, list);
   }
   return map;
@@ -111,7 +113,7 @@ export async function upsertAccount(
     union_id: input.info.unionId ?? null,
     display_name: input.info.displayName || input.info.username || 'TikTok account',
     username: input.info.username ?? null,
-    avatar_url: input.info.avatarUrl ?? null,
+    avatar_url: platformAvatarUrl('tiktok', input.info.avatarUrl),
   };
   const tokens = tokenColumns(input.tokens, appSecret, now);
   const account = await upsertAccountRow(
@@ -141,7 +143,7 @@ export async function upsertYouTubeAccount(
     union_id: null,
     display_name: channel.title || channel.handle || 'YouTube channel',
     username: channel.handle ? channel.handle.replace(/^@/, '') : null,
-    avatar_url: channel.avatarUrl,
+    avatar_url: platformAvatarUrl('youtube', channel.avatarUrl),
   };
   const access = {
     access_token_enc: encryptSecret(tokens.accessToken, appSecret),

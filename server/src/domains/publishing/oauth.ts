@@ -2,8 +2,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { formatAccountHandle, PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, YOUTUBE_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
-import { callbackError } from '../../engines/providers/tiktok/index.ts';
+import { newCodeVerifier } from '../../engines/providers/http/pkce.ts';
+import { callbackError as tiktokCallbackError } from '../../engines/providers/tiktok/index.ts';
 import { callbackError as youtubeCallbackError, missingScopes } from '../../engines/providers/youtube/index.ts';
+import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';
 import { databaseAnswers } from '../../platform/db/database.ts';
 import { isDatabaseUnavailable } from '../../platform/db/errors.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
@@ -17,17 +19,72 @@ const hashState = (state: string) => createHash('sha256').update(state).digest('
 /** The permissions a YouTube connection needs, in the user's words, when Google's page let them untick one. */
 const YOUTUBE_SCOPES_MISSING = 'Clipshift needs permission to upload videos and to see your YouTube channel: connect again and leave both boxes ticked on Google’s page.';
 
+type Owner = { userId: string; via: 'owner' | 'guest' };
+
+/** A code from the callback and the PKCE verifier of the flow whose state came with it. */
+interface Grant {
+  code: string;
+  codeVerifier: string;
+}
+
+/** What differs from one platform's connection to another's; everything else is one flow for all. */
+interface OAuthFlow {
+  /** Who runs the consent page, as the user knows them ("Google" for YouTube). */
+  provider: string;
+  /** Throws 503 when the platform is not configured, before anything is stored. */
+  authorizeUrl(deps: AppDeps, request: { state: string; codeVerifier: string }): string;
+  /** The refusal a callback carries (`?error=`), or null. */
+  refusal(query: URLSearchParams): Error | null;
+  /** Code → tokens → profile → the account row of its owner. */
+  connect(deps: AppDeps, owner: Owner, grant: Grant): Promise<TikTokAccountRow>;
+  /** The account in the log's words. */
+  describe(account: TikTokAccountRow): string;
+}
+
+const OAUTH_FLOWS: Record<AccountPlatform, OAuthFlow> = {
+  tiktok: {
+    provider: PLATFORM_LABELS.tiktok,
+    authorizeUrl: (deps, request) => requireTikTok(deps).buildAuthorizeUrl(request),
+    refusal: tiktokCallbackError,
+    connect: connectTikTok,
+    describe: (account) => `TikTok account ${formatAccountHandle(account)}`,
+  },
+  youtube: {
+    provider: 'Google',
+    authorizeUrl: (deps, request) => requireYouTube(deps).buildAuthorizeUrl(request),
+    refusal: youtubeCallbackError,
+    connect: connectYouTube,
+    describe: (account) => `YouTube channel ${account.display_name}`,
+  },
+};
+
 /**
  * The platform's authorize URL with a fresh single-use state bound to the user and to the platform
- * (ten minutes). For YouTube: offline access and a consent prompt, so Google hands out a refresh token.
+ * (ten minutes), and the PKCE challenge of a verifier kept (encrypted) with that state. For
+ * YouTube: offline access and a consent prompt, so Google hands out a refresh token.
  */
 export async function authorizeUrlFor(deps: AppDeps, userId: string, via: 'owner' | 'guest', platform: AccountPlatform = 'tiktok'): Promise<string> {
-  // Checked before a state is stored: an unconfigured platform leaves nothing behind.
-  const client = platform === 'youtube' ? requireYouTube(deps) : requireTikTok(deps);
   const state = randomBytes(32).toString('base64url');
-  await insertOAuthState(deps.db, { state_hash: hashState(state), user_id: userId, via, platform, expires_at: new Date(Date.now() + STATE_TTL_MS) });
-  return client.buildAuthorizeUrl({ state });
+  const codeVerifier = newCodeVerifier();
+  // Built before the state is stored: an unconfigured platform leaves nothing behind.
+  const url = OAUTH_FLOWS[platform].authorizeUrl(deps, { state, codeVerifier });
+  await insertOAuthState(deps.db, {
+    state_hash: hashState(state),
+    user_id: userId,
+    via,
+    platform,
+    code_verifier_enc: encryptSecret(codeVerifier, deps.appSecret),
+    expires_at: new Date(Date.now() + STATE_TTL_MS),
+  });
+  return url;
 }
+
+/**
+ * Every row a callback writes, whatever the platform: anyone can call it as often as they like,
+ * with a session or without, so its rows are bounded like those of the other public routes
+ * (decision 0008), per user they are about.
+ */
+const callbackLogBudget = (userId: string | null) => anonymousLogBudget(userId);
 
 export interface CallbackResult {
   success: boolean;
@@ -36,17 +93,28 @@ export interface CallbackResult {
   unavailable?: boolean;
 }
 
-/** Marks the state used and returns whom it belongs to; unknown, reused, expired or other platforms' states are refused. */
-async function consumeState(deps: AppDeps, state: string, platform: AccountPlatform): Promise<{ userId: string; via: 'owner' | 'guest' }> {
+/**
+ * Marks the state used and returns whom it belongs to and its flow's PKCE verifier; unknown,
+ * reused, expired or other platforms' states are refused.
+ */
+async function consumeState(deps: AppDeps, state: string, platform: AccountPlatform): Promise<Owner & { codeVerifier: string }> {
   const row = await consumeOAuthState(deps.db, hashState(state), platform);
   if (!row) throw new Error('This sign-in link is unknown, already used or expired. Please start the connection again.');
-  return { userId: row.user_id, via: row.via };
+  return { userId: row.user_id, via: row.via, codeVerifier: decryptSecret(row.code_verifier_enc, deps.appSecret) };
+}
+
+/** The callback's query as the platform sent it (repeated or nested parameters are not theirs). */
+function callbackParams(query: Record<string, unknown>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (typeof value === 'string') params.set(key, value);
+  return params;
 }
 
 /**
  * The OAuth callback: state checked (single use, bound to a user, and — for an owner's flow — to
- * the same signed-in user when the browser has a session), code exchanged, profile fetched, account
- * stored for its owner.
+ * the same signed-in user when the browser has a session), code exchanged with the state's PKCE
+ * verifier (so a code minted for another flow is refused by the platform), profile fetched,
+ * account stored for its owner.
  */
 export async function completeAuthorization(
   deps: AppDeps,
@@ -54,28 +122,26 @@ export async function completeAuthorization(
   sessionUserId: string | null,
   platform: AccountPlatform = 'tiktok',
 ): Promise<CallbackResult> {
-  const label = PLATFORM_LABELS[platform];
-  const state = typeof query.state === 'string' ? query.state : '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (typeof value === 'string') params.set(key, value);
-  const refused = platform === 'youtube' ? youtubeCallbackError(params) : callbackError(params);
+  const flow = OAUTH_FLOWS[platform];
+  const params = callbackParams(query);
+  const state = params.get('state') ?? '';
   try {
-    if (!state) throw new Error(`The answer from ${platform === 'youtube' ? 'Google' : label} has no state. Please start the connection again.`);
+    if (!state) throw new Error(`The answer from ${flow.provider} has no state. Please start the connection again.`);
     const owner = await consumeState(deps, state, platform);
     if (owner.via === 'owner' && sessionUserId && sessionUserId !== owner.userId) {
       throw new Error('This connection was started by another Clipshift account.');
     }
+    const refused = flow.refusal(params);
     if (refused) throw new Error(refused.message);
-    const code = typeof query.code === 'string' ? query.code : '';
-    if (!code) throw new Error(`${platform === 'youtube' ? 'Google' : label} sent no authorization code.`);
-    const account = platform === 'youtube' ? await connectYouTube(deps, owner, code) : await connectTikTok(deps, owner, code);
-    const what = platform === 'youtube' ? `YouTube channel ${account.display_name}` : `TikTok account ${formatAccountHandle(account)}`;
+    const code = params.get('code') ?? '';
+    if (!code) throw new Error(`${flow.provider} sent no authorization code.`);
+    const account = await flow.connect(deps, owner, { code, codeVerifier: owner.codeVerifier });
     await recordLog(deps.db, deps.logger, {
       level: 'INFO',
       logger: platform,
-      message: `Connected ${what}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
+      message: `Connected ${flow.describe(account)}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
       userId: owner.userId,
-      budget: sessionUserId ? undefined : anonymousLogBudget(owner.userId),
+      budget: callbackLogBudget(owner.userId),
     });
     return { success: true };
   } catch (error) {
@@ -89,28 +155,25 @@ export async function completeAuthorization(
     await recordLog(deps.db, deps.logger, {
       level: 'WARNING',
       logger: platform,
-      message: `${label} connection failed: ${message}`,
+      message: `${PLATFORM_LABELS[platform]} connection failed: ${message}`,
       userId: sessionUserId,
-      // Anyone can call the callback: without a session, what it may write is bounded.
-      budget: sessionUserId ? undefined : anonymousLogBudget(null),
+      budget: callbackLogBudget(sessionUserId),
     });
     return { success: false, error: message };
   }
 }
 
-type Owner = { userId: string; via: 'owner' | 'guest' };
-
-async function connectTikTok(deps: AppDeps, owner: Owner, code: string): Promise<TikTokAccountRow> {
+async function connectTikTok(deps: AppDeps, owner: Owner, grant: Grant): Promise<TikTokAccountRow> {
   const tiktok = requireTikTok(deps);
-  const tokens = await tiktok.exchangeCode(code);
+  const tokens = await tiktok.exchangeCode(grant);
   const info = await tiktok.getUserInfo(tokens.accessToken);
   return upsertAccount(deps.db, deps.appSecret, { userId: owner.userId, via: owner.via, tokens, info });
 }
 
 /** Code → tokens (with the scopes both ticked) → the Google account's channel → the account row. */
-async function connectYouTube(deps: AppDeps, owner: Owner, code: string): Promise<TikTokAccountRow> {
+async function connectYouTube(deps: AppDeps, owner: Owner, grant: Grant): Promise<TikTokAccountRow> {
   const youtube = requireYouTube(deps);
-  const tokens = await youtube.exchangeCode(code);
+  const tokens = await youtube.exchangeCode(grant);
   if (missingScopes(tokens.scope).length) throw new Error(YOUTUBE_SCOPES_MISSING);
   const channel = await youtube.getMyChannel(tokens.accessToken);
   return upsertYouTubeAccount(deps.db, deps.appSecret, { userId: owner.userId, via: owner.via, tokens, channel });

@@ -78,7 +78,7 @@ export function selectLinkedAccounts(db: DbOrTrx, streamerIds: readonly string[]
   return db
     .selectFrom('streamer_tiktok_accounts as l')
     .innerJoin('tiktok_accounts as a', 'a.id', 'l.tiktok_account_id')
-    .select(['l.streamer_id', 'a.id', 'a.display_name', 'a.username', 'a.avatar_url'])
+    .select(['l.streamer_id', 'a.id', 'a.platform', 'a.display_name', 'a.username', 'a.avatar_url'])
     .where('l.streamer_id', 'in', streamerIds)
     .orderBy('l.created_at')
     .execute();
@@ -259,7 +259,7 @@ export function consumeOAuthState(db: DbOrTrx, stateHash: string, platform: Acco
     .where('platform', '=', platform)
     .where('used_at', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`)
-    .returning(['user_id', 'via'])
+    .returning(['user_id', 'via', 'code_verifier_enc'])
     .executeTakeFirst();
 }
 

@@ -104,6 +104,15 @@ export const REST_ROUTES: RestRoute[] = [
   { method: 'GET', path: '/guest/current-passkey', procedure: 'guests.currentPasskey', auth: true, tag: 'Guests', summary: "The signed-in user's 6-character guest passkey" },
   {
     method: 'POST',
+    path: '/guest/visit',
+    procedure: 'guests.startVisit',
+    auth: false,
+    tag: 'Guests',
+    summary:
+      "Start a guest visit (the /connect page calls it when it opens): the browser's device cookie gets an entry that gives it its own budget for wrong passkeys, so others guessing from the same address do not spend it",
+  },
+  {
+    method: 'POST',
     path: '/guest/verify-passkey',
     procedure: 'guests.verifyPasskey',
     auth: false,

@@ -1,10 +1,10 @@
 import { accountIdInput, creatorOptions, linkAccountInput, passkeyInput, PLATFORM_LABELS, postClipInput, streamer, tiktokAccount, upload, type Upload } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import { findPasskeyOwnerLimited } from '../../domains/guests/service.ts';
 import { accountViews, findStreamer, linkedStreamerNames, streamerView } from '../../domains/streamers/service.ts';
 import { AppError } from '../../platform/errors.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
+import { guestPasskeyOwner } from './guests.ts';
 import { creatorOptionsFor, findAccount, linkAccount, removeAccount, unlinkAccount, YOUTUBE_NOT_CONFIGURED } from '../../domains/publishing/accounts.ts';
 import { authorizeUrlFor } from '../../domains/publishing/oauth.ts';
 import { awaitAccepted, findUpload, postClip, toUpload } from '../../domains/publishing/uploads.ts';
@@ -38,7 +38,7 @@ export const tiktokRouter = router({
     .input(passkeyInput)
     .output(authUrlOutput)
     .mutation(async ({ ctx, input }) => {
-      const owner = await findPasskeyOwnerLimited({ db: ctx.deps.db, appSecret: ctx.deps.appSecret, ip: ctx.meta.ip, passkey: input.passkey });
+      const owner = await guestPasskeyOwner(ctx, input.passkey);
       return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest') };
     }),
 
@@ -99,7 +99,7 @@ export const youtubeRouter = router({
     .input(passkeyInput)
     .output(authUrlOutput)
     .mutation(async ({ ctx, input }) => {
-      const owner = await findPasskeyOwnerLimited({ db: ctx.deps.db, appSecret: ctx.deps.appSecret, ip: ctx.meta.ip, passkey: input.passkey });
+      const owner = await guestPasskeyOwner(ctx, input.passkey);
       return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest', 'youtube') };
     }),
 });

@@ -276,6 +276,8 @@ export interface OAuthStatesTable {
   user_id: string;
   via: 'owner' | 'guest';
   platform: ColumnType<AccountPlatform, AccountPlatform | undefined, AccountPlatform>;
+  /** The flow's PKCE code_verifier, encrypted (platform/crypto.ts). */
+  code_verifier_enc: string;
   created_at: CreatedAt;
   expires_at: Timestamp;
   used_at: Timestamp | null;

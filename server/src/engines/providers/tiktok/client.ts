@@ -37,14 +37,24 @@ export interface TikTokClientConfig {
 
 export interface AuthorizeRequest {
   state: string;
+  /** The flow's PKCE verifier (http/pkce.ts newCodeVerifier); the same one goes to exchangeCode. */
+  codeVerifier: string;
   scopes?: readonly string[];
   redirectUri?: string;
   disableAutoAuth?: boolean;
 }
 
+/** A code from the callback, with the verifier of the flow it belongs to. */
+export interface CodeExchange {
+  code: string;
+  codeVerifier: string;
+  /** The authorize request's, when it was not TIKTOK_REDIRECT_URI. */
+  redirectUri?: string;
+}
+
 export interface TikTokClient {
   buildAuthorizeUrl(request: AuthorizeRequest): string;
-  exchangeCode(code: string, redirectUri?: string, signal?: AbortSignal): Promise<TikTokTokens>;
+  exchangeCode(exchange: CodeExchange, signal?: AbortSignal): Promise<TikTokTokens>;
   refreshToken(refreshToken: string, signal?: AbortSignal): Promise<TikTokTokens>;
   revokeToken(accessToken: string, signal?: AbortSignal): Promise<void>;
   getUserInfo(accessToken: string, signal?: AbortSignal): Promise<TikTokUserInfo>;
@@ -80,10 +90,12 @@ export function createTikTokClient(config: TikTokClientConfig): TikTokClient {
         clientKey: config.clientKey,
         redirectUri: request.redirectUri ?? config.redirectUri,
         state: request.state,
+        codeVerifier: request.codeVerifier,
         scopes: request.scopes,
         disableAutoAuth: request.disableAutoAuth,
       }),
-    exchangeCode: (code, redirectUri, signal) => oauth.exchangeCode(oauthConfig, runtime, code, redirectUri ?? config.redirectUri, signal),
+    exchangeCode: (exchange, signal) =>
+      oauth.exchangeCode(oauthConfig, runtime, { ...exchange, redirectUri: exchange.redirectUri ?? config.redirectUri }, signal),
     refreshToken: (token, signal) => oauth.refreshToken(oauthConfig, runtime, token, signal),
     revokeToken: (accessToken, signal) => oauth.revokeToken(oauthConfig, runtime, accessToken, signal),
     getUserInfo: (accessToken, signal) => api.getUserInfo(apiConfig, runtime, accessToken, signal),

@@ -1,4 +1,4 @@
-export { createTikTokClient, type AuthorizeRequest, type TikTokClient, type TikTokClientConfig } from './client.ts';
+export { createTikTokClient, type AuthorizeRequest, type CodeExchange, type TikTokClient, type TikTokClientConfig } from './client.ts';
 export { tiktokFromEnv } from './from-env.ts';
 export {
   DEFAULT_CHUNK_SIZE,

@@ -1,5 +1,6 @@
 import { errorFromCode, TikTokError } from './errors.ts';
 import { sendWithRetries } from '../http/retry.ts';
+import { s256Challenge } from '../http/pkce.ts';
 import { joinUrl } from '../http/runtime.ts';
 import { errorFromBody, extractError, parseWith, readJson } from './responses.ts';
 import { TIKTOK_RETRIES, type TikTokRuntime } from './runtime.ts';
@@ -25,6 +26,8 @@ export interface AuthorizeUrlParams {
   redirectUri: string;
   /** The CSRF state, echoed back on the callback. */
   state: string;
+  /** The flow's PKCE verifier: its challenge goes into the URL, the verifier itself into the code exchange. */
+  codeVerifier: string;
   scopes?: readonly string[];
   /** true shows the consent page even for a user with a valid TikTok session (e.g. to switch accounts). */
   disableAutoAuth?: boolean;
@@ -38,6 +41,8 @@ export function buildAuthorizeUrl(params: AuthorizeUrlParams): string {
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('redirect_uri', params.redirectUri);
   url.searchParams.set('state', params.state);
+  url.searchParams.set('code_challenge', s256Challenge(params.codeVerifier, 'hex'));
+  url.searchParams.set('code_challenge_method', 'S256');
   if (params.disableAutoAuth !== undefined) url.searchParams.set('disable_auto_auth', params.disableAutoAuth ? '1' : '0');
   return url.toString();
 }
@@ -66,8 +71,16 @@ export interface OAuthConfig {
   apiUrl: string;
 }
 
-export async function exchangeCode(config: OAuthConfig, runtime: TikTokRuntime, code: string, redirectUri: string, signal?: AbortSignal): Promise<TikTokTokens> {
-  const body = await postOAuthForm(config, runtime, '/v2/oauth/token/', { code, grant_type: 'authorization_code', redirect_uri: redirectUri }, signal);
+/** What the code exchange sends: the code, the flow's PKCE verifier and the redirect URI of the authorize request. */
+export interface CodeGrant {
+  code: string;
+  codeVerifier: string;
+  redirectUri: string;
+}
+
+export async function exchangeCode(config: OAuthConfig, runtime: TikTokRuntime, grant: CodeGrant, signal?: AbortSignal): Promise<TikTokTokens> {
+  const fields = { code: grant.code, grant_type: 'authorization_code', redirect_uri: grant.redirectUri, code_verifier: grant.codeVerifier };
+  const body = await postOAuthForm(config, runtime, '/v2/oauth/token/', fields, signal);
   const tokens = toTokens(parseWith('TikTok code exchange', 200, body, tokenResponseSchema));
   runtime.logger.info({ openId: tokens.openId, scope: tokens.scope, expiresIn: tokens.expiresIn }, 'TikTok account authorised');
   return tokens;

@@ -28,13 +28,23 @@ export interface YouTubeClientConfig {
 
 export interface AuthorizeRequest {
   state: string;
+  /** The flow's PKCE verifier (http/pkce.ts newCodeVerifier); the same one goes to exchangeCode. */
+  codeVerifier: string;
   scopes?: readonly string[];
+  redirectUri?: string;
+}
+
+/** A code from the callback, with the verifier of the flow it belongs to. */
+export interface CodeExchange {
+  code: string;
+  codeVerifier: string;
+  /** The authorize request's, when it was not YOUTUBE_REDIRECT_URI. */
   redirectUri?: string;
 }
 
 export interface YouTubeClient {
   buildAuthorizeUrl(request: AuthorizeRequest): string;
-  exchangeCode(code: string, redirectUri?: string, signal?: AbortSignal): Promise<YouTubeTokens>;
+  exchangeCode(exchange: CodeExchange, signal?: AbortSignal): Promise<YouTubeTokens>;
   refreshToken(refreshToken: string, signal?: AbortSignal): Promise<YouTubeTokens>;
   getMyChannel(accessToken: string, signal?: AbortSignal): Promise<YouTubeChannel>;
   getVideos(accessToken: string, ids: readonly string[], signal?: AbortSignal): Promise<YouTubeVideoState[]>;
@@ -67,9 +77,11 @@ export function createYouTubeClient(config: YouTubeClientConfig): YouTubeClient 
         clientId: config.clientId,
         redirectUri: request.redirectUri ?? config.redirectUri,
         state: request.state,
+        codeVerifier: request.codeVerifier,
         scopes: request.scopes,
       }),
-    exchangeCode: (code, redirectUri, signal) => oauth.exchangeCode(oauthConfig, runtime, code, redirectUri ?? config.redirectUri, signal),
+    exchangeCode: (exchange, signal) =>
+      oauth.exchangeCode(oauthConfig, runtime, { ...exchange, redirectUri: exchange.redirectUri ?? config.redirectUri }, signal),
     refreshToken: (token, signal) => oauth.refreshToken(oauthConfig, runtime, token, signal),
     getMyChannel: (accessToken, signal) => api.getMyChannel(apiConfig, runtime, accessToken, signal),
     getVideos: (accessToken, ids, signal) => api.getVideos(apiConfig, runtime, accessToken, ids, signal),

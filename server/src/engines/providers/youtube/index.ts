@@ -1,4 +1,4 @@
-export { createYouTubeClient, type AuthorizeRequest, type YouTubeClient, type YouTubeClientConfig } from './client.ts';
+export { createYouTubeClient, type AuthorizeRequest, type CodeExchange, type YouTubeClient, type YouTubeClientConfig } from './client.ts';
 export { youtubeFromEnv } from './from-env.ts';
 export { explainYouTubeError, isYouTubeError, YouTubeError, YouTubeQuotaExceededError, type YouTubeErrorKind } from './errors.ts';
 export { buildAuthorizeUrl, callbackError, DEFAULT_AUTH_URL, missingScopes, type AuthorizeUrlParams } from './oauth.ts';

@@ -1,3 +1,4 @@
+import { s256Challenge } from '../http/pkce.ts';
 import { sendWithRetries } from '../http/retry.ts';
 import { errorFromCode, YouTubeError } from './errors.ts';
 import { errorFromAnswer, extractGoogleError, parseWith, readJson, YOUTUBE_RETRIES, type YouTubeRuntime } from './runtime.ts';
@@ -17,6 +18,8 @@ export interface AuthorizeUrlParams {
   redirectUri: string;
   /** The CSRF state, echoed back on the callback. */
   state: string;
+  /** The flow's PKCE verifier: its challenge goes into the URL, the verifier itself into the code exchange. */
+  codeVerifier: string;
   scopes?: readonly string[];
 }
 
@@ -33,6 +36,8 @@ export function buildAuthorizeUrl(params: AuthorizeUrlParams): string {
   url.searchParams.set('prompt', 'consent');
   url.searchParams.set('include_granted_scopes', 'true');
   url.searchParams.set('state', params.state);
+  url.searchParams.set('code_challenge', s256Challenge(params.codeVerifier, 'base64url'));
+  url.searchParams.set('code_challenge_method', 'S256');
   return url.toString();
 }
 
@@ -56,10 +61,18 @@ export interface OAuthConfig {
   tokenUrl: string;
 }
 
-export async function exchangeCode(config: OAuthConfig, runtime: YouTubeRuntime, code: string, redirectUri: string, signal?: AbortSignal): Promise<YouTubeTokens> {
+/** What the code exchange sends: the code, the flow's PKCE verifier and the redirect URI of the authorize request. */
+export interface CodeGrant {
+  code: string;
+  codeVerifier: string;
+  redirectUri: string;
+}
+
+export async function exchangeCode(config: OAuthConfig, runtime: YouTubeRuntime, grant: CodeGrant, signal?: AbortSignal): Promise<YouTubeTokens> {
+  const fields = { grant_type: 'authorization_code', code: grant.code, redirect_uri: grant.redirectUri, code_verifier: grant.codeVerifier };
   // A code is single-use: had Google handled a first attempt whose answer was lost, a retry would
   // fail with invalid_grant and hide what happened, so network failures are not retried.
-  const tokens = await postTokenForm(config, runtime, 'YouTube code exchange', { grant_type: 'authorization_code', code, redirect_uri: redirectUri }, false, signal);
+  const tokens = await postTokenForm(config, runtime, 'YouTube code exchange', fields, false, signal);
   if (!tokens.refreshToken) {
     runtime.logger.warn({ scope: tokens.scope }, 'Google sent no refresh token for a code exchange');
   }
