@@ -33,6 +33,8 @@ interface ClipSpec {
   game?: string;
   transcript?: string;
   subtitled?: boolean;
+  /** The rendered video's measured loudness; absent as for clips rendered before it was measured. */
+  loudness?: { integrated: number; truePeak: number };
 }
 
 const BEST = 'PixelQueen wins the round alone #pixelqueen #ace #valorant #clip';
@@ -57,6 +59,7 @@ const ACE: ClipSpec = {
   game: 'VALORANT',
   transcript: TRANSCRIPT,
   subtitled: true,
+  loudness: { integrated: -14.06, truePeak: -1.24 },
 };
 const TRIPLE: ClipSpec = {
   clip_id: 'TripleKillRush',
@@ -170,6 +173,8 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
         transcript: spec.transcript ?? null,
         subtitled: spec.subtitled ?? false,
         duration: spec.format === 'vertical' ? 2 : 75,
+        loudness_integrated_lufs: spec.loudness?.integrated ?? null,
+        loudness_true_peak_dbtp: spec.loudness?.truePeak ?? null,
       })
       .where('id', '=', id)
       .execute();
@@ -305,6 +310,9 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     await dialog.getByText('5,400 views').waitFor();
     await dialog.getByText('0:02').waitFor();
     await dialog.getByText('Subtitled', { exact: true }).waitFor();
+    // The rendered video's loudness, in plain words.
+    await dialog.getByText('Loudness', { exact: true }).waitFor();
+    await dialog.getByText('\u221214.1 LUFS · peak \u22121.2 dBTP', { exact: true }).waitFor();
 
     const suggestions = dialog.getByRole('list', { name: 'Description suggestions' }).getByRole('listitem');
     await expect.poll(() => suggestions.count()).toBe(3);
@@ -557,6 +565,9 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     await detailsDialog().getByRole('heading', { name: TRIPLE.title }).waitFor();
     const box = await detailsDialog().locator('video').boundingBox();
     expect(box && box.width > box.height).toBe(true);
+    // Rendered before loudness was measured: no Loudness line rather than an empty one.
+    await detailsDialog().getByText('Views', { exact: true }).waitFor();
+    expect(await detailsDialog().getByText('Loudness', { exact: true }).count()).toBe(0);
     await page.keyboard.press('Escape');
     await detailsDialog().waitFor({ state: 'detached' });
     const [download] = await Promise.all([page.waitForEvent('download'), row(TRIPLE.title).getByRole('button', { name: 'Download MP4' }).click()]);

@@ -107,3 +107,9 @@ export async function makeLoudnessSource(file: string, options: SourceOptions): 
   ]);
   await rm(audio);
 }
+
+/** The Clip's `loudness` a render of `file` should have stored: the file's own ebur128 figures. */
+export async function clipLoudnessOf(ffmpeg: string, file: string): Promise<{ integrated_lufs: number; true_peak_dbtp: number }> {
+  const reading = await ebur128(ffmpeg, file);
+  return { integrated_lufs: reading.integrated, true_peak_dbtp: reading.truePeak };
+}
