@@ -32,7 +32,8 @@ function ebur128Summary(stderr: string): LoudnessReading {
  * nominal level that makeLoudnessSource then moves to the level asked for.
  * - tone: a steady 1 kHz sine, peak to loudness ratio about 3 dB.
  * - speech: a voice-like harmonic series with breath noise, in 4 Hz syllables of changing
- *   strength, with a 0.4 s pause every 1.5 s.
+ *   strength, with a 0.4 s pause every 1.5 s and a shout (one syllable three times as strong)
+ *   every 2.5 s: peaks about 15 dB over the loudness.
  * - bursts: game hits: 150 ms noise bursts with a fast decay, every 1.5 s, over a quiet noise bed;
  *   their peaks stand about 21 dB over the integrated loudness, so one linear gain to -14 LUFS
  *   would put them far over -1 dBTP (the shape of the issue's "-19.5 LUFS at -0.8 dBTP" clips).
@@ -41,7 +42,7 @@ function ebur128Summary(stderr: string): LoudnessReading {
 export const MATERIALS = {
   tone: 'sin(2*PI*1000*t)/8',
   speech:
-    '(0.5*sin(2*PI*150*t)+0.3*sin(2*PI*300*t)+0.15*sin(2*PI*450*t)+0.25*(2*random(0)-1))*pow(sin(PI*4*t),2)*(0.6+0.4*sin(2*PI*0.7*t))*lt(mod(t,1.5),1.1)',
+    '(0.5*sin(2*PI*150*t)+0.3*sin(2*PI*300*t)+0.15*sin(2*PI*450*t)+0.25*(2*random(0)-1))*pow(sin(PI*4*t),2)*(0.6+0.4*sin(2*PI*0.7*t))*lt(mod(t,1.5),1.1)*(1+2*between(mod(t,2.5),1,1.25))',
   bursts: '(2*random(0)-1)*(0.05+0.9*exp(-mod(t,1.5)/0.04)*lt(mod(t,1.5),0.15))',
 } as const;
 export type Material = keyof typeof MATERIALS;
