@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  AUDIO_ENCODE_ARGS,
   bestTrial,
   firstPlan,
   isMediaError,
@@ -13,10 +14,12 @@ import {
   nextPlan,
   normaliseFilter,
   parseEbur128Summary,
+  planLoudness,
   probe,
   renderClip,
   resolveMediaBinaries,
   TEMPORARY_MARKER,
+  trimInputArgs,
   type Trial,
 } from '../../server/src/engines/media/index.ts';
 import { ebur128, makeLoudnessSource, MATERIALS, type Material } from '../helpers/loudness.ts';
@@ -158,6 +161,19 @@ describe('loudness normalisation on real ffmpeg', { timeout: 120_000 }, () => {
     const measured = await ebur128(ffmpeg, output);
     expect(Math.abs(measured.integrated - LOUDNESS_TARGET.integrated)).toBeLessThanOrEqual(1);
     expect(measured.truePeak).toBeLessThanOrEqual(LOUDNESS_TARGET.truePeak);
+  });
+
+  it('gives the render the very audio its last trial measured, untrimmed and trimmed', async () => {
+    const source = sourceOf('bursts', -30);
+    const decodedAudio = async (file: string) => (await execFileAsync(ffmpeg, ['-v', 'error', '-i', file, '-map', '0:a:0', '-f', 'md5', '-'])).stdout.trim();
+    for (const trim of [null, { start: 0.5, end: 4.5 }]) {
+      const plan = await planLoudness({ ffmpeg, source, trim, trialFile: path.join(dir, 'planning.m4a') });
+      const trial = path.join(dir, 'trial.m4a');
+      await execFileAsync(ffmpeg, ['-y', '-v', 'error', ...trimInputArgs(trim), '-i', source, '-map', '0:a:0', '-vn', '-af', normaliseFilter(plan!), ...AUDIO_ENCODE_ARGS, '-f', 'mp4', trial]);
+      const output = path.join(dir, `bursts-same-${trim ? 'trimmed' : 'whole'}.mp4`);
+      await renderClip({ ffmpeg, source, output, sourceInfo: await probe(ffprobe, source), layout: 'horizontal', trim, audio: { normalize: true } });
+      expect(await decodedAudio(output)).toBe(await decodedAudio(trial));
+    }
   });
 
   it('measures the output of a render that does not normalise', async () => {
