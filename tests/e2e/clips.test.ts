@@ -740,6 +740,11 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     await card(ACE.title).getByRole('button', { name: ACE.title }).click();
     await detailsDialog().getByRole('heading', { name: ACE.title }).waitFor();
     await screenshotViewport(page, 'clips-mobile-details');
+    // The loudness figures have a row of their own: whole, not cut off with an ellipsis, on a phone too.
+    const loudness = detailsDialog().getByText('\u221214.1 LUFS · peak \u22121.2 dBTP', { exact: true });
+    await loudness.scrollIntoViewIfNeeded();
+    expect(await loudness.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await screenshotViewport(page, 'clips-mobile-details-loudness');
     await page.keyboard.press('Escape');
     await detailsDialog().waitFor({ state: 'detached' });
     await page.setViewportSize({ width: 1280, height: 800 });
