@@ -179,7 +179,7 @@ function report(info: ProbeResult, results: Result[], ffmpegVersion: string, mac
     `- a/c (one encode vs two): **${(a / c).toFixed(3)}** wall, ${(cpuA / cpuC).toFixed(3)} CPU — the app takes ${(100 * (1 - a / c)).toFixed(0)}% less time, and its output is one generation from the source instead of two`,
     `- e/a (full-size blur vs blur on a 1/8 copy): **${(e / a).toFixed(2)}x** wall, ${(cpuE / cpuA).toFixed(2)}x CPU without the tuning`,
     `- f/g (app split render vs bare ffmpeg, same graph): **${(f / g).toFixed(3)}** wall, ${(cpuF / cpuG).toFixed(3)} CPU (goal ≤ 1.05)`,
-    `- h/f (loudness normalisation, measure pass + linear loudnorm in the encode): **${(h / f).toFixed(3)}** wall, ${(cpuH / cpuF).toFixed(3)} CPU (goal ≤ 1.15)`,
+    `- h/f (loudness normalisation, measure pass, audio-only trial encodes, gain (and limiter) in the encode): **${(h / f).toFixed(3)}** wall, ${(cpuH / cpuF).toFixed(3)} CPU (goal ≤ 1.15)`,
     '',
     'Machine:',
     machine,

@@ -70,6 +70,15 @@ export const postedToEntry = z.object({
 });
 export type PostedToEntry = z.infer<typeof postedToEntry>;
 
+/** The rendered video's loudness, as ffmpeg's EBU R128 scanner measured the finished file. */
+export const clipLoudness = z
+  .object({
+    integrated_lufs: z.number().describe('Integrated loudness in LUFS (normalised clips aim at -14)'),
+    true_peak_dbtp: z.number().describe('True peak in dBTP (normalised clips stay at or under -1)'),
+  })
+  .describe('Measured on the rendered video when a render finishes; null for clips rendered before it was recorded and for videos without sound');
+export type ClipLoudness = z.infer<typeof clipLoudness>;
+
 export const clip = z.object({
   clip_id: z.string(),
   title: z.string(),
@@ -101,6 +110,7 @@ export const clip = z.object({
   trim_end: z.number(),
   /** Length of the rendered video (`duration` is the source's). */
   output_duration: z.number(),
+  loudness: clipLoudness.nullable(),
   /**
    * When retention (MEDIA_RETENTION_DAYS) deleted the clip's video and source, some days after its
    * last post; null while they are kept. The row, thumbnail and posts stay.

@@ -33,6 +33,8 @@ interface ClipSpec {
   game?: string;
   transcript?: string;
   subtitled?: boolean;
+  /** The rendered video's measured loudness; absent as for clips rendered before it was measured. */
+  loudness?: { integrated: number; truePeak: number };
 }
 
 const BEST = 'PixelQueen wins the round alone #pixelqueen #ace #valorant #clip';
@@ -57,6 +59,7 @@ const ACE: ClipSpec = {
   game: 'VALORANT',
   transcript: TRANSCRIPT,
   subtitled: true,
+  loudness: { integrated: -14.06, truePeak: -1.24 },
 };
 const TRIPLE: ClipSpec = {
   clip_id: 'TripleKillRush',
@@ -170,6 +173,8 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
         transcript: spec.transcript ?? null,
         subtitled: spec.subtitled ?? false,
         duration: spec.format === 'vertical' ? 2 : 75,
+        loudness_integrated_lufs: spec.loudness?.integrated ?? null,
+        loudness_true_peak_dbtp: spec.loudness?.truePeak ?? null,
       })
       .where('id', '=', id)
       .execute();
@@ -306,6 +311,9 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     await dialog.getByText('5,400 views').waitFor();
     await dialog.getByText('0:02').waitFor();
     await dialog.getByText('Subtitled', { exact: true }).waitFor();
+    // The rendered video's loudness, in plain words.
+    await dialog.getByText('Loudness', { exact: true }).waitFor();
+    await dialog.getByText('\u221214.1 LUFS · peak \u22121.2 dBTP', { exact: true }).waitFor();
 
     const suggestions = dialog.getByRole('list', { name: 'Description suggestions' }).getByRole('listitem');
     await expect.poll(() => suggestions.count()).toBe(3);
@@ -558,6 +566,9 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     await detailsDialog().getByRole('heading', { name: TRIPLE.title }).waitFor();
     const box = await detailsDialog().locator('video').boundingBox();
     expect(box && box.width > box.height).toBe(true);
+    // Rendered before loudness was measured: no Loudness line rather than an empty one.
+    await detailsDialog().getByText('Views', { exact: true }).waitFor();
+    expect(await detailsDialog().getByText('Loudness', { exact: true }).count()).toBe(0);
     await page.keyboard.press('Escape');
     await detailsDialog().waitFor({ state: 'detached' });
     const [download] = await Promise.all([page.waitForEvent('download'), row(TRIPLE.title).getByRole('button', { name: 'Download MP4' }).click()]);
@@ -730,6 +741,11 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     await card(ACE.title).getByRole('button', { name: ACE.title }).click();
     await detailsDialog().getByRole('heading', { name: ACE.title }).waitFor();
     await screenshotViewport(page, 'clips-mobile-details');
+    // The loudness figures have a row of their own: whole, not cut off with an ellipsis, on a phone too.
+    const loudness = detailsDialog().getByText('\u221214.1 LUFS · peak \u22121.2 dBTP', { exact: true });
+    await loudness.scrollIntoViewIfNeeded();
+    expect(await loudness.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await screenshotViewport(page, 'clips-mobile-details-loudness');
     await page.keyboard.press('Escape');
     await detailsDialog().waitFor({ state: 'detached' });
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -237,6 +237,8 @@ describe('every screen at 390 and 1366 px, light and dark', () => {
       await writeFile(path.join(dir, CLIP_FILES.thumbnail), clip.media.thumbnail);
       await db.updateTable('clips').set({ format_type: clip.format }).where('id', '=', id).execute();
     }
+    // The details show the rendered video's measured loudness (issue 20).
+    await db.updateTable('clips').set({ loudness_integrated_lufs: -14.1, loudness_true_peak_dbtp: -1.2 }).where('clip_id', '=', 'AceClutch').execute();
     // One clip waits in the review inbox, so its screen shows a card.
     await db.updateTable('clips').set({ review_status: 'pending' }).where('clip_id', '=', 'LateChat').execute();
     const secret = server.app.deps.appSecret;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser, StatusEntry } from '@clipshift/shared';
 import { workRoot } from '../../server/src/domains/clips/files.ts';
 import { storedClipPath } from '../helpers/clips.ts';
+import { clipLoudnessOf } from '../helpers/loudness.ts';
 import { INTERRUPTED_MESSAGE } from '../../server/src/domains/downloads/recovery.ts';
 import { recoverDeadWork } from '../../server/src/jobs/recovery.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
@@ -105,6 +106,9 @@ describe('download runs against a fake Twitch, with real ffmpeg', { timeout: 2 *
       expect(streams.find((stream) => stream.codec_type === 'audio')).toMatchObject({ codec_name: 'aac' });
       expect(existsSync(storedClipPath(app.deps.env.dataDir, row.files_dir, 'thumbnail'))).toBe(true);
       expect(existsSync(storedClipPath(app.deps.env.dataDir, row.files_dir, 'source'))).toBe(true);
+      // Measured on the rendered video when the run saved it.
+      const loudness = await clipLoudnessOf(app.deps.media.ffmpeg, storedClipPath(app.deps.env.dataDir, row.files_dir, 'video'));
+      expect((await api().clips.details({ id: row.clip_id })).loudness).toEqual(loudness);
     }
 
     // A second run skips what the library has and takes the next most viewed.

@@ -14,6 +14,7 @@ import { LOUDNESS_TARGET, probe, renderClip, splitBandHeight, VERTICAL_HEIGHT, V
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { callerFor, createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { seedClip } from '../helpers/clips.ts';
+import { clipLoudnessOf } from '../helpers/loudness.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { errorBody, RestClient } from '../rest/client.ts';
@@ -235,6 +236,11 @@ describe('re-rendering a clip with its settings', { timeout: renderTestLimitMs(2
     // normalize_audio is on by default: the -30 LUFS source comes out at -14 ± 1 LUFS.
     expect(Math.abs((await integratedLoudness(path.join(dir, CLIP_FILES.source))) - -30)).toBeLessThan(1.5);
     expect(Math.abs((await integratedLoudness(video)) - LOUDNESS_TARGET.integrated)).toBeLessThanOrEqual(1);
+    // The clip shows what the new video measures (issue 20), in the API's shape.
+    const loudness = await clipLoudnessOf(app.deps.media.ffmpeg, video);
+    expect(loudness.true_peak_dbtp).toBeLessThanOrEqual(LOUDNESS_TARGET.truePeak);
+    expect((await api().clips.details({ id: 'Split' })).loudness).toEqual(loudness);
+    expect((await rest.get('/api/clips/Split')).body).toMatchObject({ loudness });
     expect(renderWorkFolders()).toEqual([]);
   });
 

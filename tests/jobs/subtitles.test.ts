@@ -15,6 +15,7 @@ import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectErrorLogs, recordedErrorLogs } from '../helpers/error-logs.ts';
 import { expectPlainWords } from '../helpers/plain-words.ts';
 import { seedClip, storedClipPath } from '../helpers/clips.ts';
+import { clipLoudnessOf } from '../helpers/loudness.ts';
 import { waitUntil } from '../helpers/wait.ts';
 import { renderLimitMs } from '../helpers/limits.ts';
 
@@ -99,6 +100,7 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
 
     const after = storedClipPath(app.deps.env.dataDir, `${user.id}/${path.basename(dir)}`, 'video');
     expect(await probe(app.deps.media.ffprobe, after)).toMatchObject({ width: 1080, height: 1920, videoCodec: 'h264' });
+    expect((await api().clips.details({ id: 'Speechy' })).loudness).toEqual(await clipLoudnessOf(app.deps.media.ffmpeg, after));
     // At 0.8 s a word is on screen: the caption band differs from the render without subtitles,
     // while the top of the picture (no captions there) stays the same.
     const plain = await grayFrame(app.deps.media.ffmpeg, before, 0.8);

@@ -168,6 +168,23 @@ describe('REST streamers, downloads and clips', () => {
     expect(field(badLimit, 'message')).toBe('Clip limit must be a whole number from 1 to 100');
   });
 
+  it('shows the rendered video\'s loudness on the Clip, null for a clip rendered before it was measured', async () => {
+    const { id } = await seedClip(app.deps, await userIdOf(alice), { clip_id: 'LoudnessShown', title: 'Loud' });
+    expect(field(await alice.get('/api/clips/LoudnessShown'), 'loudness')).toBeNull();
+    await app.deps.db.updateTable('clips').set({ loudness_integrated_lufs: -14.1, loudness_true_peak_dbtp: -1.2 }).where('id', '=', id).execute();
+    const loudness = { integrated_lufs: -14.1, true_peak_dbtp: -1.2 };
+    expect(field(await alice.get('/api/clips/LoudnessShown'), 'loudness')).toEqual(loudness);
+    const listed = await alice.get('/api/clips?search=Loud');
+    expect(field(listed, 'clips', 0)).toMatchObject({ clip_id: 'LoudnessShown', loudness });
+
+    // The OpenAPI document describes the field as the contract names it.
+    const doc = await alice.get('/api/openapi.json');
+    const details = JSON.stringify(field(doc, 'paths', '/clips/{id}', 'get', 'responses', '200'));
+    expect(details).toContain('"loudness":{"anyOf":[{"type":"object","properties":{"integrated_lufs":{"type":"number"');
+    expect(details).toContain('"true_peak_dbtp":{"type":"number"');
+    expect(details).toMatch(/"required":\["integrated_lufs","true_peak_dbtp"\].*"description":"Measured on the rendered video.*\{"type":"null"\}\]/);
+  });
+
   it('pages clips and serves video with Range and the download name', async () => {
     const video = Buffer.from(Array.from({ length: 10_000 }, (_, index) => index % 256));
     await seedClip(app.deps, await userIdOf(alice), { clip_id: 'AwkwardFoxKappa', title: 'A great clip', video });

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { ClipEdit, ListClipsInput, TranscriptWordDto } from '@clipshift/shared';
+import type { LoudnessReading } from '../../engines/media/index.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { containsPattern } from '../../platform/db/like.ts';
 import type { ClipsTable, DescriptionOption } from '../../platform/db/schema.ts';
@@ -29,6 +30,8 @@ export const LIST_COLUMNS = [
   'descriptions',
   'edit',
   'output_duration',
+  'loudness_integrated_lufs',
+  'loudness_true_peak_dbtp',
   'media_expired_at',
   'width',
   'height',
@@ -93,6 +96,8 @@ export interface RenderedVideo {
   durationSec: number;
   width: number;
   height: number;
+  /** As measured on the rendered file; null: no audio, or silence. */
+  loudness: LoudnessReading | null;
 }
 
 export interface SubtitledClip {
@@ -119,7 +124,11 @@ function transcriptColumns(transcript: TranscriptUpdate) {
 }
 
 function videoColumns(video: RenderedVideo) {
-  return { size_bytes: video.sizeBytes, output_duration: video.durationSec, width: video.width, height: video.height, updated_at: new Date() };
+  return { size_bytes: video.sizeBytes, output_duration: video.durationSec, width: video.width, height: video.height, ...loudnessColumns(video.loudness), updated_at: new Date() };
+}
+
+export function loudnessColumns(loudness: LoudnessReading | null) {
+  return { loudness_integrated_lufs: loudness?.integrated ?? null, loudness_true_peak_dbtp: loudness?.truePeak ?? null };
 }
 
 /**

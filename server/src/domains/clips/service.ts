@@ -16,6 +16,7 @@ import {
   markMediaExpired,
   updateAuxBytes,
   insertClipRow,
+  loudnessColumns,
   selectClipById,
   selectClipByClipId,
   selectClipLabels,
@@ -227,7 +228,7 @@ interface NewClip {
   /** Vertical (with the layout's name) or horizontal. */
   layout: ClipLayout | VerticalLayoutSpec;
   sourceDurationSec: number;
-  rendered: { durationSec: number; width: number; height: number; sizeBytes: number };
+  rendered: RenderedVideo;
   descriptions: DescriptionOption[];
   transcript: TranscriptUpdate | null;
   /** Queue the clip's auto-publish job with its row (the streamer has auto_publish on). */
@@ -280,6 +281,7 @@ export async function saveClip(db: Db, storage: MediaStorage, workDir: string, c
       width: clip.rendered.width,
       height: clip.rendered.height,
       size_bytes: clip.rendered.sizeBytes,
+      ...loudnessColumns(clip.rendered.loudness),
       files_dir: filesDir,
       aux_bytes: auxBytes,
       descriptions: JSON.stringify(clip.descriptions),

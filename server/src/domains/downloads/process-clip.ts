@@ -71,7 +71,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
   }
 
   job.onStage('rendering', 0);
-  await renderClip({
+  const render = await renderClip({
     ffmpeg: media.ffmpeg,
     source: sourcePath,
     output: videoPath,
@@ -87,7 +87,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
   job.onStage('thumbnail', 0);
   const thumbPath = path.join(job.workDir, CLIP_FILES.thumbnail);
   await clipThumbnail({ ffmpeg: media.ffmpeg, source: videoPath, output: thumbPath, durationSec: sourceInfo.durationSec, signal });
-  const rendered = await probe(media.ffprobe, videoPath, signal);
+  const rendered = { ...(await probe(media.ffprobe, videoPath, signal)), loudness: render.loudness };
   const descriptions = await describeClip(deps, {
     clip: {
       title: job.clip.title,

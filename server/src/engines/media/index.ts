@@ -33,7 +33,22 @@ export {
   type EncoderSpec,
 } from './encoders.ts';
 export { configureRendering, currentRenderPlan, inRenderSlot, planRenders, renderEncoder, renderSlotUsage, renderThreadsNow, threadsFor, type RenderPlan, type RenderSettings, type SlotWait } from './planner.ts';
-export { LOUDNESS_TARGET, loudnormFilter, measureLoudness, normaliseFilter, parseLoudnormReport, type LoudnessMeasurement, type MeasureOptions } from './loudness.ts';
+export {
+  bestTrial,
+  firstPlan,
+  LOUDNESS_TARGET,
+  measureLoudness,
+  meetsTarget,
+  nextPlan,
+  normaliseFilter,
+  parseEbur128Summary,
+  planLoudness,
+  type LoudnessPlan,
+  type LoudnessReading,
+  type MeasureOptions,
+  type PlanOptions,
+  type Trial,
+} from './loudness.ts';
 export { outputDuration, trimInputArgs, type Trim } from './trim.ts';
 export { probe, type ProbeResult } from './probe.ts';
 export {
@@ -55,6 +70,7 @@ export {
   type ClipArgsInput,
   type ClipLayout,
   type ClipRender,
+  type ClipRenderResult,
   type Encoding,
   type HorizontalRender,
   type PreviewOptions,

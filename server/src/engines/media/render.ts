@@ -15,7 +15,7 @@ import {
   type VerticalLayout,
   type VerticalLayoutSpec,
 } from './filters.ts';
-import { measureLoudness, normaliseFilter, type LoudnessMeasurement } from './loudness.ts';
+import { measureLoudness, normaliseFilter, planLoudness, type LoudnessPlan, type LoudnessReading } from './loudness.ts';
 import { inRenderSlot, renderEncoder, renderThreadsNow } from './planner.ts';
 import type { ProbeResult } from './probe.ts';
 import { runFfmpeg, type ProgressCallback, type RunResult } from './run.ts';
@@ -28,14 +28,18 @@ export function isTemporaryOutput(file: string): boolean {
   return path.basename(file).includes(TEMPORARY_MARKER);
 }
 
+/** A fresh temporary name beside `output`, recognisable by its marker, ending in `extension`. */
+function temporaryName(output: string, extension: string): string {
+  return `${output}${TEMPORARY_MARKER}${randomBytes(4).toString('hex')}${extension}`;
+}
+
 /**
  * Writes through a temporary name in the same folder (same file system, so the rename is atomic)
  * and renames into place only on success, so a crash or cancel never leaves a file that looks
  * finished. The temporary name keeps the extension, so tools that look at it still recognise it.
  */
 export async function writeAtomically<T>(output: string, write: (temporary: string) => Promise<T>): Promise<T> {
-  const extension = path.extname(output);
-  const temporary = `${output}${TEMPORARY_MARKER}${randomBytes(4).toString('hex')}${extension}`;
+  const temporary = temporaryName(output, path.extname(output));
   try {
     const result = await write(temporary);
     await rename(temporary, output);
@@ -83,10 +87,8 @@ export interface ClipArgsInput {
   info: LayoutSource;
   subtitles?: SubtitleOverlay | undefined;
   trim?: Trim | null | undefined;
-  /** The first pass's figures when the audio is to be normalised; null/absent: audio as it is. */
-  loudness?: LoudnessMeasurement | null | undefined;
-  /** Seconds the output lasts (after the trim): short clips are normalised differently. */
-  outputSec?: number | undefined;
+  /** How the audio is normalised (planLoudness); null/absent: audio as it is. */
+  loudness?: LoudnessPlan | null | undefined;
   /** The encoder and the threads of the render plan; absent: libx264 with ffmpeg's own threading. */
   encoding?: Encoding | undefined;
 }
@@ -128,7 +130,7 @@ export function clipArgs(input: ClipArgsInput): string[] {
   const encoding = input.encoding ?? { encoder: ENCODERS.libx264 };
   const threads = threadArgs(encoding);
   const video = withEncoderSuffix(clipVideoGraph(input.layout, input.info, input.subtitles), encoding.encoder);
-  const graph = input.loudness ? `${video};[0:a:0]${normaliseFilter(input.loudness, input.outputSec)}[a]` : video;
+  const graph = input.loudness ? `${video};[0:a:0]${normaliseFilter(input.loudness)}[a]` : video;
   const audioMap = input.loudness ? '[a]' : '0:a:0?';
   return [
     ...encoding.encoder.globalArgs,
@@ -154,8 +156,8 @@ function keepsSourcePicture(input: Pick<ClipArgsInput, 'layout' | 'subtitles' | 
  * Only the audio changes: the video stream is copied untouched (no generation lost) and the audio
  * normalised and encoded, so a normalised horizontal clip keeps the source's picture bit for bit.
  */
-function normalisedRemuxArgs(input: ClipArgsInput, loudness: LoudnessMeasurement): string[] {
-  const graph = `[0:a:0]${normaliseFilter(loudness, input.outputSec)}[a]`;
+function normalisedRemuxArgs(input: ClipArgsInput, loudness: LoudnessPlan): string[] {
+  const graph = `[0:a:0]${normaliseFilter(loudness)}[a]`;
   return ['-i', input.source, '-filter_complex', graph, '-map', '0:v:0', '-map', '[a]', '-c:v', 'copy', ...AUDIO_ENCODE_ARGS, '-movflags', '+faststart', '-f', 'mp4', input.output];
 }
 
@@ -230,20 +232,38 @@ function isPlainRemux(options: ClipRender): boolean {
   return keepsSourcePicture({ layout: options.layout, subtitles: options.captions ?? undefined, trim: options.trim }) && !options.audio?.normalize;
 }
 
-/** loudnorm's first pass when normalisation is asked for and there is audio to measure. */
-function measureIfNormalising(options: ClipRender): Promise<LoudnessMeasurement | null> {
+/** The audio passes that plan normalisation, when it is asked for and there is audio to normalise. */
+function planIfNormalising(options: ClipRender): Promise<LoudnessPlan | null> {
   if (!options.audio?.normalize || !options.sourceInfo.audioCodec) return Promise.resolve(null);
-  return measureLoudness({ ffmpeg: options.ffmpeg, source: options.source, trim: options.trim, signal: options.signal, logger: options.logger });
+  const trialFile = temporaryName(options.output, '.m4a');
+  return planLoudness({ ffmpeg: options.ffmpeg, source: options.source, trim: options.trim, trialFile, signal: options.signal, logger: options.logger });
+}
+
+/** A render's result, with what its audio measured (null: no audio, or silence). */
+export interface ClipRenderResult extends RenderResult {
+  loudness: LoudnessReading | null;
+}
+
+/** The rendered file's loudness, as the clip shows it: measured on the video itself. */
+function measureOutput(options: ClipRender): Promise<LoudnessReading | null> {
+  if (!options.sourceInfo.audioCodec) return Promise.resolve(null);
+  return measureLoudness({ ffmpeg: options.ffmpeg, source: options.output, signal: options.signal, logger: options.logger });
 }
 
 /**
  * The one way a clip is rendered (download runs, subtitle jobs, re-renders): always from the kept
  * source in a single encode (layout, trim, captions, loudness), written atomically over `output`.
- * Normalisation measures first, on the audio alone, then applies the gain inside that encode.
- * An encode runs in one of the process's render slots (planner.ts) with the plan's threads and
- * the configured encoder; a plain remux copies streams and needs no slot.
+ * Normalisation plans first, on the audio alone (loudness.ts), then applies its filter inside that
+ * encode. An encode runs in one of the process's render slots (planner.ts) with the plan's threads
+ * and the configured encoder; a plain remux copies streams and needs no slot. The finished file's
+ * loudness is measured and returned.
  */
-export function renderClip(options: ClipRender): Promise<RenderResult> {
+export async function renderClip(options: ClipRender): Promise<ClipRenderResult> {
+  const result = await renderClipFile(options);
+  return { ...result, loudness: await measureOutput(options) };
+}
+
+function renderClipFile(options: ClipRender): Promise<RenderResult> {
   const record = (outcome: 'success' | 'failure', seconds: number) => renderDuration.observe({ outcome }, seconds);
   if (isPlainRemux(options)) return timed(record, () => remuxHorizontal({ ...options, durationSec: options.sourceInfo.durationSec }));
   // The picture copied as it is (only the audio normalised): no video encode, no slot needed.
@@ -266,7 +286,7 @@ export function renderClip(options: ClipRender): Promise<RenderResult> {
 async function encodeClip(options: ClipRender): Promise<RenderResult> {
   const { encoder } = await renderEncoder(options.ffmpeg);
   const encoding: Encoding = { encoder, threads: renderThreadsNow() };
-  const loudness = await measureIfNormalising(options);
+  const loudness = await planIfNormalising(options);
   const result = await writeAtomically(options.output, async (temporary) => {
     const args = clipArgs({
       source: options.source,
@@ -276,7 +296,6 @@ async function encodeClip(options: ClipRender): Promise<RenderResult> {
       subtitles: options.captions ?? undefined,
       trim: options.trim,
       loudness,
-      outputSec: outputDuration(options.sourceInfo.durationSec, options.trim),
       encoding,
     });
     return { args, ...(await runFfmpeg(options.ffmpeg, args, runOptions(options, outputDuration(options.sourceInfo.durationSec, options.trim)))) };

@@ -15,7 +15,7 @@ export interface RunOptions {
   /** Non-decreasing fractions in [0, 1), then exactly 1 once ffmpeg has exited successfully. */
   onProgress?: ProgressCallback | undefined;
   logger?: Logger | undefined;
-  /** 'info' for filters that report at that level (loudnorm's measurement); warnings otherwise. */
+  /** 'info' for filters that report at that level (ebur128's loudness summary); warnings otherwise. */
   logLevel?: 'warning' | 'info' | undefined;
 }
 

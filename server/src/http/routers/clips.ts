@@ -1,4 +1,4 @@
-import { clipDetails, clipIdInput, clipList, IDLE_RENDER, listClipsInput, sortByRank, updateDescriptionsInput, type Clip, type ClipDetails, type ClipList, type ClipRender } from '@clipshift/shared';
+import { clipDetails, clipIdInput, clipList, IDLE_RENDER, listClipsInput, sortByRank, updateDescriptionsInput, type Clip, type ClipDetails, type ClipList, type ClipLoudness, type ClipRender } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
@@ -38,11 +38,18 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     edit: clipEditOf(row),
     ...trimFields(row),
     output_duration: row.output_duration,
+    loudness: loudnessOf(row),
     media_expired_at: row.media_expired_at?.toISOString() ?? null,
     video_bytes: row.size_bytes === null ? null : Number(row.size_bytes),
     width: row.width,
     height: row.height,
   });
+}
+
+/** Both columns are written together (a check constraint holds them so). */
+function loudnessOf(row: ClipListRow): ClipLoudness | null {
+  if (row.loudness_integrated_lufs === null || row.loudness_true_peak_dbtp === null) return null;
+  return { integrated_lufs: row.loudness_integrated_lufs, true_peak_dbtp: row.loudness_true_peak_dbtp };
 }
 
 function trimFields(row: ClipListRow): { trim_start: number; trim_end: number } {

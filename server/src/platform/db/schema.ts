@@ -188,6 +188,9 @@ export interface ClipsTable {
   transcript_edited: ColumnType<boolean, boolean | undefined, boolean>;
   /** The rendered video's length; `duration` is the source's. */
   output_duration: number;
+  /** The rendered video's loudness (migration 021): both set or both null (rendered before, or silent). */
+  loudness_integrated_lufs: number | null;
+  loudness_true_peak_dbtp: number | null;
   run_id: string | null;
   /** null: never reviewed; pending: waiting in the review inbox (see migration 015). */
   review_status: ColumnType<ClipReviewStatus | null, ClipReviewStatus | null | undefined, ClipReviewStatus | null>;

@@ -1,4 +1,4 @@
-import type { Clip } from '@clipshift/shared';
+import type { Clip, ClipLoudness } from '@clipshift/shared';
 
 const compactCount = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
 const fullCount = new Intl.NumberFormat();
@@ -20,6 +20,18 @@ export function formatDuration(seconds: number): string {
   const minutes = Math.floor((total % 3600) / 60);
   const secs = String(total % 60).padStart(2, '0');
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${secs}` : `${minutes}:${secs}`;
+}
+
+/** One decimal with a typographic minus, as loudness meters write it: -14.06 → "−14.1". */
+function decibels(value: number): string {
+  const rounded = value.toFixed(1);
+  // -0.04 rounds to "-0.0": no sign on a zero.
+  return Number(rounded) === 0 ? '0.0' : rounded.replace('-', '\u2212');
+}
+
+/** "−14.1 LUFS · peak −1.2 dBTP": the rendered video's integrated loudness and true peak. */
+export function formatLoudness(loudness: ClipLoudness): string {
+  return `${decibels(loudness.integrated_lufs)} LUFS · peak ${decibels(loudness.true_peak_dbtp)} dBTP`;
 }
 
 export function isVertical(clip: Pick<Clip, 'format_type'>): boolean {

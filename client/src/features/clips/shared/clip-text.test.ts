@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLIP_SORT_LABELS, CLIP_SORTS, sortClips } from '@clipshift/shared';
-import { formatDuration, formatViews, formatViewsFull, isVertical, versionedUrl } from './clip-format';
+import { formatDuration, formatLoudness, formatViews, formatViewsFull, isVertical, versionedUrl } from './clip-format';
 import { postDescription, rankedSuggestions, savedDescription } from './description-text';
 
 describe('clip facts as the cards show them', () => {
@@ -16,6 +16,12 @@ describe('clip facts as the cards show them', () => {
     expect(formatDuration(12.5)).toBe('0:13');
     expect(formatDuration(3723)).toBe('1:02:03');
     expect(formatDuration(-4)).toBe('0:00');
+  });
+
+  it('writes loudness to one decimal with a real minus sign', () => {
+    expect(formatLoudness({ integrated_lufs: -14.06, true_peak_dbtp: -1.24 })).toBe('\u221214.1 LUFS · peak \u22121.2 dBTP');
+    expect(formatLoudness({ integrated_lufs: -9, true_peak_dbtp: -0.04 })).toBe('\u22129.0 LUFS · peak 0.0 dBTP');
+    expect(formatLoudness({ integrated_lufs: -20.5, true_peak_dbtp: 0.6 })).toBe('\u221220.5 LUFS · peak 0.6 dBTP');
   });
 
   it('ties a file URL to the clip’s version', () => {

@@ -83,7 +83,7 @@ async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: s
     });
     progress.report('rendering', 0);
     const video = path.join(workDir, CLIP_FILES.video);
-    await renderClip({
+    const render = await renderClip({
       ffmpeg: deps.media.ffmpeg,
       source,
       output: video,
@@ -103,7 +103,7 @@ async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: s
     const placed = await deps.db.transaction().execute(async (trx) => {
       const done = { status: 'done', percent: 100, message: null, finished_at: new Date() } as const;
       if (!(await moveSubtitleRequest(trx, requestId, { from: 'running', owner: identity.instance, set: done }))) return false;
-      await markRendered(trx, clip.id, { sizeBytes: rendered.sizeBytes, durationSec: rendered.durationSec, width: rendered.width, height: rendered.height });
+      await markRendered(trx, clip.id, { sizeBytes: rendered.sizeBytes, durationSec: rendered.durationSec, width: rendered.width, height: rendered.height, loudness: render.loudness });
       // Inside the transaction that marks the render done: a stop that won the race leaves the old files.
       await replaceClipFiles(deps.storage, clip, { video, thumbnail });
       return true;

@@ -109,7 +109,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       return;
     }
     progress.report('rendering', 0);
-    await renderClip({
+    const render = await renderClip({
       ffmpeg: deps.media.ffmpeg,
       source,
       output,
@@ -137,7 +137,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     await markSubtitled(deps.db, clip.id, {
       // null keeps the saved (edited) words as they are.
       transcript: recognised,
-      video: { sizeBytes: rendered.sizeBytes, durationSec: rendered.durationSec, width: rendered.width, height: rendered.height },
+      video: { sizeBytes: rendered.sizeBytes, durationSec: rendered.durationSec, width: rendered.width, height: rendered.height, loudness: render.loudness },
       descriptions,
     });
     await finish('done', null);
