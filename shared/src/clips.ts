@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { queryInt } from './input.ts';
-import { clipEdit } from './studio.ts';
+import { CLIP_FORMATS, clipEdit } from './studio.ts';
 import { ACCOUNT_PLATFORMS, postStats } from './accounts.ts';
 
 export const DESCRIPTION_TOO_LONG = `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`;
@@ -94,7 +94,10 @@ export const clip = z.object({
   thumbnail_url: z.string().nullable(),
   video_url: z.string(),
   video: z.string(),
-  format_type: z.enum(['vertical', 'horizontal']),
+  /** The rendered video's shape: vertical when it is taller than wide (9:16 renders, portrait sources). */
+  format_type: z.enum(CLIP_FORMATS),
+  /** The format the download gave the clip: what its edit's `format` null renders. */
+  downloaded_format: z.enum(CLIP_FORMATS),
   subtitled: z.boolean(),
   custom_description: z.string().nullable(),
   selected_description: z.number(),

@@ -78,3 +78,17 @@ export type SaveAccountPostSettingsInput = z.input<typeof saveAccountPostSetting
 export function privacyNeededMessage(account: string): string {
   return `Choose who can see posts on ${account} before approving`;
 }
+
+/** Whether someone chose who sees the account's approved posts (its platform's privacy field). */
+export function privacyChosen(settings: Pick<AccountPostSettings, 'platform' | 'privacy_level' | 'youtube_privacy'>): boolean {
+  return settings.platform === 'youtube' ? settings.youtube_privacy !== null : settings.privacy_level !== null;
+}
+
+/**
+ * Why an approval to these accounts would be refused for a privacy nobody chose, in the server's
+ * words (the first such account), or null.
+ */
+export function approvalPrivacyProblem(accountIds: readonly string[], settings: readonly AccountPostSettings[]): string | null {
+  const unchosen = settings.find((entry) => accountIds.includes(entry.tiktok_account_id) && !privacyChosen(entry));
+  return unchosen ? privacyNeededMessage(unchosen.account) : null;
+}

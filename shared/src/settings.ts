@@ -16,8 +16,21 @@ export const processingSettingsInput = z.object({
 });
 export type ProcessingSettingsInput = z.infer<typeof processingSettingsInput>;
 
+export const TRANSCRIBE_ENGINES = ['local', 'openai'] as const;
+export type TranscribeEngineName = (typeof TRANSCRIBE_ENGINES)[number];
+
+/** The server's transcription set-up (TRANSCRIBE_ENGINE, WHISPER_MODEL): what a request without a model runs. */
+export const transcriptionInfo = z.object({
+  /** whisper.cpp in the app (`local`), or an OpenAI-compatible server (`openai`). */
+  engine: z.enum(TRANSCRIBE_ENGINES),
+  /** The model used when the user has saved none. */
+  default_model: z.string(),
+});
+export type TranscriptionInfo = z.infer<typeof transcriptionInfo>;
+
 export const processingSettings = processingSettingsInput.extend({
-  /** When the user last saved them; null while the defaults apply (nothing saved yet). */
+  /** When the user last saved them; null while the defaults apply (nothing saved yet: whisper_model is then the server's default). */
   updated_at: z.string().nullable(),
+  transcription: transcriptionInfo,
 });
 export type ProcessingSettings = z.infer<typeof processingSettings>;

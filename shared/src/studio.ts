@@ -139,8 +139,18 @@ export type StreamerStudio = z.infer<typeof streamerStudio>;
 
 /* Per-clip overrides */
 
-/** A clip's overrides; null (or absent) = the streamer's setting. `facecam_off` drops the facecam band. */
+/** A clip's video: 9:16 with a layout, or the source's own picture. */
+export const CLIP_FORMATS = ['vertical', 'horizontal'] as const;
+export type ClipFormat = (typeof CLIP_FORMATS)[number];
+export const CLIP_FORMAT_LABELS: Record<ClipFormat, string> = { vertical: 'Vertical', horizontal: 'Horizontal' };
+export const clipFormatSchema = z.enum(CLIP_FORMATS, { error: 'format must be vertical, horizontal or null (as downloaded)' });
+
+/**
+ * A clip's overrides; null (or absent) = the streamer's setting. `facecam_off` drops the facecam band;
+ * `format` null renders the clip in the format it was downloaded in.
+ */
 export const clipEdit = z.object({
+  format: clipFormatSchema.nullable(),
   layout: layoutSchema.nullable(),
   crop_focus: cropFocusSchema.nullable(),
   facecam: rectSchema.nullable(),
@@ -154,6 +164,7 @@ export const clipEdit = z.object({
 });
 export type ClipEdit = z.infer<typeof clipEdit>;
 export const EMPTY_CLIP_EDIT: ClipEdit = {
+  format: null,
   layout: null,
   crop_focus: null,
   facecam: null,
@@ -171,6 +182,7 @@ const trimTime = z.number({ error: TRIM_RULE }).min(0, TRIM_RULE).max(86_400, TR
 
 /** The fields PUT /api/clips/{id}/edit and POST /api/clips/{id}/preview take: each optional, null resets it. */
 export const clipEditFields = {
+  format: clipFormatSchema.nullable().optional(),
   layout: layoutSchema.nullable().optional(),
   crop_focus: cropFocusSchema.nullable().optional(),
   facecam: rectSchema.nullable().optional(),

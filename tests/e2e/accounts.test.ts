@@ -37,6 +37,10 @@ describe('signing up, signing in and the signed-in screens', () => {
     }
     expect(await page.getByRole('link', { name: 'Request Access' }).getAttribute('href')).toBe('#request-access');
     expect(await page.getByRole('link', { name: 'Learn More' }).getAttribute('href')).toBe('#features');
+    // Both platforms it posts to, in the pitch and in the FAQ.
+    await page.getByText('posts them to your TikTok accounts and YouTube channels', { exact: false }).waitFor();
+    await page.getByText('Which platforms are supported?').click();
+    await page.getByText('posted to TikTok and to YouTube as Shorts', { exact: false }).waitFor();
     await screenshot(page, 'landing');
 
     const form = page.getByRole('form', { name: 'Request early access' });
@@ -51,13 +55,14 @@ describe('signing up, signing in and the signed-in screens', () => {
   it('serves both legal pages, dated and linking to each other', async () => {
     await page.goto('/tos');
     await heading(page, 'Terms of Service').waitFor();
-    await page.getByText('Last updated: May 1, 2025').waitFor();
+    await page.getByText('Last updated: November 27, 2026').waitFor();
     await screenshot(page, 'terms');
     await page.getByRole('main').getByRole('link', { name: 'Privacy Policy' }).first().click();
     await heading(page, 'Privacy Policy').waitFor();
     expect(pathnameOf(page)).toBe('/privacy-policy');
-    await page.getByText('Last updated: May 1, 2025').waitFor();
+    await page.getByText('Last updated: November 27, 2026').waitFor();
     await page.getByText(/Logs: 30 days/).waitFor();
+    await page.getByRole('heading', { name: 'YouTube channel information' }).waitFor();
     await screenshot(page, 'privacy');
   });
 

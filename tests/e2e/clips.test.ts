@@ -10,7 +10,8 @@ import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, makeClipMedia, screenshot, screenshotViewport, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
-import { bodyOverflow as bodyOverflowOf, chooseOption as chooseOptionOn, goVia, toast as toastOn } from './pages/app.ts';
+import { bodyOverflow as bodyOverflowOf, chooseOption as chooseOptionOn, goVia, horizontalOverflow, toast as toastOn } from './pages/app.ts';
+import { axeViolations, describeViolations } from './axe.ts';
 import { register } from './pages/auth.ts';
 import { clipCard, clipGrid, clipRow as clipRowOf, clipTable, confirmDialog as confirmDialogOf, detailsDialog as detailsDialogOf, expectCards as expectCardsOn } from './pages/clips.ts';
 
@@ -175,6 +176,7 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
         duration: spec.format === 'vertical' ? 2 : 75,
         loudness_integrated_lufs: spec.loudness?.integrated ?? null,
         loudness_true_peak_dbtp: spec.loudness?.truePeak ?? null,
+        output_duration: spec.format === 'vertical' ? 2 : 75,
       })
       .where('id', '=', id)
       .execute();
@@ -194,6 +196,35 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     const dashboardLink = page.getByRole('link', { name: 'Go to Dashboard' });
     expect(await dashboardLink.getAttribute('href')).toBe('/app');
     await screenshot(page, 'clips-empty');
+  });
+
+  it('shows in Settings › Processing the model the transcription server runs, not one of whisper.cpp\'s', async () => {
+    await goVia(page, 'Settings');
+    const processing = page.getByRole('region', { name: 'Processing' });
+    const model = processing.getByRole('textbox', { name: 'Transcription model' });
+    // Nothing saved: the server's default there (TRANSCRIBE_ENGINE=openai, no WHISPER_MODEL).
+    await expect.poll(() => model.inputValue()).toBe('whisper-1');
+    await processing.getByText('OpenAI-compatible transcription service', { exact: false }).waitFor();
+    expect(await processing.getByRole('combobox', { name: 'Transcription model' }).count()).toBe(0);
+    expect(await processing.getByTestId('processing-save-state').textContent()).toBe('Defaults');
+    // Shown, not stored: this browser still sends nothing, so the account's choice applies.
+    expect(await page.evaluate(() => (JSON.parse(localStorage.getItem('app-settings') ?? '{}') as Record<string, unknown>).whisper_model)).toBeUndefined();
+    await processing.scrollIntoViewIfNeeded();
+    for (const [width, height] of [[390, 844], [1366, 900]] as const) {
+      await page.setViewportSize({ width, height });
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+        expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
+        await screenshot(page, `settings-processing-openai-${width}-${theme}`);
+        expect(describeViolations(await axeViolations(page)), `${width} ${theme}`).toEqual([]);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Back where the next test starts.
+    await goVia(page, 'Clips');
+    await page.getByRole('heading', { name: 'No Clips Found' }).waitFor();
   });
 
   it('refreshes on demand and shows every clip as a card, newest first', async () => {

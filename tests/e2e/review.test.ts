@@ -96,13 +96,26 @@ describe('the review inbox and the selection settings', () => {
     expect(await ace.getByRole('checkbox', { name: '@erin.creates' }).isChecked()).toBe(true);
     expect(await ace.getByRole('textbox', { name: 'Description' }).inputValue()).toBe(BEST);
     await pageSettled(page);
-    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    expect(describeViolations(await axeViolations(page)), 'the inbox').toEqual([]);
-    await screenshot(page, 'review-inbox-1366-light');
+    await ace.getByTestId('approve-reason').waitFor();
+    for (const [width, height] of [[1366, 900], [390, 844]] as const) {
+      await page.setViewportSize({ width, height });
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+        expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
+        // The picture first: it ends the theme's colour transitions, which axe would catch half-way.
+        await screenshot(page, `review-inbox-${width}-${theme}`);
+        expect(describeViolations(await axeViolations(page)), `the inbox at ${width} ${theme}`).toEqual([]);
+      }
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
 
-    // No privacy chosen for the account yet: refused with the reason, and the clip stays.
-    await ace.getByRole('button', { name: 'Approve', exact: true }).click();
-    await toast(page, 'Choose who can see posts on @erin.creates before approving').waitFor();
+    // No privacy chosen for the account yet: Approve waits, saying why (the server would refuse it).
+    const approveButton = ace.getByRole('button', { name: 'Approve', exact: true });
+    await ace.getByTestId('approve-reason').getByText('Choose who can see posts on @erin.creates before approving', { exact: false }).waitFor();
+    expect(await approveButton.isDisabled()).toBe(true);
+    expect(await approveButton.getAttribute('aria-describedby')).toBe(await ace.getByTestId('approve-reason').getAttribute('id'));
     expect(await reviewStatusOf('AceClip')).toBe('pending');
 
     const settings = page.getByTestId('account-post-settings').filter({ hasText: '@erin.creates' });
@@ -110,8 +123,10 @@ describe('the review inbox and the selection settings', () => {
     await chooseOption(settings, page, 'Who can view this post', 'Only me');
     await toast(page, 'Saved the post settings of @erin.creates').waitFor();
     await settings.getByText('Choose before approving').waitFor({ state: 'detached' });
+    await ace.getByTestId('approve-reason').waitFor({ state: 'detached' });
+    expect(await approveButton.isEnabled()).toBe(true);
     expect(await db().selectFrom('account_post_settings').select(['privacy_level', 'disable_comment']).execute()).toEqual([{ privacy_level: 'SELF_ONLY', disable_comment: false }]);
-  });
+  }, 90_000);
 
   it('approves one clip with the suggestion picked, and it posts with the privacy chosen for the account', async () => {
     const ace = card('Ace in overtime');

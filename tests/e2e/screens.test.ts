@@ -43,7 +43,7 @@ interface Screen {
 }
 
 const SCREENS: Screen[] = [
-  { name: 'landing', path: '/', title: 'Turn Twitch clips into TikToks · Clipshift', heading: /Turn Twitch clips into/, signedIn: false },
+  { name: 'landing', path: '/', title: 'Turn Twitch clips into TikToks and YouTube Shorts · Clipshift', heading: /Turn Twitch clips into/, signedIn: false },
   { name: 'login', path: '/login', title: 'Login · Clipshift', heading: 'Welcome to Clipshift', signedIn: false },
   { name: 'connect', path: '/connect', title: 'Connect an account · Clipshift', heading: 'Connect your account', signedIn: false },
   { name: 'terms', path: '/tos', title: 'Terms of Service · Clipshift', heading: 'Terms of Service', signedIn: false },

@@ -293,6 +293,9 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await dialog.waitFor({ state: 'detached' });
     await streamerCard.getByTestId('streamer-schedule').filter({ hasText: 'Every 4 hours' }).waitFor();
     await streamerCard.getByText(/^Next: /).waitFor();
+    // Auto subtitles now on: its dot is drawn in a colour (a misspelt class left it transparent).
+    const dot = streamerCard.locator('dd', { hasText: /^On$/ }).first().getByTestId('on-off-dot');
+    expect(await dot.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toMatch(/^(rgba\(0, 0, 0, 0\)|transparent)$/);
   });
 
   it('deletes a streamer after the confirmation', async () => {

@@ -91,7 +91,8 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
   const previewImage = () => page.getByTestId('preview-frame').locator('img');
   const frameImage = () => page.getByTestId('source-frame').locator('img');
   const region = (id: 'facecam' | 'gameplay') => page.getByTestId(`region-${id}`);
-  const savedEdit = async () => (await db().selectFrom('clips').select('edit').where('id', '=', clipRowId).executeTakeFirstOrThrow()).edit;
+  const savedEditOf = async (id: string) => (await db().selectFrom('clips').select('edit').where('id', '=', id).executeTakeFirstOrThrow()).edit;
+  const savedEdit = () => savedEditOf(clipRowId);
 
   /** Waits for a loaded preview other than `before` (a blob URL) and returns its URL. */
   async function nextPreview(before: string | null): Promise<string> {
@@ -212,7 +213,7 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     await video.evaluate((element) => {
       (element as HTMLVideoElement).currentTime = 3;
     });
-    await expect.poll(() => page.getByTestId('trim-playhead').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('trim-playhead').count(), { timeout: 10_000 }).toBe(1);
     await page.getByRole('button', { name: 'Set end here' }).click();
     await expect.poll(() => page.getByRole('slider', { name: 'Trim end' }).getAttribute('aria-valuenow')).toBe('3');
     expect(await page.getByTestId('trim-values').textContent()).toContain('Length2.0 s');
@@ -236,12 +237,16 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
     await page.getByTestId('render-progress').waitFor({ state: 'detached', timeout: RENDER_TIMEOUT_MS });
     expect(await page.getByTestId('render-failed').count()).toBe(0);
+    // The end is said, not only the progress line going away.
+    await toast('Rendered again: the new video is ready').waitFor();
     const clip = await db().selectFrom('clips').select(['output_duration']).where('id', '=', clipRowId).executeTakeFirstOrThrow();
     expect(clip.output_duration).toBeCloseTo(2, 0);
 
     // The player took the new video (a new version in its URL) and plays it.
     const video = page.getByTestId('studio-video');
     await expect.poll(() => video.getAttribute('src')).not.toBe(oldSource);
+    // Its poster too: the new video's picture, not the old one the browser has cached under the same path.
+    expect(await video.getAttribute('poster')).toBe((await video.getAttribute('src'))!.replace('/video?', '/thumbnail?'));
     await expect.poll(() => video.evaluate((element) => (element as HTMLVideoElement).readyState)).toBeGreaterThanOrEqual(1);
     expect(await video.evaluate((element) => (element as HTMLVideoElement).duration)).toBeCloseTo(2, 0);
     await video.evaluate(async (element) => {
@@ -404,6 +409,73 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     expect(streamer).toMatchObject({ normalize_audio: false });
     expect(JSON.stringify(streamer)).toContain('"preset":"bold"');
   });
+
+  it('shows a trimmed clip with its rendered length on its card', async () => {
+    // Rendered above from 1 s to 3 s of the 4 s source.
+    await page.goto('/app/clips');
+    // The length on the picture: the rendered video's 2 s, not the source's 4 s.
+    await expect.poll(() => clipCard(page, CLIP.title).getByTestId('clip-thumbnail').getByText(/^\d+:\d\d$/).textContent(), { timeout: 10_000 }).toBe('0:02');
+  });
+
+  it('makes a clip kept horizontal vertical: Vertical/Horizontal per clip, the layouts only for vertical', async () => {
+    const wide = { clip_id: 'WideShot', title: 'Kept wide' };
+    const userId = (await db().selectFrom('users').select('id').where('username', '=', USER.username).executeTakeFirstOrThrow()).id;
+    const seeded = await seedClip(server.app.deps, userId, { ...wide, streamer_name: STREAMER, video: makeCameraSource(mediaDir) });
+    const streamerRow = await db().selectFrom('streamers').select('id').where('name', '=', STREAMER).executeTakeFirstOrThrow();
+    await db()
+      .updateTable('clips')
+      .set({ streamer_id: streamerRow.id, format_type: 'horizontal', width: SOURCE.width, height: SOURCE.height, duration: SOURCE.seconds, output_duration: SOURCE.seconds })
+      .where('id', '=', seeded.id)
+      .execute();
+    await page.goto(`/app/clips/${wide.clip_id}/studio`);
+    await heading(page, 'Studio').waitFor();
+    const format = page.getByRole('radiogroup', { name: 'Format' });
+    expect(await format.getByRole('radio', { name: /Horizontal/ }).isChecked()).toBe(true);
+    await page.getByText('As downloaded', { exact: true }).waitFor();
+    // Kept horizontal: no layouts to choose, a preview at the source's own size.
+    expect(await page.getByRole('radiogroup', { name: 'Layout' }).count()).toBe(0);
+    await nextPreview(null);
+    expect(await previewImage().evaluate((img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight])).toEqual([SOURCE.width, SOURCE.height]);
+    await waitForToastsGone(page);
+    for (const [width, height] of [[390, 844], [1366, 900]] as const) {
+      await page.setViewportSize({ width, height });
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+        expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
+        await screenshot(page, `studio-horizontal-${width}-${theme}`);
+        expect(describeViolations(await axeViolations(page)), `horizontal ${width} ${theme}`).toEqual([]);
+      }
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Vertical: the layouts appear, and the preview is 9:16 with the chosen one.
+    const wideShown = (await previewImage().getAttribute('src')) ?? '';
+    await format.getByRole('radio', { name: /Vertical/ }).check();
+    await page.getByRole('radiogroup', { name: 'Layout' }).getByRole('radio', { name: /Crop/ }).check();
+    await nextPreview(wideShown);
+    await expect.poll(() => previewImage().evaluate((img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight])).toEqual([1080, 1920]);
+    await page.getByTestId('crop-window').waitFor();
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+      await screenshot(page, `studio-made-vertical-1366-${theme}`);
+      expect(describeViolations(await axeViolations(page)), `made vertical ${theme}`).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Rendered so: the clip is vertical now, and the player shows the 1080x1920 video at once.
+    await page.getByRole('button', { name: 'Render again' }).click();
+    await page.getByTestId('render-progress').waitFor();
+    await toast('Rendered again: the new video is ready').waitFor({ timeout: RENDER_TIMEOUT_MS });
+    expect(await savedEditOf(seeded.id)).toMatchObject({ format: 'vertical', layout: 'crop' });
+    await page.getByRole('tab', { name: 'Trim & audio' }).click();
+    await expect.poll(() => page.getByTestId('studio-video').evaluate((element) => (element as HTMLVideoElement).videoWidth), { timeout: 15_000 }).toBe(1080);
+    await page.goto('/app/clips');
+    await clipCard(page, wide.title).locator('[data-format]').first().waitFor();
+    expect(await clipCard(page, wide.title).locator('[data-format="vertical"]').count()).toBeGreaterThan(0);
+  }, RENDER_TIMEOUT_MS + 60_000);
 
   it('had no uncaught page errors', () => {
     expect(browser.pageErrors).toEqual([]);

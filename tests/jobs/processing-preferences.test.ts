@@ -72,9 +72,10 @@ describe('processing preferences saved on the server', () => {
   }
 
   it('reads the defaults until saved, then what was saved', async () => {
-    expect(await api().settings.processing()).toEqual({ whisper_model: 'large-v3-turbo', concurrency: 5, updated_at: null });
+    const transcription = { engine: 'local', default_model: 'large-v3-turbo' };
+    expect(await api().settings.processing()).toEqual({ whisper_model: 'large-v3-turbo', concurrency: 5, updated_at: null, transcription });
     const saved = await api().settings.saveProcessing({ whisper_model: 'tiny-test', concurrency: 3 });
-    expect(saved).toEqual({ whisper_model: 'tiny-test', concurrency: 3, updated_at: expect.any(String) });
+    expect(saved).toEqual({ whisper_model: 'tiny-test', concurrency: 3, updated_at: expect.any(String), transcription });
     expect(await api().settings.processing()).toEqual(saved);
     // Someone else's preferences are theirs.
     const other = await app.deps.db.insertInto('users').values({ username: 'other', password_hash: 'x' }).returning(['id', 'username', 'is_admin']).executeTakeFirstOrThrow();

@@ -301,6 +301,30 @@ describe('re-rendering a clip with its settings', { timeout: renderTestLimitMs(2
     await renderAndWait('Orphaned');
   });
 
+  it('makes a clip kept horizontal vertical with a layout, and back; format_type follows the rendered video', async () => {
+    const dir = await seedRealClip('Wide', shortSource, false);
+    await app.deps.db.updateTable('clips').set({ format_type: 'horizontal', width: WIDTH, height: HEIGHT }).where('clip_id', '=', 'Wide').execute();
+    const formats = async () => {
+      const details = await api().clips.details({ id: 'Wide' });
+      return { format_type: details.format_type, downloaded_format: details.downloaded_format, edit: details.edit.format, size: [details.width, details.height] };
+    };
+    expect(await formats()).toEqual({ format_type: 'horizontal', downloaded_format: 'horizontal', edit: null, size: [WIDTH, HEIGHT] });
+
+    const vertical = await rest.request('PUT', '/api/clips/Wide/edit', { json: { format: 'vertical', layout: 'split' } });
+    expect(vertical.status, vertical.text).toBe(200);
+    await renderAndWait('Wide');
+    expect(await formats()).toEqual({ format_type: 'vertical', downloaded_format: 'horizontal', edit: 'vertical', size: [VERTICAL_WIDTH, VERTICAL_HEIGHT] });
+    // The streamer's split layout: its camera (red) fills the top band.
+    const frame = await rgbFrame(path.join(dir, CLIP_FILES.video), 1);
+    expect(colourShare(frame, 'red', 0, splitBandHeight(0.35) - 8)).toBeGreaterThan(0.97);
+
+    const back = await rest.request('PUT', '/api/clips/Wide/edit', { json: { format: 'horizontal' } });
+    expect(back.status, back.text).toBe(200);
+    await renderAndWait('Wide');
+    expect(await formats()).toEqual({ format_type: 'horizontal', downloaded_format: 'horizontal', edit: 'horizontal', size: [WIDTH, HEIGHT] });
+    expect(await probe(app.deps.media.ffprobe, path.join(dir, CLIP_FILES.video))).toMatchObject({ width: WIDTH, height: HEIGHT });
+  });
+
   it('answers 404 for a clip that is not there', async () => {
     const render = await rest.post('/api/clips/NoSuchClip/render');
     expect(render.status).toBe(404);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ import {
   buildVerticalFilter,
   coverCrop,
   LOUDNESS_TARGET,
+  MEASURE_SHARE,
   isMediaError,
   MediaAbortError,
   measureLoudness,
@@ -336,12 +337,45 @@ describe('studio renders with real ffmpeg', { timeout: renderTestLimitMs(2) }, (
       layout: 'blur',
       audio: { normalize: true },
       signal: stop.signal,
-      onProgress: () => stop.abort(),
+      onProgress: (fraction) => fraction > MEASURE_SHARE && stop.abort(),
     }).catch((caught: unknown) => caught);
     expect(stop.signal.aborted).toBe(true);
     expect(error).toBeInstanceOf(MediaAbortError);
     expect(existsSync(output)).toBe(false);
     expect(readdirSync(dir).filter((name) => name.startsWith('normalised-stopped'))).toEqual([]);
+  });
+
+  it('counts the measuring pass in a normalising render\'s progress, then the encode, always forward', async () => {
+    // ffmpeg behind a script that notes each command line before running it, so a progress report
+    // can tell whether the encode has started yet.
+    const log = path.join(dir, 'ffmpeg-calls.log');
+    const wrapper = path.join(dir, 'ffmpeg-noting.sh');
+    await writeFile(log, '');
+    await writeFile(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${ffmpeg}' "$@"\n`);
+    await chmod(wrapper, 0o755);
+    const output = path.join(dir, 'normalised-progress.mp4');
+    const encodeStarted = () => readFileSync(log, 'utf8').split('\n').some((line) => line.includes(output));
+    const reports: { fraction: number; encoding: boolean }[] = [];
+    await renderClip({
+      ffmpeg: wrapper,
+      source: quiet,
+      output,
+      sourceInfo: await probe(ffprobe, quiet),
+      layout: 'blur',
+      audio: { normalize: true },
+      onProgress: (fraction) => reports.push({ fraction, encoding: encodeStarted() }),
+    });
+    expect(readFileSync(log, 'utf8')).toContain('print_format=json');
+    const measuring = reports.filter((report) => !report.encoding).map((report) => report.fraction);
+    const encoding = reports.filter((report) => report.encoding).map((report) => report.fraction);
+    // The measuring pass moves the bar within its share; the encode takes it on from there to 1.
+    expect(measuring.length).toBeGreaterThan(0);
+    expect(Math.max(...measuring)).toBeGreaterThan(0);
+    expect(Math.max(...measuring)).toBeLessThanOrEqual(MEASURE_SHARE);
+    expect(Math.min(...encoding)).toBeGreaterThanOrEqual(MEASURE_SHARE);
+    expect(encoding.at(-1)).toBe(1);
+    const fractions = reports.map((report) => report.fraction);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
   });
 
   it('copies a horizontal clip\'s picture untouched when only its audio is normalised', async () => {

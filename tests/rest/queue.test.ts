@@ -142,6 +142,7 @@ describe('REST posting slots and queue: /api/accounts/{id}/schedule, /api/queue'
 
     const posted = await member.post(`/api/queue/${second.id}/post-now`);
     expect(posted.status, posted.text).toBe(202);
+    expect(posted.body).toEqual({ message: 'The post goes to TikTok now' });
     const job = await sql<{ run_at: Date }>`select run_at from graphile_worker.jobs where key = ${postJobKey(second.id)}`.execute(app.deps.db);
     expect(job.rows[0]!.run_at.getTime()).toBeLessThanOrEqual(Date.now());
     expect(bodyOf(await member.get('/api/queue'), z.array(queueItem)).map((item) => [item.id, item.status])).toEqual([[second.id, 'queued']]);

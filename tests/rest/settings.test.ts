@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toProcessingSettings } from '../../server/src/domains/settings/service.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
 import { adminAndMember, errorBody, resetThrottles, type RestClient } from './client.ts';
 
@@ -29,11 +30,12 @@ describe('REST processing preferences: GET/PUT /api/settings/processing', () => 
   it('200 with the defaults and updated_at null until saved; PUT saves them for this user only', async () => {
     const before = await member.get('/api/settings/processing');
     expect(before.status).toBe(200);
-    expect(before.body).toEqual({ whisper_model: 'large-v3-turbo', concurrency: 5, updated_at: null });
+    const local = { engine: 'local', default_model: 'large-v3-turbo' };
+    expect(before.body).toEqual({ whisper_model: 'large-v3-turbo', concurrency: 5, updated_at: null, transcription: local });
 
     const saved = await member.request('PUT', '/api/settings/processing', { json: { whisper_model: 'small', concurrency: 8 } });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ whisper_model: 'small', concurrency: 8, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(saved.body).toEqual({ whisper_model: 'small', concurrency: 8, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), transcription: local });
     expect((await member.get('/api/settings/processing')).body).toEqual(saved.body);
     expect((await admin.get('/api/settings/processing')).body).toMatchObject({ updated_at: null });
   });
@@ -48,5 +50,14 @@ describe('REST processing preferences: GET/PUT /api/settings/processing', () => 
     expect(noModel.status).toBe(400);
     expect(noModel.body).toMatchObject(errorBody('BAD_REQUEST', 'whisper_model must be a model name such as large-v3-turbo'));
     expect((await member.get('/api/settings/processing')).body).toMatchObject({ whisper_model: 'small', concurrency: 8 });
+  });
+
+  it('shows the model that will run when nothing is saved: the transcription server\'s own with TRANSCRIBE_ENGINE=openai', () => {
+    expect(toProcessingSettings(null, { TRANSCRIBE_ENGINE: 'openai', WHISPER_MODEL: undefined })).toMatchObject({
+      whisper_model: 'whisper-1',
+      transcription: { engine: 'openai', default_model: 'whisper-1' },
+    });
+    expect(toProcessingSettings(null, { TRANSCRIBE_ENGINE: 'openai', WHISPER_MODEL: 'whisper-large-v3' })).toMatchObject({ whisper_model: 'whisper-large-v3' });
+    expect(toProcessingSettings(null, { TRANSCRIBE_ENGINE: 'local', WHISPER_MODEL: 'small' })).toMatchObject({ whisper_model: 'small', transcription: { engine: 'local', default_model: 'small' } });
   });
 });

@@ -171,6 +171,7 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
       expect(saved.status, saved.text).toBe(200);
       const clip = bodyOf(saved, clipDetails);
       expect(clip.edit).toEqual({
+        format: null,
         layout: 'crop',
         crop_focus: 0.3,
         facecam: null,
@@ -215,6 +216,8 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
         ['a string for a trim', { trim_end: '3' }, 'Trim times must be seconds (a number of at least 0)'],
         ['unknown layout', { layout: 'pip' }, 'Layout must be blur, crop or split'],
         ['split ratio out of range', { split_ratio: 0.9 }, 'split_ratio must be a number from 0.2 to 0.6'],
+        ['unknown format', { format: 'square' }, 'format must be vertical, horizontal or null (as downloaded)'],
+        ['a boolean for a format', { format: true }, 'format must be vertical, horizontal or null (as downloaded)'],
       ];
       for (const [name, body, message] of cases) {
         const reply = await alice.request('PUT', `/api/clips/${CLIP}/edit`, { json: body });
@@ -403,6 +406,24 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
     it("answers a horizontal clip at the source's size", async () => {
       const wide = await decode(await image(alice, 'POST', `/api/clips/${HORIZONTAL}/preview`, { layout: 'split', facecam: CAMERA, t: 1 }));
       expect([wide.width, wide.height]).toEqual([WIDTH, HEIGHT]);
+    });
+
+    it('frames a horizontal clip made vertical (format) with its layout, and keeps a vertical one horizontal', async () => {
+      const tall = await decode(await image(alice, 'POST', `/api/clips/${HORIZONTAL}/preview`, { format: 'vertical', layout: 'split', facecam: CAMERA, t: 1 }));
+      expect([tall.width, tall.height]).toEqual([1080, 1920]);
+      expect(colourShare(tall, 'red', 0, 600)).toBeGreaterThan(0.9);
+      const wide = await decode(await image(alice, 'POST', `/api/clips/${CLIP}/preview`, { format: 'horizontal', t: 1 }));
+      expect([wide.width, wide.height]).toEqual([WIDTH, HEIGHT]);
+
+      // Saved, the format shows on the clip; null is the downloaded format again.
+      const saved = bodyOf(await alice.request('PUT', `/api/clips/${HORIZONTAL}/edit`, { json: { format: 'vertical' } }), clipDetails);
+      expect([saved.edit.format, saved.downloaded_format]).toEqual(['vertical', 'horizontal']);
+      const savedTall = await decode(await image(alice, 'POST', `/api/clips/${HORIZONTAL}/preview`, { t: 1 }));
+      expect([savedTall.width, savedTall.height]).toEqual([1080, 1920]);
+      const reset = bodyOf(await alice.request('PUT', `/api/clips/${HORIZONTAL}/edit`, { json: { format: null } }), clipDetails);
+      expect(reset.edit.format).toBeNull();
+      const savedWide = await decode(await image(alice, 'POST', `/api/clips/${HORIZONTAL}/preview`, { t: 1 }));
+      expect([savedWide.width, savedWide.height]).toEqual([WIDTH, HEIGHT]);
     });
 
     it('refuses what PUT /edit refuses (400), unknown clips (404) and no session (401), in JSON', async () => {

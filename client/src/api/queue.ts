@@ -1,4 +1,5 @@
 import { toast } from 'sonner';
+import { isUploadInProgress, type QueueItem } from '@clipshift/shared';
 import { toastFailure, useLoadErrorToast } from './errors';
 import { trpc } from './trpc';
 
@@ -10,15 +11,24 @@ export const queueMessages = {
   cancelFailed: 'Failed to cancel the post',
   postNowFailed: 'Failed to post now',
   emptyTitle: 'Nothing waiting to post',
-  emptyDescription: 'Automatic posts into an account’s posting slots wait here until their time. Set slots in Settings › TikTok Accounts.',
+  emptyDescription: 'Automatic posts into an account’s posting slots wait here until their time. Set slots in Settings › Connected accounts.',
 } as const;
 
 /** The queue moves on its own (slots fire, uploads finish): look again every so often. */
 const QUEUE_POLL_MS = 10_000;
+/**
+ * While a post is on its way (queued to go now, uploading, processing) it changes within seconds:
+ * look as often as the clips screen does, so a post that went out leaves the queue at once.
+ */
+const QUEUE_ACTIVE_POLL_MS = 2_000;
+
+function queuePollMs(items: readonly Pick<QueueItem, 'status'>[] | undefined): number {
+  return items?.some((item) => isUploadInProgress(item.status)) ? QUEUE_ACTIVE_POLL_MS : QUEUE_POLL_MS;
+}
 
 /** Posts not yet finished, soonest first. */
 export function useQueue() {
-  const query = trpc.queue.list.useQuery(undefined, { refetchInterval: QUEUE_POLL_MS });
+  const query = trpc.queue.list.useQuery(undefined, { refetchInterval: (current) => queuePollMs(current.state.data) });
   useLoadErrorToast(query, queueMessages.loadFailed);
   return query;
 }

@@ -22,8 +22,9 @@ describe('processing preferences', () => {
 
   it('count the account’s copy only once it has been saved', () => {
     expect(preferencesFromServer(undefined)).toBeNull();
-    expect(preferencesFromServer({ whisper_model: 'large-v3-turbo', concurrency: 5, updated_at: null })).toBeNull();
-    expect(preferencesFromServer({ whisper_model: 'small', concurrency: 8, updated_at: '2026-01-01T00:00:00Z' })).toEqual({ whisperModel: 'small', concurrency: 8 });
+    const transcription = { engine: 'local', default_model: 'large-v3-turbo' } as const;
+    expect(preferencesFromServer({ whisper_model: 'large-v3-turbo', concurrency: 5, updated_at: null, transcription })).toBeNull();
+    expect(preferencesFromServer({ whisper_model: 'small', concurrency: 8, updated_at: '2026-01-01T00:00:00Z', transcription })).toEqual({ whisperModel: 'small', concurrency: 8 });
   });
 
   it('send only what this browser stored, so the account’s choice applies otherwise', () => {

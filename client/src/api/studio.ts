@@ -13,6 +13,8 @@ export const studioMessages = {
   saveFailed: 'Failed to save studio settings',
   streamerSaved: 'Streamer defaults saved',
   renderFailed: 'Failed to start the render',
+  rendered: 'Rendered again: the new video is ready',
+  renderEndedFailed: 'The render failed',
   stopFailed: 'Failed to stop the render',
   imageFailed: 'The image could not be loaded',
   offline: 'The server could not be reached',

@@ -31,7 +31,7 @@ const routes: RouteObject[] = [
     element: <RootLayout />,
     hydrateFallbackElement: <LoadingView />,
     children: [
-      { path: paths.home, lazy: landing, handle: titled('Turn Twitch clips into TikToks') },
+      { path: paths.home, lazy: landing, handle: titled('Turn Twitch clips into TikToks and YouTube Shorts') },
       { path: paths.login, lazy: login, handle: titled('Login') },
       { path: paths.connect, lazy: connect, handle: titled('Connect an account') },
       { path: paths.tos, lazy: terms, handle: titled('Terms of Service') },

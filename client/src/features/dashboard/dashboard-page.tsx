@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { PageHeader } from '@/components/page-header';
+import { Skeleton } from '@/components/ui/skeleton';
 import { ActiveDownloadsCard } from './active-downloads-card';
 import { FirstRunChecklist } from './first-run-checklist';
 import { QuickDownloadCard } from './quick-download-card';
@@ -7,10 +8,20 @@ import { useDashboardData } from './use-dashboard-data';
 import { useFirstRun } from './use-first-run';
 import { useRunFinishedToast } from './use-run-finished-toast';
 
+/** The page's place held while it learns whether the first-run checklist shows. */
+function DashboardSkeleton() {
+  return (
+    <div className="space-y-6" aria-busy="true" aria-label="Loading the dashboard" role="status">
+      <Skeleton className="h-64 w-full rounded-xl" />
+      <Skeleton className="h-48 w-full rounded-xl" />
+    </div>
+  );
+}
+
 export function DashboardPage() {
   const { status, streamers } = useDashboardData();
   useRunFinishedToast(status.data);
-  const firstRun = useFirstRun(streamers.data);
+  const firstRun = useFirstRun(streamers.data, streamers.isError);
   // Only a refresh the user asked for spins the button; the 5 s polls stay quiet.
   const [refreshing, setRefreshing] = useState(false);
   const refresh = () => {
@@ -20,22 +31,15 @@ export function DashboardPage() {
   return (
     <>
       <PageHeader title="Dashboard" description="Your downloads at a glance." />
-      <div className="space-y-6">
-        {firstRun && <FirstRunChecklist {...firstRun} />}
-        <ActiveDownloadsCard
-          status={status.data}
-          failure={status.error}
-          streamers={streamers.data ?? []}
-          refreshing={refreshing}
-          onRefresh={refresh}
-        />
-        <QuickDownloadCard
-          streamers={streamers.data}
-          failed={streamers.isError}
-          onRetry={() => void streamers.refetch()}
-          status={status.data}
-        />
-      </div>
+      {firstRun.pending ? (
+        <DashboardSkeleton />
+      ) : (
+        <div className="space-y-6">
+          {firstRun.checklist && <FirstRunChecklist {...firstRun.checklist} />}
+          <ActiveDownloadsCard status={status.data} failure={status.error} streamers={streamers.data ?? []} refreshing={refreshing} onRefresh={refresh} />
+          <QuickDownloadCard streamers={streamers.data} failed={streamers.isError} onRetry={() => void streamers.refetch()} status={status.data} />
+        </div>
+      )}
     </>
   );
 }

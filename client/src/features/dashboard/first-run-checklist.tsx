@@ -25,17 +25,17 @@ const STEP_VIEWS: Record<FirstRunStep, StepView> = {
   },
   clips: {
     title: 'Download clips',
-    description: 'Its most-viewed clips, made vertical for TikTok.',
+    description: 'Its most-viewed clips, made vertical for TikTok and YouTube Shorts.',
     action: { label: 'Quick Download', to: { hash: QUICK_DOWNLOAD_ID } },
   },
-  tiktok: {
-    title: 'Connect TikTok',
-    description: 'The account your shorts are posted to.',
-    action: { label: 'Connect TikTok', to: `${paths.app.settings}#settings-accounts-title` },
+  account: {
+    title: 'Connect an account',
+    description: 'The TikTok account or YouTube channel your shorts are posted to.',
+    action: { label: 'Connect an account', to: `${paths.app.settings}#settings-accounts-title` },
   },
   post: {
     title: 'Post a clip',
-    description: 'Pick a clip, write its description and send it to TikTok.',
+    description: 'Pick a clip, write its description and send it to TikTok or YouTube.',
     action: { label: 'Open Clips', to: paths.app.clips },
   },
 };
@@ -78,7 +78,7 @@ export function FirstRunChecklist({ done, dismiss }: FirstRun) {
             <span data-testid="first-run-count">
               {count}/{total}
             </span>{' '}
-            done: from a Twitch channel to your first TikTok post.
+            done: from a Twitch channel to your first post.
           </CardDescription>
         </div>
         <CardAction>

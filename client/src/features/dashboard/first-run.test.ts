@@ -3,9 +3,9 @@ import { dismissedKey, doneSteps, hasPosted } from './first-run';
 
 describe('the first-run checklist', () => {
   it('ticks each step from what the server holds', () => {
-    expect([...doneSteps({ streamers: 0, clips: 0, tiktokAccounts: 0, posted: false })]).toEqual([]);
-    expect([...doneSteps({ streamers: 2, clips: 0, tiktokAccounts: 1, posted: false })]).toEqual(['streamer', 'tiktok']);
-    expect([...doneSteps({ streamers: 1, clips: 3, tiktokAccounts: 1, posted: true })]).toEqual(['streamer', 'clips', 'tiktok', 'post']);
+    expect([...doneSteps({ streamers: 0, clips: 0, accounts: 0, posted: false })]).toEqual([]);
+    expect([...doneSteps({ streamers: 2, clips: 0, accounts: 1, posted: false })]).toEqual(['streamer', 'account']);
+    expect([...doneSteps({ streamers: 1, clips: 3, accounts: 1, posted: true })]).toEqual(['streamer', 'clips', 'account', 'post']);
   });
 
   it('counts a post once an upload is queued or delivered, not when it failed', () => {

@@ -1,17 +1,18 @@
 import { isDeliveredUpload, isUploadInProgress, type Clip } from '@clipshift/shared';
 
 /*
- * A new user's way to a first post: add a streamer, download clips, connect TikTok, post. Each
- * step is done by what the server holds, never by a click on the checklist.
+ * A new user's way to a first post: add a streamer, download clips, connect an account (TikTok or
+ * YouTube), post. Each step is done by what the server holds, never by a click on the checklist.
  */
 
-export const FIRST_RUN_STEPS = ['streamer', 'clips', 'tiktok', 'post'] as const;
+export const FIRST_RUN_STEPS = ['streamer', 'clips', 'account', 'post'] as const;
 export type FirstRunStep = (typeof FIRST_RUN_STEPS)[number];
 
 export interface FirstRunFacts {
   streamers: number;
   clips: number;
-  tiktokAccounts: number;
+  /** Connected accounts of any platform. */
+  accounts: number;
   /** Some clip has an upload queued, on its way or delivered. */
   posted: boolean;
 }
@@ -25,7 +26,7 @@ export function doneSteps(facts: FirstRunFacts): ReadonlySet<FirstRunStep> {
   const done: Record<FirstRunStep, boolean> = {
     streamer: facts.streamers > 0,
     clips: facts.clips > 0,
-    tiktok: facts.tiktokAccounts > 0,
+    account: facts.accounts > 0,
     post: facts.posted,
   };
   return new Set(FIRST_RUN_STEPS.filter((step) => done[step]));

@@ -26,7 +26,7 @@ const BENEFITS: readonly Benefit[] = [
   {
     icon: ShieldCheck,
     title: 'Your accounts stay yours',
-    description: 'TikTok is connected through its official login. Tokens are encrypted, and you can disconnect at any time.',
+    description: 'TikTok and YouTube are connected through their official logins. Tokens are encrypted, and you can disconnect at any time.',
   },
 ];
 

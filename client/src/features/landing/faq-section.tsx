@@ -11,7 +11,7 @@ const QUESTIONS = [
   {
     question: 'Which platforms are supported?',
     answer:
-      'Clips come from Twitch, and finished videos are posted to TikTok through TikTok’s official API. You can also download any converted clip as an MP4 and share it wherever you like.',
+      'Clips come from Twitch, and finished videos are posted to TikTok and to YouTube as Shorts, through each platform’s official API. You can also download any converted clip as an MP4 and share it wherever you like.',
   },
   {
     question: 'Do I need technical skills?',

@@ -37,7 +37,7 @@ export function FeaturesSection() {
         <SectionHeading
           eyebrow="Features"
           title="Everything you need to repurpose clips"
-          description="From the moment a clip is made on Twitch to the moment it lands on TikTok."
+          description="From the moment a clip is made on Twitch to the moment it lands on TikTok or YouTube."
         />
         <div className="mt-12 grid gap-6 md:grid-cols-3">
           {FEATURES.map(({ icon: Icon, title, description }) => (

@@ -46,12 +46,12 @@ export function HeroSection() {
           <h1 className="text-4xl font-semibold tracking-tight text-balance sm:text-5xl">
             Turn Twitch clips into{' '}
             <span className="text-brand-text">
-              <span className="whitespace-nowrap">TikTok-ready</span> shorts
+              <span className="whitespace-nowrap">ready-to-post</span> shorts
             </span>
           </h1>
           <p className="mx-auto max-w-xl text-lg text-pretty text-muted-foreground lg:mx-0">
             Clipshift downloads the best clips of the streamers you follow, converts them to vertical video with
-            optional subtitles, and posts them to your TikTok accounts — on demand or on a schedule.
+            optional subtitles, and posts them to your TikTok accounts and YouTube channels — on demand or on a schedule.
           </p>
           <div className="flex flex-col justify-center gap-3 sm:flex-row lg:justify-start">
             <Button asChild size="lg" variant="brand">

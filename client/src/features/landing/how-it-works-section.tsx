@@ -16,7 +16,7 @@ const STEPS = [
   },
   {
     title: 'Share',
-    description: 'Write or pick a description and post to your linked TikTok accounts through TikTok’s official API.',
+    description: 'Write or pick a description and post to your linked TikTok accounts and YouTube channels through their official APIs.',
   },
 ] as const;
 

@@ -13,7 +13,7 @@ export function PrivacyPage() {
         <p>
           This Privacy Policy explains what information {SITE_NAME} collects when you use it, why, how long we keep
           it, and the choices you have. {SITE_NAME} downloads public Twitch clips, renders them as short videos and,
-          with your consent, posts them to TikTok through TikTok’s official API.
+          with your consent, posts them to TikTok and to YouTube through each platform’s official API.
         </p>
       }
     >
@@ -23,7 +23,7 @@ export function PrivacyPage() {
         <li>Your username and password. Passwords are never stored in readable form: we keep only a salted Argon2id hash.</li>
         <li>Whether your account is an administrator account, and which invite code you registered with, if any.</li>
         <li>A session record while you are signed in, identified by a random token in a cookie (see section 5).</li>
-        <li>Your guest passkey, a short code you can share so that someone else can connect a TikTok account for you.</li>
+        <li>Your guest passkey, a short code you can share so that someone else can connect a TikTok account or a YouTube channel for you.</li>
       </ul>
       <h3>TikTok account information</h3>
       <p>When you connect a TikTok account, TikTok shares with us, with your permission:</p>
@@ -35,6 +35,16 @@ export function PrivacyPage() {
         </li>
       </ul>
       <p>We do not receive your TikTok password, and we do not read your TikTok messages, followers or other videos.</p>
+      <h3>YouTube channel information</h3>
+      <p>
+        When you connect a YouTube channel, you sign in with Google, and Google shares with us, with your permission,
+        the channel’s identifier, title, handle and picture, and access and refresh tokens that allow us to upload the
+        videos you choose to post and to read their view counts. These tokens are <strong>encrypted at rest</strong>{' '}
+        like TikTok’s. {SITE_NAME} uses the YouTube API Services: by connecting a channel you also agree to the{' '}
+        <a href="https://www.youtube.com/t/terms">YouTube Terms of Service</a>, and Google’s handling of your data is
+        described in the <a href="https://policies.google.com/privacy">Google Privacy Policy</a>.
+      </p>
+      <p>We do not receive your Google password, and we do not read your channel’s other videos, comments or subscribers.</p>
       <h3>Content you process</h3>
       <ul>
         <li>The streamers you add and your preferences for them (clip limit, format, language, schedule, auto publish).</li>
@@ -43,7 +53,7 @@ export function PrivacyPage() {
           download and the videos we render from them.
         </li>
         <li>Transcripts and subtitles generated from a clip’s audio, and the descriptions you write or select.</li>
-        <li>The status of each post to TikTok, including TikTok’s publish identifier and any error it reports.</li>
+        <li>The status of each post to TikTok or YouTube, including the platform’s identifier of the post, its view counts and any error it reports.</li>
       </ul>
       <h3>Logs</h3>
       <p>
@@ -60,20 +70,20 @@ export function PrivacyPage() {
 
       <h2>2. How we use information</h2>
       <ul>
-        <li>to provide the service: download and render clips, generate subtitles and description suggestions, and post to TikTok when you ask us to;</li>
+        <li>to provide the service: download and render clips, generate subtitles and description suggestions, and post to TikTok or YouTube when you ask us to;</li>
         <li>to keep your account secure: authenticate you, rate-limit sign-in attempts and investigate abuse;</li>
         <li>to operate and improve {SITE_NAME}: diagnose failures and understand which features are used;</li>
         <li>to contact you about your account, the beta or changes to our terms.</li>
       </ul>
       <p>
         We rely on the performance of our contract with you for the service itself, on your consent for connecting
-        TikTok and posting to it, and on our legitimate interest in keeping the service secure and working.
+        TikTok or YouTube and posting to them, and on our legitimate interest in keeping the service secure and working.
       </p>
 
       <h2>3. Sharing</h2>
       <p>We do not sell your personal information and we do not use it for advertising. We share it only:</p>
       <ul>
-        <li>with TikTok, when you post: the video, its description and the request to publish it on your account;</li>
+        <li>with TikTok or YouTube (Google), when you post: the video, its description or title and the request to publish it on your account or channel;</li>
         <li>with Twitch, when we request public clip information and downloads on your behalf;</li>
         <li>
           with providers that host the service or process audio and text for subtitles and description suggestions,
@@ -86,7 +96,7 @@ export function PrivacyPage() {
       <ul>
         <li>Account information: for as long as your account exists.</li>
         <li>Sessions: until you log out or the session expires after a period of inactivity.</li>
-        <li>TikTok tokens and account details: until you disconnect the account or delete your {SITE_NAME} account.</li>
+        <li>TikTok and YouTube tokens and account details: until you disconnect the account or delete your {SITE_NAME} account.</li>
         <li>Clips, rendered videos, transcripts and descriptions: until you delete them or your account.</li>
         <li>
           <strong>Logs: {LOG_RETENTION_DAYS} days.</strong> Older entries are deleted automatically.
@@ -111,6 +121,10 @@ export function PrivacyPage() {
       <h2>7. Your rights and choices</h2>
       <ul>
         <li>You can disconnect a TikTok account at any time in {SITE_NAME}’s settings or in your TikTok app.</li>
+        <li>
+          You can disconnect a YouTube channel at any time in {SITE_NAME}’s settings, or revoke {SITE_NAME}’s access on
+          your Google Account’s <a href="https://myaccount.google.com/permissions">security settings page</a>.
+        </li>
         <li>You can delete clips, streamers and, on request, your whole account.</li>
         <li>
           Depending on where you live, you may have the right to access, correct, export or delete your personal

@@ -1,6 +1,6 @@
 import { useId, type FormEvent } from 'react';
 import { Cpu, KeyRound, Save } from 'lucide-react';
-import { CONCURRENCY_MAX, CONCURRENCY_MIN, DEFAULT_CONCURRENCY, DEFAULT_WHISPER_MODEL } from '@clipshift/shared';
+import { CONCURRENCY_MAX, CONCURRENCY_MIN, DEFAULT_CONCURRENCY, DEFAULT_WHISPER_MODEL, type TranscriptionInfo } from '@clipshift/shared';
 import { WHISPER_MODELS } from '@/api/settings';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -18,13 +18,42 @@ const SAVE_STATE_TEXT: Record<ProcessingSaveState, string> = {
   defaults: 'Defaults',
 };
 
-function modelLabel(model: string): string {
-  return model === DEFAULT_WHISPER_MODEL ? `${model} (default)` : model;
+interface ModelFieldProps {
+  value: string;
+  onChange: (model: string) => void;
+  /** Where speech recognition runs and its default model; unknown until the server answers. */
+  transcription: TranscriptionInfo | undefined;
 }
 
-function WhisperModelField({ value, onChange }: { value: string; onChange: (model: string) => void }) {
+/** The model field as speech recognition runs: whisper.cpp's models here, or a transcription server's id. */
+function WhisperModelField(props: ModelFieldProps) {
+  return props.transcription?.engine === 'openai' ? <ServerModelField {...props} defaultModel={props.transcription.default_model} /> : <LocalModelField {...props} />;
+}
+
+/**
+ * Transcription on an OpenAI-compatible server runs the model id sent to it, not one of
+ * whisper.cpp's: the field shows that id (the server's default until another is saved).
+ */
+function ServerModelField({ value, onChange, defaultModel }: ModelFieldProps & { defaultModel: string }) {
   const id = useId();
   const hintId = useId();
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>Transcription model</Label>
+      <Input id={id} value={value} onChange={(event) => onChange(event.target.value)} aria-describedby={hintId} autoComplete="off" spellCheck={false} />
+      <p id={hintId} className="text-xs text-muted-foreground">
+        Subtitles are transcribed by this server&apos;s OpenAI-compatible transcription service, with this model (its default:{' '}
+        <span className="font-mono">{defaultModel}</span>).
+      </p>
+    </div>
+  );
+}
+
+function LocalModelField({ value, onChange, transcription }: ModelFieldProps) {
+  const id = useId();
+  const hintId = useId();
+  const defaultModel = transcription?.default_model ?? DEFAULT_WHISPER_MODEL;
+  const modelLabel = (model: string) => (model === defaultModel ? `${model} (default)` : model);
   // A model stored earlier that is not in the list stays choosable instead of silently changing.
   const models: readonly string[] = WHISPER_MODELS.includes(value as (typeof WHISPER_MODELS)[number])
     ? WHISPER_MODELS
@@ -116,7 +145,7 @@ export function ProcessingSection() {
       <CardContent>
         <form aria-label="Processing preferences" className="space-y-5" onSubmit={onSubmit} noValidate>
           <div className="grid gap-5 sm:grid-cols-2">
-            <WhisperModelField value={form.whisperModel} onChange={form.setWhisperModel} />
+            <WhisperModelField value={form.whisperModel} onChange={form.setWhisperModel} transcription={form.transcription} />
             <ConcurrencyField value={form.concurrencyText} error={form.concurrencyError} onChange={form.setConcurrencyText} />
           </div>
           <CredentialsNote />

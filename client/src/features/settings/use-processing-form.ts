@@ -33,6 +33,8 @@ export function useProcessingForm() {
   const [whisperModel, setWhisperModel] = useState(saved.whisperModel);
   const [concurrencyText, setConcurrencyText] = useState(String(saved.concurrency));
   const fromServer = preferencesFromServer(server.data);
+  // Nothing saved anywhere: the server's answer is what will run (its model depends on where transcription runs).
+  const serverDefaults = server.data && !fromServer && !hasStoredProcessingPreferences() ? { whisperModel: server.data.whisper_model, concurrency: server.data.concurrency } : null;
 
   const concurrency = parseConcurrency(concurrencyText);
   const edited = whisperModel !== saved.whisperModel || concurrency !== saved.concurrency;
@@ -40,15 +42,18 @@ export function useProcessingForm() {
   const [serverBehind, setServerBehind] = useState(false);
   const browserOnly = serverBehind || (server.isSuccess && fromServer === null && hasStoredProcessingPreferences());
 
-  // The account's preferences arrive (or change): they replace what the form started from, unless the user is editing.
+  // The account's preferences arrive (or change): they replace what the form started from, unless
+  // the user is editing. The server's defaults are shown but not stored here: stored, this browser
+  // would send them with every request as if chosen.
+  const shown = fromServer ?? serverDefaults;
   useEffect(() => {
-    if (!fromServer || samePreferences(fromServer, saved) || edited) return;
-    saveProcessingPreferences(fromServer);
-    setSaved(fromServer);
-    setWhisperModel(fromServer.whisperModel);
-    setConcurrencyText(String(fromServer.concurrency));
+    if (!shown || samePreferences(shown, saved) || edited) return;
+    if (fromServer) saveProcessingPreferences(fromServer);
+    setSaved(shown);
+    setWhisperModel(shown.whisperModel);
+    setConcurrencyText(String(shown.concurrency));
     // Only a new answer from the server resets the form: the other values are read as they are now.
-  }, [fromServer?.whisperModel, fromServer?.concurrency]);
+  }, [shown?.whisperModel, shown?.concurrency]);
 
   const { mutate, isPending } = useSaveProcessingPreferences({
     onSaved: () => {
@@ -72,8 +77,9 @@ export function useProcessingForm() {
 
   const state: ProcessingSaveState = edited ? 'unsaved' : browserOnly ? 'browser-only' : fromServer ? 'account' : 'defaults';
   const concurrencyError = concurrency === null ? CONCURRENCY_INVALID : null;
+  const transcription = server.data?.transcription;
   return useMemo(
-    () => ({ whisperModel, setWhisperModel, concurrencyText, setConcurrencyText, concurrencyError, dirty: edited || browserOnly, saving: isPending, state, save }),
-    [whisperModel, concurrencyText, concurrencyError, edited, browserOnly, isPending, state, save],
+    () => ({ whisperModel, setWhisperModel, concurrencyText, setConcurrencyText, concurrencyError, dirty: edited || browserOnly, saving: isPending, state, save, transcription }),
+    [whisperModel, concurrencyText, concurrencyError, edited, browserOnly, isPending, state, save, transcription],
   );
 }

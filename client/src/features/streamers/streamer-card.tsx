@@ -23,7 +23,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 function OnOff({ on }: { on: boolean }) {
   return (
     <span className="inline-flex items-center gap-1.5">
-      <span className={cn('size-1.5 rounded-full', on ? 'bg-success-soft0' : 'bg-muted-foreground/40')} aria-hidden="true" />
+      <span className={cn('size-1.5 rounded-full', on ? 'bg-success-icon' : 'bg-muted-foreground/40')} aria-hidden="true" data-testid="on-off-dot" />
       {on ? 'On' : 'Off'}
     </span>
   );

@@ -107,7 +107,7 @@ export function LanguageField({ values, onChange }: FieldsProps) {
 type FormatValue = 'vertical' | 'horizontal';
 
 const FORMAT_OPTIONS: readonly SegmentedOption<FormatValue>[] = [
-  { value: 'vertical', label: 'Vertical', description: '9:16 for TikTok', icon: <Smartphone /> },
+  { value: 'vertical', label: 'Vertical', description: '9:16 for TikTok and Shorts', icon: <Smartphone /> },
   { value: 'horizontal', label: 'Horizontal', description: 'As streamed, 16:9', icon: <Monitor /> },
 ];
 
@@ -329,7 +329,7 @@ export function AutomationFields({ values, onChange }: FieldsProps) {
       <SwitchRow
         id="streamer-auto-publish"
         label="Auto publish"
-        description="Post new clips to the linked TikTok accounts."
+        description="Post new clips to the linked TikTok accounts and YouTube channels."
         checked={values.autoPublish}
         onCheckedChange={(autoPublish) => onChange({ autoPublish })}
       >

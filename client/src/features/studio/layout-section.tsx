@@ -1,10 +1,40 @@
 import { useId } from 'react';
-import { LAYOUTS, LAYOUT_LABELS, MAX_SPLIT_RATIO, MIN_SPLIT_RATIO, type Layout } from '@clipshift/shared';
+import { CLIP_FORMAT_LABELS, CLIP_FORMATS, LAYOUTS, LAYOUT_LABELS, MAX_SPLIT_RATIO, MIN_SPLIT_RATIO, type ClipFormat, type Layout } from '@clipshift/shared';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { Label } from '@/components/ui/label';
 import { SectionHeader, SliderField, SourceTag, SwitchField } from './studio-controls';
-import { sectionIsOwn, STARTING_FACECAM } from './studio-draft';
+import { sectionIsOwn, showsLayouts, STARTING_FACECAM } from './studio-draft';
 import type { StudioEditor } from './use-studio-editor';
+
+const FORMAT_DESCRIPTIONS: Record<ClipFormat, string> = {
+  vertical: '9:16 for phones, framed with a layout',
+  horizontal: 'The picture as streamed, 16:9',
+};
+
+/** A clip's own format: vertical with a layout, or the source's picture (null = as downloaded). */
+function FormatField({ editor }: { editor: StudioEditor }) {
+  const { mode, draft, values, set } = editor;
+  const labelId = useId();
+  return (
+    <div className="space-y-2">
+      <div className="flex items-center gap-2">
+        <Label id={labelId}>Format</Label>
+        <SourceTag mode={mode} own={draft.format !== null} fallback="As downloaded" />
+      </div>
+      <SegmentedControl
+        labelledBy={labelId}
+        value={values.format}
+        onValueChange={(format) => set('format', format)}
+        options={CLIP_FORMATS.map((format) => ({ value: format, label: CLIP_FORMAT_LABELS[format], description: FORMAT_DESCRIPTIONS[format] }))}
+      />
+    </div>
+  );
+}
+
+function sectionDescription(mode: StudioEditor['mode'], vertical: boolean): string {
+  if (mode === 'streamer') return 'How the 16:9 picture fills the 9:16 video.';
+  return vertical ? 'Vertical or horizontal, and how the 16:9 picture fills the 9:16 video.' : 'Kept horizontal: the picture as streamed. Choose Vertical to frame it with a layout.';
+}
 
 const LAYOUT_DESCRIPTIONS: Record<Layout, string> = {
   blur: 'The whole picture over a blurred copy of itself',
@@ -14,8 +44,30 @@ const LAYOUT_DESCRIPTIONS: Record<Layout, string> = {
 
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 
-/** Layout, crop focus, split ratio and the facecam switch; the regions are drawn on the frame. */
-export function LayoutSection({ editor, horizontal }: { editor: StudioEditor; horizontal: boolean }) {
+/**
+ * A clip's format, then (for a vertical one) the layout, crop focus, split ratio and the facecam
+ * switch; the regions are drawn on the frame.
+ */
+export function LayoutSection({ editor }: { editor: StudioEditor }) {
+  const { mode, draft, values } = editor;
+  const vertical = showsLayouts(mode, values);
+  return (
+    <section className="space-y-5" aria-label="Layout">
+      <SectionHeader
+        title="Layout"
+        description={sectionDescription(mode, vertical)}
+        mode={mode}
+        own={sectionIsOwn(draft, 'layout')}
+        onReset={() => editor.reset('layout')}
+      />
+      {mode === 'clip' && <FormatField editor={editor} />}
+      {vertical && <VerticalLayoutFields editor={editor} />}
+    </section>
+  );
+}
+
+/** The vertical picture's layout and its settings. */
+function VerticalLayoutFields({ editor }: { editor: StudioEditor }) {
   const { mode, draft, values, set } = editor;
   const labelId = useId();
   const chooseLayout = (layout: Layout) => {
@@ -24,14 +76,7 @@ export function LayoutSection({ editor, horizontal }: { editor: StudioEditor; ho
     else set('layout', layout);
   };
   return (
-    <section className="space-y-5" aria-label="Layout">
-      <SectionHeader
-        title="Layout"
-        description={horizontal ? 'This clip is kept horizontal: the layout applies when it is rendered vertical.' : 'How the 16:9 picture fills the 9:16 video.'}
-        mode={mode}
-        own={sectionIsOwn(draft, 'layout')}
-        onReset={() => editor.reset('layout')}
-      />
+    <>
       <div className="space-y-2">
         <div className="flex items-center gap-2">
           <Label id={labelId}>Layout</Label>
@@ -89,6 +134,6 @@ export function LayoutSection({ editor, horizontal }: { editor: StudioEditor; ho
           )}
         </>
       )}
-    </section>
+    </>
   );
 }

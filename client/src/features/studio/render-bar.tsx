@@ -1,7 +1,11 @@
+import { useEffect, useRef } from 'react';
 import { Clapperboard, LoaderCircle, Square } from 'lucide-react';
+import { toast } from 'sonner';
 import { isRenderActive, renderProgressLabel, type ClipRender } from '@clipshift/shared';
+import { studioMessages } from '@/api/studio';
 import { ProgressLine } from '@/components/progress-line';
 import { Button } from '@/components/ui/button';
+import { renderEnding, type RenderMoment } from './render-ending';
 
 interface RenderBarProps {
   render: ClipRender;
@@ -47,4 +51,16 @@ export function RenderProgress({ render, stopping, onStop }: Pick<RenderBarProps
     );
   }
   return null;
+}
+
+/** Says when a render the page watched ends: the new video is ready, or why it failed. */
+export function useRenderEndingToast(render: ClipRender, updatedAt: string): void {
+  const previous = useRef<RenderMoment | null>(null);
+  useEffect(() => {
+    const now = { render, updatedAt };
+    const ending = renderEnding(previous.current, now);
+    previous.current = now;
+    if (ending === 'finished') toast.success(studioMessages.rendered);
+    else if (ending === 'failed') toast.error(render.error ?? studioMessages.renderEndedFailed);
+  }, [render, updatedAt]);
 }

@@ -8,9 +8,12 @@ import { Switch } from '@/components/ui/switch';
 import { cn } from '@/lib/utils';
 import type { StudioMode } from './studio-draft';
 
-/** Whose value a field shows: the streamer's default, or this clip's own (a streamer's: default or custom). */
-export function SourceTag({ mode, own }: { mode: StudioMode; own: boolean }) {
-  const text = mode === 'clip' ? (own ? 'This clip' : 'Streamer default') : own ? 'Custom' : 'Default';
+/**
+ * Whose value a field shows: the streamer's default (or `fallback`, where a clip's field falls back
+ * to something else), or this clip's own (a streamer's: default or custom).
+ */
+export function SourceTag({ mode, own, fallback = 'Streamer default' }: { mode: StudioMode; own: boolean; fallback?: string }) {
+  const text = mode === 'clip' ? (own ? 'This clip' : fallback) : own ? 'Custom' : 'Default';
   return (
     <Badge variant={own ? 'brand' : 'muted'} className="font-normal" data-testid="source-tag">
       {text}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CAPTION_PRESET_STYLES, EMPTY_CLIP_EDIT, STREAMER_STUDIO_DEFAULTS, type StreamerStudio } from '@clipshift/shared';
-import { changedFields, draftProblem, effectiveValues, fallbackValues, previewRequest, resetSection, savedDraft, sectionIsOwn, streamerChanges } from './studio-draft';
+import { changedFields, draftProblem, effectiveValues, fallbackValues, previewRequest, resetSection, savedDraft, sectionIsOwn, showsLayouts, streamerChanges } from './studio-draft';
 
 const streamer: StreamerStudio = { ...STREAMER_STUDIO_DEFAULTS, layout: 'split', facecam: { x: 0, y: 0, w: 0.3, h: 0.3 }, caption_style: CAPTION_PRESET_STYLES.bold, normalize_audio: false };
 
@@ -31,8 +31,21 @@ describe('studio draft', () => {
 
   it("previews a streamer's settings without the clip's own trim and facecam switch", () => {
     const values = effectiveValues(savedDraft('streamer', EMPTY_CLIP_EDIT, streamer), fallbackValues('streamer', streamer, 12));
-    expect(previewRequest('streamer', EMPTY_CLIP_EDIT, values, 3.456)).toMatchObject({ layout: 'split', facecam_off: null, trim_start: null, trim_end: null, t: 3.46 });
+    expect(previewRequest('streamer', EMPTY_CLIP_EDIT, values, 3.456)).toMatchObject({ format: 'vertical', layout: 'split', facecam_off: null, trim_start: null, trim_end: null, t: 3.46 });
     expect(previewRequest('clip', { ...EMPTY_CLIP_EDIT, layout: 'blur' }, values, 1)).toEqual({ ...EMPTY_CLIP_EDIT, layout: 'blur', t: 1 });
+  });
+
+  it("falls back to the clip's downloaded format, shows layouts only for a vertical clip, and resets the format with the layout", () => {
+    const saved = savedDraft('clip', EMPTY_CLIP_EDIT, streamer);
+    expect(effectiveValues(saved, fallbackValues('clip', streamer, 12, 'horizontal')).format).toBe('horizontal');
+    const made = { ...saved, format: 'vertical' as const };
+    const values = effectiveValues(made, fallbackValues('clip', streamer, 12, 'horizontal'));
+    expect(showsLayouts('clip', values)).toBe(true);
+    expect(showsLayouts('clip', { format: 'horizontal' })).toBe(false);
+    expect(showsLayouts('streamer', { format: 'horizontal' })).toBe(true);
+    expect(changedFields(made, saved)).toEqual(['format']);
+    expect(previewRequest('clip', made, values, 1)).toMatchObject({ format: 'vertical' });
+    expect(resetSection(made, 'layout').format).toBeNull();
   });
 
   it('says why a draft cannot be saved, as the server would', () => {

@@ -5,6 +5,7 @@ import {
   splitProblem,
   type CaptionStyle,
   type ClipEdit,
+  type ClipFormat,
   type ClipEditChanges,
   type Layout,
   type Rect,
@@ -22,6 +23,7 @@ import type { PreviewRequest } from '@/api/studio';
 
 /** Every setting as a render would use it. */
 export interface StudioValues {
+  format: ClipFormat;
   layout: Layout;
   crop_focus: number;
   facecam: Rect | null;
@@ -38,13 +40,13 @@ export type StudioField = keyof ClipEdit;
 export type StudioDraft = ClipEdit;
 export type StudioMode = 'clip' | 'streamer';
 
-/** The settings a streamer holds; the others (trim, facecam off) belong to one clip. */
+/** The settings a streamer holds; the others (format, trim, facecam off) belong to one clip. */
 export const STREAMER_FIELDS = ['layout', 'crop_focus', 'facecam', 'gameplay', 'split_ratio', 'caption_style', 'normalize_audio'] as const;
 type StreamerField = (typeof STREAMER_FIELDS)[number];
 
 /** The fields each part of the page edits, for its "Reset" and its saved/own state. */
 export const SECTION_FIELDS = {
-  layout: ['layout', 'crop_focus', 'facecam', 'gameplay', 'split_ratio', 'facecam_off'],
+  layout: ['format', 'layout', 'crop_focus', 'facecam', 'gameplay', 'split_ratio', 'facecam_off'],
   captions: ['caption_style'],
   trim: ['trim_start', 'trim_end'],
   audio: ['normalize_audio'],
@@ -56,10 +58,14 @@ export const STARTING_FACECAM: Rect = { x: 0.7, y: 0.05, w: 0.25, h: 0.3 };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** What a null field falls back to: the streamer's settings (clip mode) or the contract defaults (streamer mode). */
-export function fallbackValues(mode: StudioMode, streamer: StreamerStudio, durationSec: number): StudioValues {
+/**
+ * What a null field falls back to: the streamer's settings (clip mode) or the contract defaults
+ * (streamer mode); the format falls back to the one the clip was downloaded in.
+ */
+export function fallbackValues(mode: StudioMode, streamer: StreamerStudio, durationSec: number, downloadedFormat: ClipFormat = 'vertical'): StudioValues {
   const base = mode === 'clip' ? streamer : STREAMER_STUDIO_DEFAULTS;
   return {
+    format: downloadedFormat,
     layout: base.layout,
     crop_focus: base.crop_focus,
     facecam: base.facecam,
@@ -85,6 +91,7 @@ export function savedDraft(mode: StudioMode, clipEdit: ClipEdit, streamer: Strea
 
 export function effectiveValues(draft: StudioDraft, fallback: StudioValues): StudioValues {
   return {
+    format: draft.format ?? fallback.format,
     layout: draft.layout ?? fallback.layout,
     crop_focus: draft.crop_focus ?? fallback.crop_focus,
     facecam: draft.facecam ?? fallback.facecam,
@@ -136,13 +143,18 @@ export function streamerChanges(values: StudioValues): Omit<UpdateStreamerInput,
 
 /**
  * The preview's body. A clip's draft goes as it is (its nulls mean the streamer's saved setting, as
- * a save would); a streamer's draft goes as whole values, with the clip's own trim and facecam
- * switch set back, so the picture shows what the streamer's settings alone would make.
+ * a save would); a streamer's draft goes as whole values, vertical, with the clip's own trim and
+ * facecam switch set back, so the picture shows what the streamer's settings alone would make.
  */
 export function previewRequest(mode: StudioMode, draft: StudioDraft, values: StudioValues, t: number): PreviewRequest {
   const at = Math.round(t * 100) / 100;
   if (mode === 'clip') return { ...clipChanges(draft), t: at };
-  return { ...streamerChanges(values), facecam_off: null, trim_start: null, trim_end: null, t: at };
+  return { ...streamerChanges(values), format: 'vertical', facecam_off: null, trim_start: null, trim_end: null, t: at };
+}
+
+/** The layout settings matter: a streamer's always (its clips may render vertical), a clip's when it renders vertical. */
+export function showsLayouts(mode: StudioMode, values: Pick<StudioValues, 'format'>): boolean {
+  return mode === 'streamer' || values.format === 'vertical';
 }
 
 /** Why the draft cannot be saved as it is, or null (the server would refuse it with these words). */

@@ -13,8 +13,8 @@ import { CaptionsSection } from './captions-section';
 import { LayoutSection } from './layout-section';
 import { PreviewPanel } from './preview-panel';
 import { RegionEditor, type RegionSpec } from './region-editor';
-import { RenderButton, RenderProgress } from './render-bar';
-import { clipChanges, previewRequest, savedDraft, streamerChanges, type StudioMode } from './studio-draft';
+import { RenderButton, RenderProgress, useRenderEndingToast } from './render-bar';
+import { clipChanges, previewRequest, savedDraft, showsLayouts, streamerChanges, type StudioMode } from './studio-draft';
 import { AudioSection, DraftProblem, TrimSection } from './trim-audio-section';
 import { formatSeconds } from './trim-timeline';
 import { TranscriptEditor } from './transcript/transcript-editor';
@@ -46,7 +46,7 @@ function CropWindow({ focus, aspect }: { focus: number; aspect: number }) {
 
 function regionsOf(editor: Editor): RegionSpec[] {
   const { values } = editor;
-  if (values.layout !== 'split') return [];
+  if (!showsLayouts(editor.mode, values) || values.layout !== 'split') return [];
   const regions: RegionSpec[] = [{ id: 'gameplay', label: 'Gameplay', rect: values.gameplay, tone: 'gameplay' }];
   // Drawn last so it sits on top: the camera is usually a corner inside the gameplay.
   if (values.facecam && !values.facecam_off) regions.push({ id: 'facecam', label: 'Facecam', rect: values.facecam, tone: 'facecam' });
@@ -85,7 +85,7 @@ function useSaveDraft(editor: Editor, clip: ClipDetails, streamerName: string, s
 }
 
 export function StudioEditor({ mode, clip, streamerName, streamer, header }: StudioEditorProps) {
-  const editor = useStudioEditor({ mode, clipEdit: clip.edit, durationSec: clip.duration, streamer });
+  const editor = useStudioEditor({ mode, clipEdit: clip.edit, durationSec: clip.duration, downloadedFormat: clip.downloaded_format, streamer });
   const { values } = editor;
   const [t, setT] = useState(() => Math.round(((clip.trim_start + clip.trim_end) / 2) * 10) / 10);
   const [aspect, setAspect] = useState(16 / 9);
@@ -93,13 +93,15 @@ export function StudioEditor({ mode, clip, streamerName, streamer, header }: Stu
   const preview = useClipPreview(clip.clip_id, previewRequest(mode, editor.draft, values, t), clip.updated_at, editor.problem === null);
   const { save, saving } = useSaveDraft(editor, clip, streamerName, streamer);
   const render = useClipRender(clip.clip_id);
+  useRenderEndingToast(clip.render, clip.updated_at);
   const blocker = useLeaveGuard(editor.dirty && !saving);
   const scrubberId = useId();
   const [search] = useSearchParams();
   // A link may open a tab (the clip details' "Edit transcript"); the streamer's studio has no transcript.
   const asked = studioTabOf(search);
   const initialTab = asked && !(asked === 'transcript' && mode !== 'clip') ? asked : 'layout';
-  const vertical = clip.format_type === 'vertical';
+  // The preview shows what a render with the page's settings would make.
+  const vertical = showsLayouts(mode, values);
   const at = `at ${formatSeconds(t)}`;
 
   const setRegion = (id: RegionSpec['id'], rect: Rect) => editor.set(id, rect);
@@ -171,7 +173,7 @@ export function StudioEditor({ mode, clip, streamerName, streamer, header }: Stu
           </TabsList>
           <div className="rounded-xl border bg-card p-4 shadow-xs sm:p-5">
             <TabsContent value="layout">
-              <LayoutSection editor={editor} horizontal={!vertical} />
+              <LayoutSection editor={editor} />
             </TabsContent>
             <TabsContent value="captions">
               <CaptionsSection editor={editor} />

@@ -47,7 +47,7 @@ export function TrimSection({ editor, clip }: { editor: StudioEditor; clip: Play
       <video
         ref={player.ref}
         src={versionedUrl(clip.video_url, clip.updated_at)}
-        poster={clip.thumbnail}
+        poster={versionedUrl(clip.thumbnail, clip.updated_at)}
         controls
         playsInline
         preload="metadata"

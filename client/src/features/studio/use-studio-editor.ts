@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { ClipEdit, StreamerStudio } from '@clipshift/shared';
+import type { ClipEdit, ClipFormat, StreamerStudio } from '@clipshift/shared';
 import {
   changedFields,
   draftProblem,
@@ -16,6 +16,8 @@ interface StudioEditorInput {
   mode: StudioMode;
   clipEdit: ClipEdit;
   durationSec: number;
+  /** What the clip's format falls back to (null = as downloaded). */
+  downloadedFormat: ClipFormat;
   /** The streamer's saved settings (what a clip falls back to, and what streamer mode edits). */
   streamer: StreamerStudio;
 }
@@ -24,9 +26,9 @@ interface StudioEditorInput {
  * The page's unsaved draft over what is saved. The draft is the page's own from the first render:
  * the clip's details reload every 2 s during a render, and that must not undo a change being made.
  */
-export function useStudioEditor({ mode, clipEdit, durationSec, streamer }: StudioEditorInput) {
+export function useStudioEditor({ mode, clipEdit, durationSec, downloadedFormat, streamer }: StudioEditorInput) {
   const saved = useMemo(() => savedDraft(mode, clipEdit, streamer), [mode, clipEdit, streamer]);
-  const fallback = useMemo(() => fallbackValues(mode, streamer, durationSec), [mode, streamer, durationSec]);
+  const fallback = useMemo(() => fallbackValues(mode, streamer, durationSec, downloadedFormat), [mode, streamer, durationSec, downloadedFormat]);
   const [draft, setDraft] = useState<StudioDraft>(saved);
   const values = useMemo(() => effectiveValues(draft, fallback), [draft, fallback]);
   const changed = useMemo(() => changedFields(draft, saved), [draft, saved]);

@@ -1,6 +1,6 @@
 import { readdir, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { EMPTY_CLIP_EDIT, MEDIA_EXPIRED_MESSAGE, sortByRank, type ClipEdit, type ListClipsInput, type TranscriptWordDto, type UpdateDescriptionsInput } from '@clipshift/shared';
+import { EMPTY_CLIP_EDIT, MEDIA_EXPIRED_MESSAGE, sortByRank, type ClipEdit, type ClipFormat, type ListClipsInput, type TranscriptWordDto, type UpdateDescriptionsInput } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { DescriptionOption } from '../../platform/db/schema.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
@@ -82,6 +82,16 @@ export function clipEditOf(row: Pick<ClipRow, 'edit'>): ClipEdit {
     if (value !== undefined) Object.assign(edit, { [key]: value });
   }
   return edit;
+}
+
+/**
+ * The shape of the clip's video as last rendered: taller than wide is vertical. The `format_type`
+ * column keeps the format the download chose (what an edit's `format` null renders); clips saved
+ * before the video's size was recorded fall back to it.
+ */
+export function renderedFormat(row: Pick<ClipRow, 'format_type' | 'width' | 'height'>): ClipFormat {
+  if (!row.width || !row.height) return row.format_type;
+  return row.height > row.width ? 'vertical' : 'horizontal';
 }
 
 /** The section of the source the video shows: the trim, or the whole source. */

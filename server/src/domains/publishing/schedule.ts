@@ -1,4 +1,4 @@
-import type { PostingSchedule, PostingScheduleInput, QueueItem } from '@clipshift/shared';
+import { PLATFORM_LABELS, type AccountPlatform, type PostingSchedule, type PostingScheduleInput, type QueueItem } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { UploadStatus } from '../../platform/db/schema.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
@@ -122,7 +122,7 @@ async function findQueued(db: DbOrTrx, userId: string, uploadId: string | null):
 
 function notWaiting(row: UploadRow, action: string) {
   const started = ['uploading', 'processing'].includes(row.status);
-  const why = started ? 'it is already being sent to TikTok' : `it is ${row.status.replace(/_/g, ' ')}`;
+  const why = started ? `it is already being sent to ${PLATFORM_LABELS[row.platform]}` : `it is ${row.status.replace(/_/g, ' ')}`;
   return conflict(`This post cannot be ${action}: ${why}`);
 }
 
@@ -137,10 +137,13 @@ export async function cancelQueued(db: Db, userId: string, uploadId: string | nu
   });
 }
 
-/** Moves a scheduled post's job to now; a post already queued to go at once is left as it is. */
-export async function postQueuedNow(db: Db, userId: string, uploadId: string | null): Promise<void> {
+/**
+ * Moves a scheduled post's job to now; a post already queued to go at once is left as it is.
+ * Answers the platform it goes to.
+ */
+export async function postQueuedNow(db: Db, userId: string, uploadId: string | null): Promise<AccountPlatform> {
   const row = await findQueued(db, userId, uploadId);
-  if (row.status === 'queued') return;
+  if (row.status === 'queued') return row.platform;
   await db.transaction().execute(async (trx) => {
     const now = new Date();
     const moved = await transitionUpload(trx, row.id, ['scheduled'], { status: 'queued', scheduled_for: now });
@@ -153,6 +156,7 @@ export async function postQueuedNow(db: Db, userId: string, uploadId: string | n
     // Rescheduling never doubles a job that a worker holds right now (it is posting already).
     if (!(await rescheduleJob(trx, key, now)) && !(await findJob(trx, key))?.locked_by) await queuePostJob(trx, row.id);
   });
+  return row.platform;
 }
 
 /** What TikTok's rate refusal is about, in words for the queue. */

@@ -1,4 +1,6 @@
-import { DEFAULT_CONCURRENCY, DEFAULT_WHISPER_MODEL, type ProcessingSettings, type ProcessingSettingsInput } from '@clipshift/shared';
+import { DEFAULT_CONCURRENCY, type ProcessingSettings, type ProcessingSettingsInput } from '@clipshift/shared';
+import { transcriptionDefaults } from '../../engines/providers/transcription/index.ts';
+import type { Env } from '../../platform/env.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { findUserSettings, upsertUserSettings, type UserSettingsRow } from './queries.ts';
 
@@ -9,11 +11,17 @@ export async function storedProcessingSettings(db: DbOrTrx, userId: string): Pro
   return findUserSettings(db, userId);
 }
 
-export function toProcessingSettings(row: UserSettingsRow | null): ProcessingSettings {
+/**
+ * Settings › Processing as the API shows them: the saved preferences, or what runs without them
+ * (the server's default model, which depends on where transcription runs).
+ */
+export function toProcessingSettings(row: UserSettingsRow | null, env: Pick<Env, 'TRANSCRIBE_ENGINE' | 'WHISPER_MODEL'>): ProcessingSettings {
+  const transcription = transcriptionDefaults(env);
   return {
-    whisper_model: row?.whisper_model ?? DEFAULT_WHISPER_MODEL,
+    whisper_model: row?.whisper_model ?? transcription.default_model,
     concurrency: row?.concurrency ?? DEFAULT_CONCURRENCY,
     updated_at: row ? row.updated_at.toISOString() : null,
+    transcription,
   };
 }
 

@@ -28,6 +28,7 @@ export async function clipRenderPlan(
   options: { changes?: ClipEditChanges; streamer?: StreamerStudio | null } = {},
 ): Promise<RenderPlan> {
   return renderPlan({
+    // The column keeps the format the download chose; the edit's `format` may change it.
     vertical: clip.format_type === 'vertical',
     // Callers that have the streamer's settings already pass them (null: no streamer any more).
     streamer: options.streamer === undefined ? await streamerStudioOf(db, clip) : options.streamer,

@@ -14,7 +14,10 @@ export interface RenderPlan {
 }
 
 export interface PlanInput {
-  /** The clip is rendered 9:16 (a horizontal clip stays horizontal whatever its settings). */
+  /**
+   * The clip was downloaded 9:16: it renders so unless its edit's `format` says otherwise (a
+   * horizontal clip keeps the source's picture whatever its layout settings).
+   */
   vertical: boolean;
   /** The streamer's defaults; null once the streamer is deleted (the clip's library entry stays). */
   streamer: StreamerStudio | null;
@@ -41,8 +44,14 @@ function fallbackLayout(rendered: string | null | undefined): StreamerStudio['la
   return rendered === 'crop' || rendered === 'split' ? rendered : STREAMER_STUDIO_DEFAULTS.layout;
 }
 
+/** The clip's own format, else the one it was downloaded in. */
+function rendersVertical(input: PlanInput): boolean {
+  const format = own(input, 'format');
+  return format === null ? input.vertical : format === 'vertical';
+}
+
 function layoutOf(input: PlanInput): ClipLayout | VerticalLayoutSpec {
-  if (!input.vertical) return 'horizontal';
+  if (!rendersVertical(input)) return 'horizontal';
   const streamer = input.streamer;
   const layout = own(input, 'layout') ?? streamer?.layout ?? fallbackLayout(input.renderedLayout);
   if (layout === 'crop') return { kind: 'crop', focus: own(input, 'crop_focus') ?? streamer?.crop_focus ?? STREAMER_STUDIO_DEFAULTS.crop_focus };

@@ -57,6 +57,7 @@ export {
   clipVideoGraph,
   isTemporaryOutput,
   makeThumbnail,
+  MEASURE_SHARE,
   outputFrame,
   previewFrame,
   remuxHorizontal,

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { Logger } from '../../platform/logger.ts';
 import { AUDIO_ENCODE_ARGS } from './encoders.ts';
 import { MediaError } from './errors.ts';
-import { runFfmpeg } from './run.ts';
+import { runFfmpeg, type ProgressCallback } from './run.ts';
 import { trimInputArgs, type Trim } from './trim.ts';
 
 /** The level short-video platforms normalise to: -14 LUFS integrated, true peak at most -1 dBTP. */
@@ -39,6 +39,9 @@ export interface MeasureOptions {
   ffmpeg: string;
   source: string;
   trim?: Trim | null | undefined;
+  /** Seconds of audio measured (after the trim), to turn ffmpeg's position into a fraction. */
+  durationSec?: number | undefined;
+  onProgress?: ProgressCallback | undefined;
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
   logger?: Logger | undefined;
@@ -51,7 +54,14 @@ export interface MeasureOptions {
 export async function measureLoudness(options: MeasureOptions): Promise<LoudnessReading | null> {
   const args = [...trimInputArgs(options.trim), '-i', options.source, '-map', '0:a:0', '-vn', '-af', EBUR128, '-f', 'null', '-'];
   // ebur128 prints its summary at the info level, after everything else.
-  const run = await runFfmpeg(options.ffmpeg, args, { signal: options.signal, timeoutMs: options.timeoutMs ?? MEASURE_TIMEOUT_MS, logger: options.logger, logLevel: 'info' });
+  const run = await runFfmpeg(options.ffmpeg, args, {
+    signal: options.signal,
+    timeoutMs: options.timeoutMs ?? MEASURE_TIMEOUT_MS,
+    logger: options.logger,
+    logLevel: 'info',
+    durationSec: options.durationSec,
+    onProgress: options.onProgress,
+  });
   return parseEbur128Summary(run.stderrTail);
 }
 
@@ -189,5 +199,6 @@ export async function planLoudness(options: PlanOptions): Promise<LoudnessPlan |
 async function trialEncode(options: PlanOptions, plan: LoudnessPlan): Promise<LoudnessReading | null> {
   const args = [...trimInputArgs(options.trim), '-i', options.source, '-map', '0:a:0', '-vn', '-af', normaliseFilter(plan), ...AUDIO_ENCODE_ARGS, '-f', 'mp4', options.trialFile];
   await runFfmpeg(options.ffmpeg, args, { signal: options.signal, timeoutMs: options.timeoutMs ?? MEASURE_TIMEOUT_MS, logger: options.logger });
-  return measureLoudness({ ...options, source: options.trialFile, trim: null });
+  // The trials' own measurements report no progress: the share the render gives planning is the source's.
+  return measureLoudness({ ...options, source: options.trialFile, trim: null, onProgress: undefined });
 }

@@ -232,11 +232,32 @@ function isPlainRemux(options: ClipRender): boolean {
   return keepsSourcePicture({ layout: options.layout, subtitles: options.captions ?? undefined, trim: options.trim }) && !options.audio?.normalize;
 }
 
+/** Normalisation is asked for and there is audio to normalise. */
+function normalises(options: ClipRender): boolean {
+  return Boolean(options.audio?.normalize && options.sourceInfo.audioCodec);
+}
+
+/**
+ * The share of a normalising render's progress that its planning covers (the source's measurement;
+ * the audio-only trials are short). It reads the audio alone, but without a share the render would
+ * sit at 0 % for all of it (seconds on a long clip) and look stuck.
+ */
+export const MEASURE_SHARE = 0.1;
+
+/** One progress callback cut in two: the first pass's fractions, then the second's, in order. */
+function progressInTwo(onProgress: ProgressCallback | undefined, firstShare: number): { first: ProgressCallback | undefined; second: ProgressCallback | undefined } {
+  if (!onProgress) return { first: undefined, second: undefined };
+  return {
+    first: (fraction) => onProgress(fraction * firstShare),
+    second: (fraction) => onProgress(firstShare + fraction * (1 - firstShare)),
+  };
+}
+
 /** The audio passes that plan normalisation, when it is asked for and there is audio to normalise. */
-function planIfNormalising(options: ClipRender): Promise<LoudnessPlan | null> {
-  if (!options.audio?.normalize || !options.sourceInfo.audioCodec) return Promise.resolve(null);
+function planIfNormalising(options: ClipRender, outputSec: number, onProgress: ProgressCallback | undefined): Promise<LoudnessPlan | null> {
+  if (!normalises(options)) return Promise.resolve(null);
   const trialFile = temporaryName(options.output, '.m4a');
-  return planLoudness({ ffmpeg: options.ffmpeg, source: options.source, trim: options.trim, trialFile, signal: options.signal, logger: options.logger });
+  return planLoudness({ ffmpeg: options.ffmpeg, source: options.source, trim: options.trim, trialFile, durationSec: outputSec, onProgress, signal: options.signal, logger: options.logger });
 }
 
 /** A render's result, with what its audio measured (null: no audio, or silence). */
@@ -286,7 +307,9 @@ function renderClipFile(options: ClipRender): Promise<RenderResult> {
 async function encodeClip(options: ClipRender): Promise<RenderResult> {
   const { encoder } = await renderEncoder(options.ffmpeg);
   const encoding: Encoding = { encoder, threads: renderThreadsNow() };
-  const loudness = await planIfNormalising(options);
+  const outputSec = outputDuration(options.sourceInfo.durationSec, options.trim);
+  const progress = normalises(options) ? progressInTwo(options.onProgress, MEASURE_SHARE) : { first: undefined, second: options.onProgress };
+  const loudness = await planIfNormalising(options, outputSec, progress.first);
   const result = await writeAtomically(options.output, async (temporary) => {
     const args = clipArgs({
       source: options.source,
@@ -298,7 +321,7 @@ async function encodeClip(options: ClipRender): Promise<RenderResult> {
       loudness,
       encoding,
     });
-    return { args, ...(await runFfmpeg(options.ffmpeg, args, runOptions(options, outputDuration(options.sourceInfo.durationSec, options.trim)))) };
+    return { args, ...(await runFfmpeg(options.ffmpeg, args, { ...runOptions(options, outputSec), onProgress: progress.second })) };
   });
   if (result.args[result.args.indexOf('-c:v') + 1] !== 'copy') renderEncodes.inc({ encoder: encoder.name });
   return result;

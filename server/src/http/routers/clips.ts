@@ -4,7 +4,7 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { withFileUrls } from '../files.ts';
 import { authedProcedure, router } from '../trpc.ts';
-import { clipEditOf, clipTrimRange, deleteClip, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipPage, type ClipRow } from '../../domains/clips/service.ts';
+import { clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipPage, type ClipRow } from '../../domains/clips/service.ts';
 import { postedTo, type PostedTo } from '../../domains/publishing/service.ts';
 import { renderStates } from '../../domains/subtitles/service.ts';
 
@@ -28,7 +28,8 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     game_name: row.game_name,
     language: row.language,
     thumbnail_url: row.thumbnail_url,
-    format_type: row.format_type,
+    format_type: renderedFormat(row),
+    downloaded_format: row.format_type,
     subtitled: row.subtitled,
     custom_description: row.custom_description,
     selected_description: row.selected_description,

@@ -1,4 +1,4 @@
-import { accountIdInput, postingSchedule, postingScheduleInput, queueItem, queueItemInput } from '@clipshift/shared';
+import { accountIdInput, PLATFORM_LABELS, postingSchedule, postingScheduleInput, queueItem, queueItemInput } from '@clipshift/shared';
 import { z } from 'zod';
 import { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from '../../domains/publishing/schedule.ts';
 import { authedProcedure, router } from '../trpc.ts';
@@ -31,7 +31,7 @@ export const queueRouter = router({
     .input(queueItemInput)
     .output(message)
     .mutation(async ({ ctx, input }) => {
-      await postQueuedNow(ctx.deps.db, ctx.user.id, input.id);
-      return { message: 'The post goes to TikTok now' };
+      const platform = await postQueuedNow(ctx.deps.db, ctx.user.id, input.id);
+      return { message: `The post goes to ${PLATFORM_LABELS[platform]} now` };
     }),
 });

@@ -9,7 +9,7 @@ export const settingsRouter = router({
   /** Settings › Processing as saved on the server; the defaults (updated_at null) until the first save. */
   processing: authedProcedure
     .output(processingSettings)
-    .query(async ({ ctx }) => toProcessingSettings(await storedProcessingSettings(ctx.deps.db, ctx.user.id))),
+    .query(async ({ ctx }) => toProcessingSettings(await storedProcessingSettings(ctx.deps.db, ctx.user.id), ctx.deps.env)),
 
   /** What the user's clips take in storage, and where that is (Settings shows it). */
   storageUsage: authedProcedure
@@ -31,6 +31,6 @@ export const settingsRouter = router({
         message: `Processing preferences saved: ${row.whisper_model} speech model, ${row.concurrency} clips at once`,
         userId: ctx.user.id,
       });
-      return toProcessingSettings(row);
+      return toProcessingSettings(row, ctx.deps.env);
     }),
 });

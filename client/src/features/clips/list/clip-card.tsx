@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import type { ClipActions } from '../shared/clip-actions';
 import { ClipBadges } from '../shared/clip-badges';
 import { formatDate } from '@/lib/format';
-import { formatDuration, formatViews, formatViewsFull } from '../shared/clip-format';
+import { formatDuration, formatViews, formatViewsFull, videoDuration } from '../shared/clip-format';
 import { ClipOptionsMenu } from './clip-options-menu';
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { SubtitleButton } from '../shared/subtitle-button';
@@ -31,7 +31,7 @@ function ClipCard({ clip, actions }: { clip: Clip; actions: ClipActions }) {
         <ClipThumbnail clip={clip} framed />
         <ClipBadges clip={clip} overlay className="absolute top-2 left-2" />
         <span className="absolute right-2 bottom-2 rounded bg-black/70 px-1.5 py-0.5 text-xs font-medium text-white tabular-nums">
-          {formatDuration(clip.duration)}
+          {formatDuration(videoDuration(clip))}
         </span>
       </div>
       <div className="flex flex-1 flex-col gap-2.5 p-3.5">

@@ -7,7 +7,7 @@ import type { ClipActions } from '../shared/clip-actions';
 import { ClipBadges } from '../shared/clip-badges';
 import { formatDate } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { formatDuration, formatViews, formatViewsFull, isVertical } from '../shared/clip-format';
+import { formatDuration, formatViews, formatViewsFull, isVertical, videoDuration } from '../shared/clip-format';
 import { ClipThumbnail } from '../shared/clip-thumbnail';
 import { SubtitleButton } from '../shared/subtitle-button';
 import { WorkProgress } from '../shared/work-progress';
@@ -85,7 +85,7 @@ function ClipRow({ clip, actions }: { clip: Clip; actions: ClipActions }) {
       <TableCell className="hidden max-md:hidden text-muted-foreground tabular-nums md:table-cell" title={formatViewsFull(clip.view_count)}>
         {formatViews(clip.view_count)}
       </TableCell>
-      <TableCell className="hidden max-md:hidden text-muted-foreground tabular-nums sm:table-cell">{formatDuration(clip.duration)}</TableCell>
+      <TableCell className="hidden max-md:hidden text-muted-foreground tabular-nums sm:table-cell">{formatDuration(videoDuration(clip))}</TableCell>
       <TableCell className="hidden max-md:hidden lg:table-cell">
         <ClipBadges clip={clip} />
       </TableCell>

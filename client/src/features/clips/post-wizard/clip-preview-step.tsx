@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { cn } from '@/lib/utils';
 import { ClipBadges } from '../shared/clip-badges';
 import { formatDate } from '@/lib/format';
-import { formatDuration, formatViewsFull, isVertical } from '../shared/clip-format';
+import { formatDuration, formatViewsFull, isVertical, videoDuration } from '../shared/clip-format';
 import { ClipVideo } from '../shared/clip-video';
 import { SubtitleButton } from '../shared/subtitle-button';
 
@@ -55,7 +55,7 @@ export function ClipPreviewStep({ clip, generating, onGenerateSubtitles }: ClipP
           </li>
           <li>
             <Clock aria-hidden="true" />
-            {formatDuration(clip.duration)}
+            {formatDuration(videoDuration(clip))}
           </li>
         </ul>
         {!clip.subtitled && <SubtitlesFirst generating={generating} onGenerateSubtitles={onGenerateSubtitles} />}

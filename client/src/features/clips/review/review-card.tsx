@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Check, LoaderCircle, X } from 'lucide-react';
-import { DESCRIPTION_MAX_LENGTH, formatAccountHandle, type Clip, type ConnectedAccount } from '@clipshift/shared';
-import { useApproveClip, useRejectClip } from '@/api/review';
+import { approvalPrivacyProblem, DESCRIPTION_MAX_LENGTH, formatAccountHandle, type Clip, type ConnectedAccount } from '@clipshift/shared';
+import { useAccountPostSettings, useApproveClip, useRejectClip } from '@/api/review';
 import { isLinkedTo } from '@/api/tiktok-accounts';
 import { PlatformIcon } from '@/components/platform-icon';
 import { Button } from '@/components/ui/button';
@@ -36,6 +36,9 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
   const busy = approve.isPending || reject.isPending;
   const tooLong = description.length > DESCRIPTION_MAX_LENGTH;
   const titleId = `${id}-title`;
+  const reasonId = `${id}-approve-reason`;
+  // The server refuses an approval to an account whose privacy nobody chose: say so before the click.
+  const privacyProblem = approvalPrivacyProblem(accountIds, useAccountPostSettings().data ?? []);
 
   const toggleAccount = (accountId: string, on: boolean) => setAccountIds((ids) => (on ? [...ids, accountId] : ids.filter((other) => other !== accountId)));
 
@@ -94,7 +97,8 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
           <div className="flex flex-wrap items-center gap-2">
             <Button
               variant="brand"
-              disabled={busy || accountIds.length === 0 || tooLong || !description.trim()}
+              disabled={busy || accountIds.length === 0 || tooLong || !description.trim() || privacyProblem !== null}
+              aria-describedby={privacyProblem ? reasonId : undefined}
               onClick={() => approve.mutate({ clip_id: clip.clip_id, description, account_ids: accountIds })}
             >
               {approve.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
@@ -105,6 +109,11 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
               Reject
             </Button>
           </div>
+          {privacyProblem && (
+            <p id={reasonId} className="text-sm text-warning-soft-foreground" data-testid="approve-reason">
+              {privacyProblem}: see “Post settings per account” above.
+            </p>
+          )}
           <ConsentLine />
         </div>
       </CardContent>

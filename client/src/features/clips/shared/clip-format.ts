@@ -34,6 +34,11 @@ export function formatLoudness(loudness: ClipLoudness): string {
   return `${decibels(loudness.integrated_lufs)} LUFS · peak ${decibels(loudness.true_peak_dbtp)} dBTP`;
 }
 
+/** How long the clip's video plays: the kept part after a trim (`duration` is the source's). */
+export function videoDuration(clip: Pick<Clip, 'output_duration'>): number {
+  return clip.output_duration;
+}
+
 export function isVertical(clip: Pick<Clip, 'format_type'>): boolean {
   return clip.format_type === 'vertical';
 }

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { Film } from 'lucide-react';
 import type { Clip } from '@clipshift/shared';
 import { cn } from '@/lib/utils';
-import { isVertical } from './clip-format';
+import { isVertical, versionedUrl } from './clip-format';
 
 interface ClipThumbnailProps {
-  clip: Pick<Clip, 'thumbnail' | 'format_type'>;
+  clip: Pick<Clip, 'thumbnail' | 'format_type' | 'updated_at'>;
   /**
    * Inside a 16:9 frame (the card grid): every card's picture takes the same height whatever the
    * format, so a grid of mixed 9:16 and 16:9 clips stays even and short. A 9:16 box keeps its
@@ -18,6 +18,8 @@ interface ClipThumbnailProps {
 /** The clip's picture in a 9:16 or 16:9 box by its format; a film icon if the image fails. */
 export function ClipThumbnail({ clip, framed = false, className }: ClipThumbnailProps) {
   const [failed, setFailed] = useState(false);
+  // A render replaces the picture under the same URL; the browser would keep showing the old one.
+  const src = versionedUrl(clip.thumbnail, clip.updated_at);
   const box = (
     <div
       data-format={clip.format_type}
@@ -34,7 +36,7 @@ export function ClipThumbnail({ clip, framed = false, className }: ClipThumbnail
         </div>
       ) : (
         <img
-          src={clip.thumbnail}
+          src={src}
           alt=""
           loading="lazy"
           decoding="async"
@@ -48,7 +50,7 @@ export function ClipThumbnail({ clip, framed = false, className }: ClipThumbnail
   return (
     <div className="relative aspect-video overflow-hidden bg-muted">
       {!failed && isVertical(clip) && (
-        <img src={clip.thumbnail} alt="" loading="lazy" decoding="async" className="absolute inset-0 size-full scale-110 object-cover opacity-70 blur-xl" />
+        <img src={src} alt="" loading="lazy" decoding="async" className="absolute inset-0 size-full scale-110 object-cover opacity-70 blur-xl" />
       )}
       {box}
     </div>

@@ -38,7 +38,7 @@ export function ClipVideo({ clip, className }: ClipVideoProps) {
     <video
       ref={ref}
       src={versionedUrl(clip.video_url, clip.updated_at)}
-      poster={clip.thumbnail}
+      poster={versionedUrl(clip.thumbnail, clip.updated_at)}
       controls
       playsInline
       preload="metadata"

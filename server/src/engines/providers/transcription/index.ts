@@ -1,4 +1,4 @@
-import { DEFAULT_WHISPER_MODEL } from '@clipshift/shared';
+import { DEFAULT_WHISPER_MODEL, type TranscriptionInfo } from '@clipshift/shared';
 import type { Env } from '../../../platform/env.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import { createLocalTranscriber, type LocalEngineConfig } from './local.ts';
@@ -12,23 +12,33 @@ export function createTranscriber(config: TranscriptionConfig): Transcriber {
   return config.engine === 'local' ? createLocalTranscriber(config) : createOpenAiTranscriber(config);
 }
 
+/** The OpenAI-compatible engine's model when WHISPER_MODEL names none. */
+const OPENAI_DEFAULT_MODEL = 'whisper-1';
+
 /**
- * Reads the transcription settings from the environment. WHISPER_MODEL is the default model of
- * either engine: a ggml name for local, the server's model id for openai.
+ * Where speech recognition runs and the model a request that names none gets: WHISPER_MODEL, a
+ * ggml name for local and the server's model id for openai, else the engine's own default.
  */
+export function transcriptionDefaults(env: Pick<Env, 'TRANSCRIBE_ENGINE' | 'WHISPER_MODEL'>): TranscriptionInfo {
+  const engineDefault = env.TRANSCRIBE_ENGINE === 'openai' ? OPENAI_DEFAULT_MODEL : DEFAULT_WHISPER_MODEL;
+  return { engine: env.TRANSCRIBE_ENGINE, default_model: env.WHISPER_MODEL ?? engineDefault };
+}
+
+/** Reads the transcription settings from the environment (the default model: transcriptionDefaults). */
 export function transcriptionConfigFromEnv(env: Env, ffmpegPath: string, logger?: Logger): TranscriptionConfig {
+  const defaultModel = transcriptionDefaults(env).default_model;
   if (env.TRANSCRIBE_ENGINE === 'openai') {
     if (!env.TRANSCRIBE_API_URL) throw new Error('TRANSCRIBE_ENGINE=openai needs TRANSCRIBE_API_URL (an OpenAI-compatible server)');
     return {
       engine: 'openai',
       apiUrl: env.TRANSCRIBE_API_URL,
       apiKey: env.TRANSCRIBE_API_KEY,
-      defaultModel: env.WHISPER_MODEL ?? 'whisper-1',
+      defaultModel,
       ffmpegPath,
       logger,
     };
   }
-  return { engine: 'local', modelsDir: env.whisperModelsDir, defaultModel: env.WHISPER_MODEL ?? DEFAULT_WHISPER_MODEL, ffmpegPath, logger };
+  return { engine: 'local', modelsDir: env.whisperModelsDir, defaultModel, ffmpegPath, logger };
 }
 
 export { releaseWhisperModels } from './local.ts';
