@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { buildClient, clientIsStale } from '../../scripts/client-build.mjs';
 import { createApp } from '../../server/src/app/http-app.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import type { ChromiumResolution } from '../helpers/chromium.ts';
@@ -15,38 +16,12 @@ import { waitUntil } from '../helpers/wait.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLIENT_DIR = path.join(ROOT, 'client');
 export const CLIENT_DIST = path.join(CLIENT_DIR, 'dist');
-const BUILT_INDEX = path.join(CLIENT_DIST, 'index.html');
 // Inside node_modules so it is never committed; shared by every test process of this checkout.
 const BUILD_LOCK = path.join(ROOT, 'node_modules/.cache/clipshift-e2e-build.lock');
 /** A lock older than this belongs to a build that died; two minutes is far beyond a real build. */
 const STALE_LOCK_MS = 2 * 60 * 1000;
 const LOCK_POLL_MS = 200;
 export const SCREENSHOT_DIR = path.join(ROOT, 'tests/e2e/screenshots');
-
-/** What the client build depends on: when any of it is newer than the build, the build is stale. */
-const BUILD_INPUTS = [
-  path.join(CLIENT_DIR, 'src'),
-  path.join(CLIENT_DIR, 'public'),
-  path.join(CLIENT_DIR, 'index.html'),
-  path.join(CLIENT_DIR, 'vite.config.ts'),
-  path.join(CLIENT_DIR, 'compress-assets.ts'),
-  path.join(ROOT, 'shared/src'),
-];
-
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
-function clientIsStale(): boolean {
-  if (!existsSync(BUILT_INDEX)) return true;
-  const built = statSync(BUILT_INDEX).mtimeMs;
-  return BUILD_INPUTS.some((input) => newestMtime(input) > built);
-}
 
 function tryTakeLock(): boolean {
   try {
@@ -75,12 +50,7 @@ export async function ensureClientBuilt(): Promise<void> {
   // A stale lock is broken after STALE_LOCK_MS, so waiting twice that long means something is wrong.
   await waitUntil(tryTakeLock, { message: 'the client build lock', timeoutMs: 2 * STALE_LOCK_MS, intervalMs: LOCK_POLL_MS });
   try {
-    if (clientIsStale()) {
-      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-        cwd: CLIENT_DIR,
-        stdio: 'inherit',
-      });
-    }
+    if (clientIsStale()) buildClient({ quiet: true });
   } finally {
     rmSync(BUILD_LOCK, { force: true });
   }
@@ -251,9 +221,17 @@ export interface ClipMedia {
   thumbnail: Buffer;
 }
 
+/**
+ * Made once per size and test process: test files share their process (isolate: false), and the
+ * bytes only depend on the size.
+ */
+const madeMedia = new Map<string, ClipMedia>();
+
 /** A real 2 s H.264/AAC MP4 (faststart) and a JPEG frame of the given size, made under `dir`. */
 export function makeClipMedia(dir: string, width: number, height: number): ClipMedia {
   const name = `${width}x${height}`;
+  const made = madeMedia.get(name);
+  if (made) return made;
   const video = path.join(dir, `${name}.mp4`);
   const thumbnail = path.join(dir, `${name}.jpg`);
   const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
@@ -264,5 +242,7 @@ export function makeClipMedia(dir: string, width: number, height: number): ClipM
     ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', video],
   ]);
   execFileSync(FFMPEG, [...quiet, '-f', 'lavfi', '-i', `testsrc2=size=${name}`, '-frames:v', '1', '-q:v', '4', thumbnail]);
-  return { video: readFileSync(video), thumbnail: readFileSync(thumbnail) };
+  const media = { video: readFileSync(video), thumbnail: readFileSync(thumbnail) };
+  madeMedia.set(name, media);
+  return media;
 }

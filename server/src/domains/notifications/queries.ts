@@ -68,7 +68,12 @@ export function insertDeliveries(db: DbOrTrx, webhookIds: readonly string[], eve
     .execute();
 }
 
-/** A delivery with its webhook, row-locked: two workers taking the same try (at-least-once queues) send it once. */
+/**
+ * A delivery with its webhook, the delivery's row locked: two workers taking the same try
+ * (at-least-once queues) send it once. Only the delivery's row: locking the webhook's row too would
+ * block every new delivery to it (their foreign key takes a key-share lock) and deadlock against a
+ * try recording its answer on the webhook.
+ */
 export function selectDeliveryForUpdate(db: DbOrTrx, id: string) {
   return db
     .selectFrom('webhook_deliveries')
@@ -85,7 +90,7 @@ export function selectDeliveryForUpdate(db: DbOrTrx, id: string) {
       'webhooks.secret_enc',
     ])
     .where('webhook_deliveries.id', '=', id)
-    .forUpdate()
+    .forUpdate('webhook_deliveries')
     .executeTakeFirst();
 }
 
