@@ -25,7 +25,10 @@ const sharedModules = { isolate: false, setupFiles: [ERROR_LOG_SETUP] };
 export default defineConfig({
   test: {
     globalSetup: ['tests/helpers/global-setup.ts'],
-    maxWorkers: 2,
+    // More test files at once than cores: most of a file's time is waiting (for the worker to take a
+    // job, a page to poll, a child process to answer), not computing, so two lanes left the cores
+    // idle most of the run (docs/benchmarks.md, "Test suite").
+    maxWorkers: 4,
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
     projects: [
       {
