@@ -33,7 +33,7 @@ const logger = createLogger('silent');
 async function seed(db: AppDeps['db']): Promise<string> {
   const user = await db.insertInto('users').values({ username: 'bench', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();
   await sql`
-    insert into clips (user_id, streamer_name, clip_id, title, broadcaster_name, view_count, duration, twitch_created_at, format_type, files_dir, descriptions)
+    insert into clips (user_id, streamer_name, clip_id, title, broadcaster_name, view_count, duration, twitch_created_at, format_type, files_dir, descriptions, output_duration)
     select ${user.id}::uuid,
            'streamer_' || (n % ${STREAMERS}),
            'Clip' || n,
@@ -45,7 +45,8 @@ async function seed(db: AppDeps['db']): Promise<string> {
            now() - (n || ' minutes')::interval,
            'vertical',
            'bench/' || n,
-           '[{"description":"a suggested caption #clip #twitch #gaming","rank":0.8}]'::jsonb
+           '[{"description":"a suggested caption #clip #twitch #gaming","rank":0.8}]'::jsonb,
+           30
     from generate_series(1, ${CLIPS}) as n`.execute(db);
   await seedClipState(db, user.id);
   await sql`vacuum analyze clips, uploads, subtitle_requests, tiktok_accounts`.execute(db);
@@ -62,7 +63,7 @@ async function seedClipState(db: AppDeps['db'], userId: string): Promise<void> {
   await sql`
     update clips set
       game_name = 'Counter-Strike 2', language = 'en', thumbnail_url = 'https://clips-media-assets2.twitch.tv/' || clip_id || '-preview-480x272.jpg',
-      width = 1080, height = 1920, size_bytes = 4200000 + (view_count * 13), output_duration = 30,
+      width = 1080, height = 1920, size_bytes = 4200000 + (view_count * 13),
       loudness_integrated_lufs = -14.1, loudness_true_peak_dbtp = -1.2,
       descriptions = '[{"description":"a suggested caption #clip #twitch #gaming","rank":0.8},{"description":"another take on the moment, with the streamer named #fyp","rank":0.6},{"description":"short one #gaming","rank":0.4}]'::jsonb,
       edit = case when substring(clip_id from 5)::int % 5 = 0
