@@ -1,10 +1,10 @@
-import { clipDetails, clipIdInput, clipList, IDLE_RENDER, listClipsInput, sortByRank, updateDescriptionsInput, type Clip, type ClipDetails, type ClipList, type ClipLoudness, type ClipRender } from '@clipshift/shared';
+import { clipDetails, clipIdInput, clipList, IDLE_RENDER, listClipsInput, sortByRank, updateDescriptionsInput, type Clip, type ClipDetails, type ClipList, type ClipLoudness, type ClipRender, type ListClipsInput } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { withFileUrls } from '../files.ts';
 import { authedProcedure, router } from '../trpc.ts';
-import { clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipPage, type ClipRow } from '../../domains/clips/service.ts';
+import { clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, startClipPage, updateDescriptions, type ClipListRow, type ClipRow } from '../../domains/clips/service.ts';
 import { postedTo, type PostedTo } from '../../domains/publishing/service.ts';
 import { renderStates } from '../../domains/subtitles/service.ts';
 
@@ -73,8 +73,11 @@ export async function toClips(db: DbOrTrx, rows: readonly ClipListRow[]): Promis
   return rows.map((row) => toClip(row, activity(row.id)));
 }
 
-async function toClipList(db: DbOrTrx, page: ClipPage): Promise<ClipList> {
-  return { clips: await toClips(db, page.rows), total: page.total, page: page.page, limit: page.limit };
+/** The page's posts and renders are looked up while its total is still being counted. */
+async function clipListOf(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipList> {
+  const page = startClipPage(db, userId, input);
+  const [clips, total] = await Promise.all([page.rows.then((rows) => toClips(db, rows)), page.total]);
+  return { clips, total, page: input.page, limit: input.limit };
 }
 
 export async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {
@@ -86,7 +89,7 @@ export const clipsRouter = router({
   list: authedProcedure
     .input(listClipsInput)
     .output(clipList)
-    .query(async ({ ctx, input }) => toClipList(ctx.deps.db, await listClips(ctx.deps.db, ctx.user.id, input))),
+    .query(({ ctx, input }) => clipListOf(ctx.deps.db, ctx.user.id, input)),
 
   details: authedProcedure
     .input(clipIdInput)
