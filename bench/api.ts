@@ -84,7 +84,7 @@ async function seedClipState(db: AppDeps['db'], userId: string): Promise<void> {
            case when k = 3 then null else now() end,
            case when k = 3 then 'TikTok refused the video' else null end
     from clips c
-    join (select id, open_id, username, platform, substring(open_id from '(\d+)$')::int as k from tiktok_accounts where user_id = ${userId}::uuid) a
+    join (select id, open_id, username, platform, substring(open_id from '[0-9]+$')::int as k from tiktok_accounts where user_id = ${userId}::uuid) a
       on (a.k = 1 and substring(c.clip_id from 5)::int % 3 = 0)
       or (a.k = 2 and substring(c.clip_id from 5)::int % 6 = 0)
       or (a.k = 3 and substring(c.clip_id from 5)::int % 30 = 0)
