@@ -33,7 +33,7 @@ const logger = createLogger('silent');
 async function seed(db: AppDeps['db']): Promise<string> {
   const user = await db.insertInto('users').values({ username: 'bench', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();
   await sql`
-    insert into clips (user_id, streamer_name, clip_id, title, broadcaster_name, view_count, duration, twitch_created_at, format_type, files_dir, descriptions)
+    insert into clips (user_id, streamer_name, clip_id, title, broadcaster_name, view_count, duration, twitch_created_at, format_type, files_dir, descriptions, output_duration)
     select ${user.id}::uuid,
            'streamer_' || (n % ${STREAMERS}),
            'Clip' || n,
@@ -45,10 +45,60 @@ async function seed(db: AppDeps['db']): Promise<string> {
            now() - (n || ' minutes')::interval,
            'vertical',
            'bench/' || n,
-           '[{"description":"a suggested caption #clip #twitch #gaming","rank":0.8}]'::jsonb
+           '[{"description":"a suggested caption #clip #twitch #gaming","rank":0.8}]'::jsonb,
+           30
     from generate_series(1, ${CLIPS}) as n`.execute(db);
-  await sql`vacuum analyze clips`.execute(db);
+  await seedClipState(db, user.id);
+  await sql`vacuum analyze clips, uploads, subtitle_requests, tiktok_accounts`.execute(db);
   return user.id;
+}
+
+/**
+ * Today's Clip on top of the bare rows: the download's picture, size and loudness, three ranked
+ * suggestions, a studio edit on 1 clip in 5, posts on 1 in 3 (two accounts on 1 in 6, a failed
+ * third on 1 in 30, published ones with statistics) and a render request on 1 in 4 (running on 1 in
+ * 40, failed on 1 in 60), so that a page carries what the library screen shows.
+ */
+async function seedClipState(db: AppDeps['db'], userId: string): Promise<void> {
+  await sql`
+    update clips set
+      game_name = 'Counter-Strike 2', language = 'en', thumbnail_url = 'https://clips-media-assets2.twitch.tv/' || clip_id || '-preview-480x272.jpg',
+      width = 1080, height = 1920, size_bytes = 4200000 + (view_count * 13),
+      loudness_integrated_lufs = -14.1, loudness_true_peak_dbtp = -1.2,
+      descriptions = '[{"description":"a suggested caption #clip #twitch #gaming","rank":0.8},{"description":"another take on the moment, with the streamer named #fyp","rank":0.6},{"description":"short one #gaming","rank":0.4}]'::jsonb,
+      edit = case when substring(clip_id from 5)::int % 5 = 0
+        then '{"format":"vertical","layout":"split","facecam":{"x":0.7,"y":0.05,"w":0.28,"h":0.25},"split_ratio":0.35,"caption_style":{"preset":"bold","font":"Noto Sans","size":100,"primary_color":"#FFFFFF","highlight_color":"#39FF14","outline_color":"#000000","position":0.62,"uppercase":true},"trim_start":2,"trim_end":26}'::jsonb
+        else '{}'::jsonb end
+    where user_id = ${userId}::uuid`.execute(db);
+  await sql`
+    insert into tiktok_accounts (user_id, platform, open_id, display_name, username, access_token_enc, refresh_token_enc, access_expires_at)
+    select ${userId}::uuid, platform, 'bench-' || platform || '-' || k, 'Bench ' || platform || ' ' || k, 'bench_' || platform || '_' || k, 'x', 'x', now() + interval '1 day'
+    from (values ('tiktok', 1), ('youtube', 2), ('tiktok', 3)) as a (platform, k)`.execute(db);
+  await sql`
+    insert into uploads (user_id, clip_row_id, tiktok_account_id, account_name, account_open_id, platform, status, mode, description, external_id, stats, stats_fetched_at, published_at, error)
+    select c.user_id, c.id, a.id, '@' || a.username, a.open_id, a.platform,
+           case when k = 3 then 'failed' else 'published' end, 'direct', 'a suggested caption #clip',
+           case when k = 3 then null else 'ext' || c.clip_id || '-' || k end,
+           case when k = 3 then null else ('{"views":' || (c.view_count * 3) || ',"likes":' || c.view_count || ',"comments":12,"shares":' || case when a.platform = 'youtube' then 'null' else '4' end || '}')::jsonb end,
+           case when k = 3 then null else now() end,
+           case when k = 3 then null else now() end,
+           case when k = 3 then 'TikTok refused the video' else null end
+    from clips c
+    join (select id, open_id, username, platform, substring(open_id from '[0-9]+$')::int as k from tiktok_accounts where user_id = ${userId}::uuid) a
+      on (a.k = 1 and substring(c.clip_id from 5)::int % 3 = 0)
+      or (a.k = 2 and substring(c.clip_id from 5)::int % 6 = 0)
+      or (a.k = 3 and substring(c.clip_id from 5)::int % 30 = 0)
+    where c.user_id = ${userId}::uuid`.execute(db);
+  await sql`
+    insert into subtitle_requests (user_id, clip_row_id, model, status, stage, percent, message, created_at, finished_at)
+    select c.user_id, c.id, 'large-v3-turbo',
+           case when n % 40 = 0 then 'running' when n % 60 = 0 then 'failed' else 'done' end,
+           case when n % 40 = 0 then 'rendering' when n % 60 = 0 then 'transcribing' else null end,
+           case when n % 40 = 0 then 61 else 100 end,
+           case when n % 60 = 0 then 'whisper ran out of memory' else null end,
+           now() - interval '1 hour', case when n % 40 = 0 then null else now() end
+    from (select id, user_id, substring(clip_id from 5)::int as n from clips where user_id = ${userId}::uuid) c
+    where n % 4 = 0`.execute(db);
 }
 
 /** Execution time of the app's own list query (page of 50, search), from EXPLAIN ANALYZE. */
@@ -124,6 +174,46 @@ async function load(url: string, cookie?: string): Promise<autocannon.Result> {
   return autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: cookie ? { cookie } : {} });
 }
 
+const SEQUENTIAL = 200;
+
+interface Sequential {
+  medianMs: number;
+  p90Ms: number;
+  bytes: number;
+}
+
+async function timedGet(url: string, cookie?: string): Promise<{ ms: number; bytes: number }> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: cookie ? { cookie } : {} });
+  const body = await response.arrayBuffer();
+  return { ms: performance.now() - started, bytes: body.byteLength };
+}
+
+function summary(times: number[], bytes: number): Sequential {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { medianMs: median(sorted), p90Ms: sorted[Math.floor(sorted.length * 0.9)]!, bytes };
+}
+
+/**
+ * One request at a time (no queueing behind other requests): each route's own latency and body
+ * size. The two alternate, so that a machine busy with other work slows both alike.
+ */
+async function sequential(app: { url: string; cookie: string }, bareUrl: string): Promise<{ app: Sequential; bare: Sequential }> {
+  const appTimes: number[] = [];
+  const bareTimes: number[] = [];
+  let appBytes = 0;
+  let bareBytes = 0;
+  for (let run = 0; run < SEQUENTIAL; run += 1) {
+    const ours = await timedGet(app.url, app.cookie);
+    const floor = await timedGet(bareUrl);
+    appTimes.push(ours.ms);
+    bareTimes.push(floor.ms);
+    appBytes = ours.bytes;
+    bareBytes = floor.bytes;
+  }
+  return { app: summary(appTimes, appBytes), bare: summary(bareTimes, bareBytes) };
+}
+
 async function main() {
   const server = await serverUrl(logger);
   benchUrl = await freshDatabase(withDatabase(server.url, 'postgres'), 'clipshift_bench');
@@ -145,8 +235,11 @@ async function main() {
   const ours = await listen(createApp(deps, { clientDist: '/nonexistent' }));
   const bare = await listen(bareApp(database.pool, userId, deps));
   const route = `/api/clips?search=${SEARCH}&page=1&limit=50`;
+  const cookie = `clipshift_session=${session.token}`;
+  console.log('Sequential requests…');
+  const { app: appSequential, bare: bareSequential } = await sequential({ url: `${ours.url}${route}`, cookie }, `${bare.url}/clips`);
   console.log('Loading the app route…');
-  const appResult = await load(`${ours.url}${route}`, `clipshift_session=${session.token}`);
+  const appResult = await load(`${ours.url}${route}`, cookie);
   console.log('Loading the bare handler…');
   const bareResult = await load(`${bare.url}/clips`);
   await ours.close();
@@ -156,8 +249,9 @@ async function main() {
 
   const row = (name: string, result: autocannon.Result) =>
     `| ${name} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} ms | ${result.latency.p99} ms | ${result.non2xx} |`;
+  const seqRow = (name: string, result: Sequential) => `| ${name} | ${result.medianMs.toFixed(1)} ms | ${result.p90Ms.toFixed(1)} ms | ${(result.bytes / 1024).toFixed(1)} KB |`;
   const body = [
-    `Library: ${CLIPS.toLocaleString('en')} clips across ${STREAMERS} streamers for one user; query: page 1 of 50 with search "${SEARCH}" (${sample.total} matches), newest first, plus the total count.`,
+    `Library: ${CLIPS.toLocaleString('en')} clips across ${STREAMERS} streamers for one user; query: page 1 of 50 with search "${SEARCH}" (${sample.total} matches), newest first, plus the total count. Each clip as today's Clip: 3 suggestions, a studio edit on 1 in 5, posts on 1 in 3 (2 accounts on 1 in 6, a failed third on 1 in 30), a render request on 1 in 4 (running on 1 in 40).`,
     '',
     `Database time (EXPLAIN ANALYZE, median of 15): **list ${times.listMs.toFixed(2)} ms**, **count ${times.countMs.toFixed(2)} ms**.`,
     '',
@@ -165,10 +259,17 @@ async function main() {
     '',
     '| handler | req/s | p50 | p99 | non-2xx |',
     '| --- | --- | --- | --- | --- |',
-    row('GET /api/clips (the app: session check, zod validation, uploads lookup)', appResult),
+    row('GET /api/clips (the app: session check, zod validation, posts and renders of the page)', appResult),
     row('bare Express + pg, same list + count SQL', bareResult),
     '',
-    `App / bare throughput: ${(appResult.requests.average / bareResult.requests.average).toFixed(2)}.`,
+    `App / bare: throughput ${(appResult.requests.average / bareResult.requests.average).toFixed(2)}×, p99 ${(appResult.latency.p99 / bareResult.latency.p99).toFixed(2)}×.`,
+    '',
+    `Sequential (one request at a time, ${SEQUENTIAL} each, app and bare alternating: the least load-dependent figure): app / bare median ${(appSequential.medianMs / bareSequential.medianMs).toFixed(2)}×.`,
+    '',
+    '| handler | median | p90 | body |',
+    '| --- | --- | --- | --- |',
+    seqRow('GET /api/clips', appSequential),
+    seqRow('bare Express + pg', bareSequential),
     '',
     'Plan of the list query:',
     '```',

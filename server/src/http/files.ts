@@ -178,13 +178,12 @@ function rangeValidatorMatches(ifRange: string, object: StoredObject): boolean {
   return !Number.isNaN(date) && Math.floor(object.modified.getTime() / 1000) <= Math.floor(date / 1000);
 }
 
-/** Where clipFilesRouter serves a clip's files, as the clip's API answers name them. */
-/** Where the API serves a clip's files (domains never build URLs). */
+/** Where clipFilesRouter serves a clip's files, as the clip's API answers name them (domains never build URLs). */
 type ClipFileUrls = Pick<Clip, 'thumbnail' | 'video_url' | 'video'>;
 
-export function withFileUrls<T extends { clip_id: string }>(clip: T): T & ClipFileUrls {
-  const base = `/api/clips/${encodeURIComponent(clip.clip_id)}`;
-  return { ...clip, thumbnail: `${base}/thumbnail`, video_url: `${base}/video`, video: `${base}/video?download=1` };
+export function clipFileUrls(clipId: string): ClipFileUrls {
+  const base = `/api/clips/${encodeURIComponent(clipId)}`;
+  return { thumbnail: `${base}/thumbnail`, video_url: `${base}/video`, video: `${base}/video?download=1` };
 }
 
 /** Video (with Range, so browsers can seek) and thumbnail of the caller's own clips. */

@@ -40,22 +40,27 @@ export const LIST_COLUMNS = [
 
 export type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;
 
-/** A page of the user's library, newest clip first, filtered by streamer and title, and the total. */
-export async function selectClipPage(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<{ rows: ClipListRow[]; total: number }> {
+/**
+ * A page of the user's library, newest clip first, filtered by streamer and title, and the total,
+ * as two statements under way at once: the rows come back first (the count reads every match), so
+ * that their posts and renders can be looked up while the total is counted.
+ */
+export function selectClipPage(db: DbOrTrx, userId: string, input: ListClipsInput): { rows: Promise<ClipListRow[]>; total: Promise<number> } {
   let filtered = db.selectFrom('clips').where('user_id', '=', userId);
   if (input.streamer) filtered = filtered.where(sql<string>`lower(streamer_name)`, '=', input.streamer.toLowerCase());
   if (input.search) filtered = filtered.where('title', 'ilike', containsPattern(input.search));
-  const [rows, count] = await Promise.all([
-    filtered
-      .select(LIST_COLUMNS)
-      .orderBy('twitch_created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(input.limit)
-      .offset((input.page - 1) * input.limit)
-      .execute(),
-    filtered.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.total };
+  const rows = filtered
+    .select(LIST_COLUMNS)
+    .orderBy('twitch_created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(input.limit)
+    .offset((input.page - 1) * input.limit)
+    .execute();
+  const total = filtered
+    .select(sql<number>`count(*)::int`.as('total'))
+    .executeTakeFirstOrThrow()
+    .then((count) => count.total);
+  return { rows, total };
 }
 
 export function selectClipByClipId(db: DbOrTrx, userId: string, clipId: string): Promise<ClipRow | undefined> {

@@ -52,9 +52,25 @@ export interface ClipPage {
   limit: number;
 }
 
+/**
+ * A page of the user's library as it arrives: the rows before the total (counting takes longest),
+ * so that a caller can look up what it adds to each row while the total is counted. Both promises
+ * must be awaited (Promise.all), or a failed count goes unhandled.
+ */
+export interface PendingClipPage {
+  rows: Promise<ClipListRow[]>;
+  total: Promise<number>;
+}
+
+/** A page of the user's library, newest clip first, filtered by streamer and title; both queries start at once. */
+export function startClipPage(db: DbOrTrx, userId: string, input: ListClipsInput): PendingClipPage {
+  return selectClipPage(db, userId, input);
+}
+
 /** A page of the user's library, newest clip first, filtered by streamer and title. */
 export async function listClips(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipPage> {
-  const { rows, total } = await selectClipPage(db, userId, input);
+  const page = startClipPage(db, userId, input);
+  const [rows, total] = await Promise.all([page.rows, page.total]);
   return { rows, total, page: input.page, limit: input.limit };
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { anyUuid } from '../../platform/db/arrays.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import type { AccountPlatform, AccountPostSettingsTable, OAuthStatesTable, PostingSchedulesTable, TikTokAccountsTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
 
@@ -112,7 +113,7 @@ export function selectUploadsOfClips(db: DbOrTrx, clipRowIds: readonly string[])
     .selectFrom('uploads as u')
     .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
     .select(['u.clip_row_id', 'u.status', 'u.percent', 'u.account_name', 'u.platform', 'u.external_id', 'u.stats', 'u.stats_fetched_at', 'a.username', 'a.display_name'])
-    .where('u.clip_row_id', 'in', clipRowIds)
+    .where('u.clip_row_id', '=', anyUuid(clipRowIds))
     .orderBy('u.created_at')
     .execute();
 }

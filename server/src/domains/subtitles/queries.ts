@@ -1,4 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
+import { anyUuid } from '../../platform/db/arrays.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import type { RenderJobKind, SubtitleRequestsTable, SubtitleRequestStatus, SubtitleStage } from '../../platform/db/schema.ts';
 import type { WorkerIdentity } from '../../platform/identity.ts';
@@ -85,7 +86,7 @@ export function selectLatestRequests(db: DbOrTrx, clipRowIds: readonly string[])
     .selectFrom('subtitle_requests')
     .distinctOn('clip_row_id')
     .select(['clip_row_id', 'status', 'stage', 'percent', 'message'])
-    .where('clip_row_id', 'in', clipRowIds)
+    .where('clip_row_id', '=', anyUuid(clipRowIds))
     .orderBy('clip_row_id')
     .orderBy('created_at', 'desc')
     .execute();

@@ -1,10 +1,10 @@
-import { clipDetails, clipIdInput, clipList, IDLE_RENDER, listClipsInput, sortByRank, updateDescriptionsInput, type Clip, type ClipDetails, type ClipList, type ClipLoudness, type ClipRender } from '@clipshift/shared';
+import { clipDetails, clipIdInput, clipList, IDLE_RENDER, listClipsInput, sortByRank, updateDescriptionsInput, type Clip, type ClipDetails, type ClipList, type ClipLoudness, type ClipRender, type ListClipsInput } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
-import { withFileUrls } from '../files.ts';
+import { clipFileUrls } from '../files.ts';
 import { authedProcedure, router } from '../trpc.ts';
-import { clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipPage, type ClipRow } from '../../domains/clips/service.ts';
+import { clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, startClipPage, updateDescriptions, type ClipListRow, type ClipRow } from '../../domains/clips/service.ts';
 import { postedTo, type PostedTo } from '../../domains/publishing/service.ts';
 import { renderStates } from '../../domains/subtitles/service.ts';
 
@@ -14,9 +14,14 @@ interface ClipActivity {
   render?: ClipRender | undefined;
 }
 
-/** A clip as the API shows it, with the file URLs this server serves it under. */
+/**
+ * A clip as the API shows it, with the file URLs this server serves it under. Built as one object
+ * literal: a page makes fifty of them, and copying each into another (spreads) showed in profiles.
+ */
 function toClip(row: ClipListRow, activity: ClipActivity): Clip {
-  return withFileUrls({
+  const urls = clipFileUrls(row.clip_id);
+  const trim = clipTrimRange(row);
+  return {
     clip_id: row.clip_id,
     title: row.title,
     streamer: row.streamer_name,
@@ -27,7 +32,10 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     duration: row.duration,
     game_name: row.game_name,
     language: row.language,
+    thumbnail: urls.thumbnail,
     thumbnail_url: row.thumbnail_url,
+    video_url: urls.video_url,
+    video: urls.video,
     format_type: renderedFormat(row),
     downloaded_format: row.format_type,
     subtitled: row.subtitled,
@@ -37,25 +45,21 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     posted_to: activity.posted ?? [],
     render: activity.render ?? IDLE_RENDER,
     edit: clipEditOf(row),
-    ...trimFields(row),
+    trim_start: trim.start,
+    trim_end: trim.end,
     output_duration: row.output_duration,
     loudness: loudnessOf(row),
     media_expired_at: row.media_expired_at?.toISOString() ?? null,
     video_bytes: row.size_bytes === null ? null : Number(row.size_bytes),
     width: row.width,
     height: row.height,
-  });
+  };
 }
 
 /** Both columns are written together (a check constraint holds them so). */
 function loudnessOf(row: ClipListRow): ClipLoudness | null {
   if (row.loudness_integrated_lufs === null || row.loudness_true_peak_dbtp === null) return null;
   return { integrated_lufs: row.loudness_integrated_lufs, true_peak_dbtp: row.loudness_true_peak_dbtp };
-}
-
-function trimFields(row: ClipListRow): { trim_start: number; trim_end: number } {
-  const range = clipTrimRange(row);
-  return { trim_start: range.start, trim_end: range.end };
 }
 
 /**
@@ -73,8 +77,11 @@ export async function toClips(db: DbOrTrx, rows: readonly ClipListRow[]): Promis
   return rows.map((row) => toClip(row, activity(row.id)));
 }
 
-async function toClipList(db: DbOrTrx, page: ClipPage): Promise<ClipList> {
-  return { clips: await toClips(db, page.rows), total: page.total, page: page.page, limit: page.limit };
+/** The page's posts and renders are looked up while its total is still being counted. */
+async function clipListOf(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipList> {
+  const page = startClipPage(db, userId, input);
+  const [clips, total] = await Promise.all([page.rows.then((rows) => toClips(db, rows)), page.total]);
+  return { clips, total, page: input.page, limit: input.limit };
 }
 
 export async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDetails> {
@@ -86,7 +93,7 @@ export const clipsRouter = router({
   list: authedProcedure
     .input(listClipsInput)
     .output(clipList)
-    .query(async ({ ctx, input }) => toClipList(ctx.deps.db, await listClips(ctx.deps.db, ctx.user.id, input))),
+    .query(({ ctx, input }) => clipListOf(ctx.deps.db, ctx.user.id, input)),
 
   details: authedProcedure
     .input(clipIdInput)
