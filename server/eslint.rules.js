@@ -10,6 +10,9 @@
 //
 // Every ring may import @clipshift/shared. Only http/ imports @trpc/server. A domain imports
 // another only through its service.ts (or index.ts), and only downward in DOMAIN_ORDER.
+// The rings above reach a domain only through its public face (docs/decisions/0030): http/ and
+// jobs/ through service.ts, app/ also through jobs/index.ts (the domain's job handlers, which the
+// job list wires); domains/deps.ts (the shared AppDeps type) is open to all.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -56,13 +59,27 @@ const domainZones = DOMAIN_ORDER.map((domain, index) => ({
   message: `A domain imports another only through its service.ts, and only one below it in DOMAIN_ORDER (${DOMAIN_ORDER.join(' ← ')}).`,
 }));
 
+/** The files of a domain that the rings above may import: its public face. */
+const PUBLIC_FACE = {
+  http: ['service.ts'],
+  jobs: ['service.ts'],
+  app: ['service.ts', 'jobs/index.ts'],
+};
+
+const publicFaceZones = Object.entries(PUBLIC_FACE).map(([ring, entries]) => ({
+  target: src(ring),
+  from: abs('domains', '**'),
+  except: [fileGlob('domains', 'deps.ts'), ...entries.map((entry) => fileGlob('domains', '*', entry))],
+  message: `${ring}/ reaches a domain only through its public face (${entries.join(' or ')}): export what it needs from there.`,
+}));
+
 if (RINGS.length !== Object.keys(FORBIDDEN).length + 1) throw new Error('every ring but app/ needs its FORBIDDEN entry');
 
 export default [
   {
     files: ['server/src/**/*.ts'],
     rules: {
-      'import-x/no-restricted-paths': ['error', { basePath: SERVER, zones: [...ringZones, ...domainZones] }],
+      'import-x/no-restricted-paths': ['error', { basePath: SERVER, zones: [...ringZones, ...domainZones, ...publicFaceZones] }],
     },
   },
   {
