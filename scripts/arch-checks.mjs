@@ -248,7 +248,7 @@ function providersIn(doc) {
 
 /** The domains of the "domain | tables" table and their tables, sorted. */
 function ownersTable(doc) {
-  const rows = [...doc.matchAll(/^\| ([a-z-]+) \| ([^|]*) \|$/gm)].filter(([, unit]) => unit !== 'domain');
+  const rows = [...doc.matchAll(/^\| ([a-z][a-z-]*) \| ([^|]*) \|$/gm)].filter(([, unit]) => unit !== 'domain');
   return rows.map(([, unit, tables]) => `${unit}: ${/^none\b/.test(tables.trim()) ? '' : splitList(tables.replace(/\([^)]*\)/g, '')).sort().join(', ')}`).sort();
 }
 

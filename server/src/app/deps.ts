@@ -2,7 +2,7 @@ import type { AppDeps } from '../domains/deps.ts';
 import { configureRendering, resolveMediaBinaries } from '../engines/media/index.ts';
 import { tiktokFromEnv } from '../engines/providers/tiktok/index.ts';
 import { youtubeFromEnv } from '../engines/providers/youtube/index.ts';
-import { transcriberFromEnv } from '../engines/providers/transcription/from-env.ts';
+import { transcriberFromEnv } from '../engines/providers/transcription/index.ts';
 import { twitchFromEnv } from '../engines/providers/twitch/from-env.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Env } from '../platform/env.ts';
