@@ -53,8 +53,8 @@ const KYSELY_CTE = /\.with(?:Recursive)?\(\s*'([a-z_][a-z0-9_]*)/g;
 /** A tagged sql template: sql`…`, sql<T>`…`. */
 const SQL_TAG = /\bsql\s*(?:<[^`;]*?>)?\s*`/g;
 /** Where raw SQL names a table. */
-const SQL_TABLE = /\b(?:from|join|update|into|using)\s+(?:only\s+)?"?([a-z_][a-z0-9_]*)"?(?!\s*\()/gi;
-const SQL_CTE = /\b(?:with(?:\s+recursive)?|,)\s+([a-z_][a-z0-9_]*)\s+as\s*(?:not\s+)?(?:materialized\s+)?\(/gi;
+const SQL_TABLE = /\b(?:from|join|update|into|using)\s+(?:only\s+)?"?([a-z_][a-z0-9_]*)/gi;
+const SQL_CTE = /(?:\bwith(?:\s+recursive)?|,)\s+([a-z_][a-z0-9_]*)\s+as\s*(?:not\s+)?(?:materialized\s+)?\(/gi;
 
 /** Where the template literal whose text starts at `start` ends (after its backtick), and its ${…} spans. */
 function templateSpans(source, start) {

@@ -43,16 +43,19 @@ describe('a domain reads and writes only its own tables (server/src/domains/owne
       '  with previous as (select 1 from logs where user_id = ${userId})',
       '  update logs set level = ${`from ${"users"}`} from previous',
       '  where exists (select 1 from uploads u join clips c on c.id = u.clip_row_id)`.execute(db);',
+      'await sql`insert into sessions(id) values (${id})`.execute(db);',
     ].join('\n');
     expect(tablesTouched(source, TABLES)).toEqual([
       { table: 'logs', line: 3 },
       { table: 'logs', line: 4 },
       { table: 'uploads', line: 5 },
       { table: 'clips', line: 5 },
+      { table: 'sessions', line: 6 },
     ]);
     expect(crossingsOf('server/src/domains/logs/queries.ts', source)).toEqual([
       'server/src/domains/logs/queries.ts:5: logs touches uploads (owned by publishing)',
       'server/src/domains/logs/queries.ts:5: logs touches clips (owned by clips)',
+      'server/src/domains/logs/queries.ts:6: logs touches sessions (owned by auth)',
     ]);
   });
 
