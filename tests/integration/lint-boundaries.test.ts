@@ -43,6 +43,12 @@ describe('import boundaries (eslint.config.js with server/ and client/ rule file
     expect(await rulesBroken("import { postJob } from '../domains/publishing/jobs/index.ts';\nexport const use = postJob;\n", 'server/src/jobs/probe.ts')).toContain('import-x/no-restricted-paths');
   });
 
+  it("refuses code outside an engine importing past its index.ts", async () => {
+    expect(await rulesBroken("import { selectableFonts } from '../../engines/media/captions/fonts.ts';\nexport const use = selectableFonts;\n", 'server/src/http/routers/probe.ts')).toContain('import-x/no-restricted-paths');
+    expect(await rulesBroken("import { languageCode } from '../../providers/transcription/languages.ts';\nexport const use = languageCode;\n", 'server/src/engines/media/captions/probe.ts')).toContain('import-x/no-restricted-paths');
+    expect(await rulesBroken("import { selectableFonts } from '../../engines/media/index.ts';\nexport const use = selectableFonts;\n", 'server/src/http/routers/probe.ts')).toEqual([]);
+  });
+
   it('refuses one part of the clips screen importing another (review/ included)', async () => {
     expect(await rulesBroken("import { YouTubeOptions } from '../post-wizard/youtube-options';\nexport const use = YouTubeOptions;\n", 'client/src/features/clips/review/probe.tsx')).toContain('import-x/no-restricted-paths');
     expect(await rulesBroken("import { YouTubePrivacyChoice } from '../shared/youtube-privacy-choice';\nexport const use = YouTubePrivacyChoice;\n", 'client/src/features/clips/review/probe.tsx')).toEqual([]);

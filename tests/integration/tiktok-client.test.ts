@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newCodeVerifier } from '../../server/src/engines/providers/http/pkce.ts';
+import { newCodeVerifier } from '../../server/src/platform/pkce.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
 import { assertDurationAllowed, callbackError, planChunks, tiktokFromEnv, type TikTokClient, type TikTokTokens } from '../../server/src/engines/providers/tiktok/index.ts';

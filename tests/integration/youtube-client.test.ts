@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newCodeVerifier } from '../../server/src/engines/providers/http/pkce.ts';
+import { newCodeVerifier } from '../../server/src/platform/pkce.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
 import { callbackError, explainQuotaWait, youtubeDescription, youtubeFromEnv, YouTubeQuotaExceededError, youtubeTags, youtubeTitle, type YouTubeClient, type YouTubeTokens, type YouTubeVideoMetadata } from '../../server/src/engines/providers/youtube/index.ts';

@@ -3,7 +3,7 @@ import { configureRendering, resolveMediaBinaries } from '../engines/media/index
 import { tiktokFromEnv } from '../engines/providers/tiktok/index.ts';
 import { youtubeFromEnv } from '../engines/providers/youtube/index.ts';
 import { transcriberFromEnv } from '../engines/providers/transcription/index.ts';
-import { twitchFromEnv } from '../engines/providers/twitch/from-env.ts';
+import { twitchFromEnv } from '../engines/providers/twitch/index.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Env } from '../platform/env.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -1,4 +1,5 @@
 export { transcriptionDefaults } from './config.ts';
 export { transcriberFromEnv } from './from-env.ts';
-export { joinWords } from './text.ts';
-export { type Transcriber, type Transcript } from './types.ts';
+export { languageCode } from './languages.ts';
+export { joinWords, needsSpaceBetween } from './text.ts';
+export { type Transcriber, type Transcript, type TranscriptWord } from './types.ts';

@@ -1,2 +1,3 @@
 export { type TwitchClient } from './client.ts';
 export type { TwitchClip } from './types.ts';
+export { twitchFromEnv } from './from-env.ts';
