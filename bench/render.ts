@@ -7,19 +7,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import {
-  buildNaiveBlurFilter,
-  buildVerticalFilter,
-  clipArgs,
-  ENCODE_ARGS,
-  probe,
-  remuxHorizontal,
-  renderClip,
-  renderVertical,
-  resolveMediaBinaries,
-  type ProbeResult,
-  type VerticalLayoutSpec,
-} from '../server/src/engines/media/index.ts';
+import { probe, renderClip, resolveMediaBinaries, type ProbeResult, type VerticalLayoutSpec } from '../server/src/engines/media/index.ts';
+import { buildNaiveBlurFilter, buildVerticalFilter } from '../server/src/engines/media/filters.ts';
+import { clipArgs, remuxHorizontal, renderVertical } from '../server/src/engines/media/render.ts';
+import { ENCODE_ARGS } from '../server/src/engines/media/encoders.ts';
 import { bareFfmpeg, cpuSecondsSoFar } from './lib/ffmpeg.ts';
 import { machineDescription, median, writeSection } from './lib/report.ts';
 

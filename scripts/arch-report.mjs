@@ -1,10 +1,31 @@
 // Counts what the architecture rules are about, for a tree given as argument (default: this repo):
 // import edges between domains, cycles between folders, upward imports between rings, and files
-// outside http/ that import @trpc/server. `node scripts/arch-report.mjs [repo-dir]`.
+// outside http/ that import @trpc/server. `npm run arch:report [-- repo-dir]`.
+// `npm run arch:report -- --check` instead runs the checks of scripts/arch-checks.mjs (table owners,
+// engine entries, the docs' lists) and exits 1 listing every violation. It runs under tsx: the
+// table owners are declared in TypeScript (server/src/domains/ownership.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ownershipProblems, staleDocLists, tableCrossings, unusedEngineExports } from './arch-checks.mjs';
 
-const repo = path.resolve(process.argv[2] ?? '.');
+const checkMode = process.argv.includes('--check');
+const repo = path.resolve(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? '.');
+
+if (checkMode) {
+  const { TABLE_OWNERS } = await import(pathToFileURL(path.join(repo, 'server/src/domains/ownership.ts')).href);
+  const { DOMAIN_ORDER } = await import(pathToFileURL(path.join(repo, 'server/eslint.rules.js')).href);
+  const problems = [
+    ...ownershipProblems(repo, TABLE_OWNERS),
+    ...tableCrossings(repo, TABLE_OWNERS),
+    ...unusedEngineExports(repo).map((problem) => `${problem} is exported but used only inside its engine (or by tests)`),
+    ...staleDocLists(repo, { owners: TABLE_OWNERS, domainOrder: DOMAIN_ORDER }),
+  ];
+  for (const problem of problems) console.error(problem);
+  console.log(problems.length ? `${problems.length} architecture problem(s)` : 'architecture checks pass');
+  process.exit(problems.length ? 1 : 0);
+}
+
 const src = path.join(repo, 'server/src');
 const RINGS = ['platform', 'engines', 'domains', 'jobs', 'http', 'app'];
 const layered = fs.existsSync(path.join(src, 'domains'));

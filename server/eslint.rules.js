@@ -10,12 +10,21 @@
 //
 // Every ring may import @clipshift/shared. Only http/ imports @trpc/server. A domain imports
 // another only through its service.ts (or index.ts), and only downward in DOMAIN_ORDER.
+// The rings above reach a domain only through its public face (docs/decisions/0030): http/ and
+// jobs/ through service.ts, app/ also through jobs/index.ts (the domain's job handlers, which the
+// job list wires); domains/deps.ts (the shared AppDeps type) is open to all. Code outside an
+// engine imports only its index.ts.
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SERVER = path.dirname(fileURLToPath(import.meta.url));
 const src = (...parts) => `./src/${parts.join('/')}`;
 const abs = (...parts) => path.join(SERVER, 'src', ...parts);
+const subfoldersWithIndex = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, 'index.ts')))
+    .map((entry) => entry.name);
 /** One file as a glob: the rule takes only glob exceptions where `from` is a glob. */
 const fileGlob = (...parts) => abs(...parts).replace(/\.ts$/, '.@(ts)');
 
@@ -56,13 +65,44 @@ const domainZones = DOMAIN_ORDER.map((domain, index) => ({
   message: `A domain imports another only through its service.ts, and only one below it in DOMAIN_ORDER (${DOMAIN_ORDER.join(' ← ')}).`,
 }));
 
+/** The files of a domain that the rings above may import: its public face. */
+const PUBLIC_FACE = {
+  http: ['service.ts'],
+  jobs: ['service.ts'],
+  app: ['service.ts', 'jobs/index.ts'],
+};
+
+const publicFaceZones = Object.entries(PUBLIC_FACE).map(([ring, entries]) => ({
+  target: src(ring),
+  from: abs('domains', '**'),
+  except: [fileGlob('domains', 'deps.ts'), ...entries.map((entry) => fileGlob('domains', '*', entry))],
+  message: `${ring}/ reaches a domain only through its public face (${entries.join(' or ')}): export what it needs from there.`,
+}));
+
+/**
+ * The engines with a public entry (engines/<name>/index.ts, engines/providers/<name>/index.ts):
+ * code outside an engine imports only its index.ts, which exports only what that code uses
+ * (tests/integration/architecture-checks.test.ts). providers/http/ is the providers' own plumbing.
+ */
+const ENGINES = [
+  ...subfoldersWithIndex(abs('engines')).map((name) => ['engines', name]),
+  ...subfoldersWithIndex(abs('engines', 'providers')).map((name) => ['engines', 'providers', name]),
+];
+
+const engineZones = ENGINES.map((engine) => ({
+  target: [...RINGS.filter((ring) => ring !== 'engines').map((ring) => src(ring)), ...ENGINES.filter((other) => other !== engine).map((other) => src(...other))],
+  from: src(...engine),
+  except: ['./index.ts'],
+  message: `Outside ${engine.join('/')}/, import only its index.ts: export what is needed from there.`,
+}));
+
 if (RINGS.length !== Object.keys(FORBIDDEN).length + 1) throw new Error('every ring but app/ needs its FORBIDDEN entry');
 
 export default [
   {
     files: ['server/src/**/*.ts'],
     rules: {
-      'import-x/no-restricted-paths': ['error', { basePath: SERVER, zones: [...ringZones, ...domainZones] }],
+      'import-x/no-restricted-paths': ['error', { basePath: SERVER, zones: [...ringZones, ...domainZones, ...publicFaceZones, ...engineZones] }],
     },
   },
   {

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TranscriptWord } from '../../server/src/engines/providers/transcription/index.ts';
+import type { TranscriptWord } from '../../server/src/engines/providers/transcription/types.ts';
 import {
   buildAss,
   DEFAULT_ASS_OPTIONS,

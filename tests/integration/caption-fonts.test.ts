@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TranscriptWord } from '../../server/src/engines/providers/transcription/index.ts';
+import type { TranscriptWord } from '../../server/src/engines/providers/transcription/types.ts';
 import { buildAss, captionFontsDir } from '../../server/src/engines/media/captions/ass.ts';
 import { cmapRecords, fullUnicodeRanges, preferFullUnicodeCmap } from '../../server/src/engines/media/captions/cmap.ts';
 import { CAPTION_FONTS, dominantScript, emojiFontHas, emojiRuns, fontFilePath, FONT_FAMILIES, selectableFonts, wordScript } from '../../server/src/engines/media/captions/fonts.ts';

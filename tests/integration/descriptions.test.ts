@@ -1,30 +1,15 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DESCRIPTION_MAX_LENGTH, descriptionStats } from '@clipshift/shared';
-import {
-  DUPLICATE_FACTOR,
-  SCORE_WEIGHTS,
-  dedupeHashtags,
-  fitDescription,
-  fitHashtags,
-  generateDescriptions,
-  isGenericHashtag,
-  jaccard,
-  llmConfigFromEnv,
-  normalizeHashtag,
-  rankDescriptions,
-  relevantHashtags,
-  scoreDescription,
-  splitDescription,
-  suggestDescriptions,
-  tagKey,
-  type DescriptionInput,
-  type LlmConfig,
-  type RankedDescription,
-} from '../../server/src/engines/descriptions/index.ts';
+import { llmConfigFromEnv, suggestDescriptions, type DescriptionInput } from '../../server/src/engines/descriptions/index.ts';
+import { fitDescription } from '../../server/src/engines/descriptions/suggest.ts';
+import { DUPLICATE_FACTOR, SCORE_WEIGHTS, jaccard, rankDescriptions, scoreDescription, type RankedDescription } from '../../server/src/engines/descriptions/scorer.ts';
+import { dedupeHashtags, fitHashtags, isGenericHashtag, normalizeHashtag, relevantHashtags, splitDescription, tagKey } from '../../server/src/engines/descriptions/hashtags.ts';
+import { generateDescriptions } from '../../server/src/engines/descriptions/generator.ts';
+import { type LlmConfig } from '../../server/src/engines/descriptions/llm.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
-import { chatCompletionsUrl } from '../../server/src/engines/providers/llm/index.ts';
+import { chatCompletionsUrl } from '../../server/src/engines/providers/llm/client.ts';
 import { DEFAULT_CANDIDATES, startFakeLlm, type FakeLlm } from '../fakes/llm/index.ts';
 import { waitUntil } from '../helpers/wait.ts';
 

@@ -4,28 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newCodeVerifier } from '../../server/src/engines/providers/http/pkce.ts';
+import { newCodeVerifier } from '../../server/src/platform/pkce.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
-import {
-  assertDurationAllowed,
-  callbackError,
-  createTikTokClient,
-  explainDurationTooLong,
-  explainTikTokError,
-  MAX_VIDEO_SIZE,
-  MIB,
-  missingScopes,
-  planChunks,
-  resumeChunkIndex,
-  TikTokError,
-  tiktokFromEnv,
-  type DirectPostInfo,
-  type TikTokClient,
-  type TikTokClientConfig,
-  type TikTokErrorKind,
-  type TikTokTokens,
-} from '../../server/src/engines/providers/tiktok/index.ts';
+import { assertDurationAllowed, callbackError, planChunks, tiktokFromEnv, type TikTokClient, type TikTokTokens } from '../../server/src/engines/providers/tiktok/index.ts';
+import { createTikTokClient, type TikTokClientConfig } from '../../server/src/engines/providers/tiktok/client.ts';
+import { explainDurationTooLong, explainTikTokError, TikTokError, type TikTokErrorKind } from '../../server/src/engines/providers/tiktok/errors.ts';
+import { MAX_VIDEO_SIZE, MIB } from '../../server/src/engines/providers/tiktok/chunks.ts';
+import { missingScopes } from '../../server/src/engines/providers/tiktok/oauth.ts';
+import { resumeChunkIndex } from '../../server/src/engines/providers/tiktok/upload.ts';
+import { type DirectPostInfo } from '../../server/src/engines/providers/tiktok/types.ts';
 import { chunkRuleViolation, startFakeTikTok, type FakeTikTok, type FakeTikTokUser } from '../fakes/tiktok/index.ts';
 
 const REDIRECT_URI = 'http://127.0.0.1:9/api/tiktok/callback';

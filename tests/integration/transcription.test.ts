@@ -15,30 +15,14 @@ import {
 } from '../../scripts/models-download.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
-import {
-  applyQualityGuards,
-  audioLevels,
-  collapseRepeatedPhrases,
-  createTranscriber,
-  dropNoSpeechSegments,
-  dropSoundAnnotations,
-  dropWordsInSilence,
-  isTranscriptionError,
-  KNOWN_MODELS,
-  languageCode,
-  modelNotInstalledMessage,
-  modelPath,
-  normalizeLanguageHint,
-  releaseWhisperModels,
-  transcriptionConfigFromEnv,
-  transcriptionsUrl,
-  verifyModelChecksum,
-  type Transcriber,
-  type TranscriptionError,
-  type TranscriptionBudget,
-  type TranscriptionErrorKind,
-  type TranscriptWord,
-} from '../../server/src/engines/providers/transcription/index.ts';
+import { type Transcriber } from '../../server/src/engines/providers/transcription/index.ts';
+import { createTranscriber, transcriptionConfigFromEnv } from '../../server/src/engines/providers/transcription/config.ts';
+import { applyQualityGuards, audioLevels, collapseRepeatedPhrases, dropNoSpeechSegments, dropSoundAnnotations, dropWordsInSilence } from '../../server/src/engines/providers/transcription/guards.ts';
+import { isTranscriptionError, type TranscriptionError, type TranscriptionErrorKind, type TranscriptWord } from '../../server/src/engines/providers/transcription/types.ts';
+import { KNOWN_MODELS, modelNotInstalledMessage, modelPath, verifyModelChecksum } from '../../server/src/engines/providers/transcription/models.ts';
+import { languageCode, normalizeLanguageHint } from '../../server/src/engines/providers/transcription/languages.ts';
+import { releaseWhisperModels } from '../../server/src/engines/providers/transcription/local.ts';
+import { transcriptionsUrl, type TranscriptionBudget } from '../../server/src/engines/providers/transcription/openai.ts';
 import { piecesToWords, repairBrokenCharacters } from '../../server/src/engines/providers/transcription/tokens.ts';
 import { buildAss } from '../../server/src/engines/media/captions/ass.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';

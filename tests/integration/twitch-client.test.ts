@@ -5,7 +5,11 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
-import { createTwitchClient, defaultSleep, twitchFromEnv, TwitchError, type TwitchClient, type TwitchClientConfig, type TwitchErrorKind } from '../../server/src/engines/providers/twitch/index.ts';
+import { type TwitchClient } from '../../server/src/engines/providers/twitch/index.ts';
+import { createTwitchClient, type TwitchClientConfig } from '../../server/src/engines/providers/twitch/client.ts';
+import { defaultSleep } from '../../server/src/engines/providers/http/runtime.ts';
+import { twitchFromEnv } from '../../server/src/engines/providers/twitch/from-env.ts';
+import { TwitchError, type TwitchErrorKind } from '../../server/src/engines/providers/twitch/errors.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 
 const DAY = 86_400_000;

@@ -3,30 +3,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newCodeVerifier } from '../../server/src/engines/providers/http/pkce.ts';
+import { newCodeVerifier } from '../../server/src/platform/pkce.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
-import {
-  callbackError,
-  createYouTubeClient,
-  explainQuotaWait,
-  metadataProblems,
-  nextPacificMidnight,
-  receivedBytes,
-  shortsPreflight,
-  tagsLength,
-  YouTubeError,
-  youtubeDescription,
-  youtubeFromEnv,
-  YouTubeQuotaExceededError,
-  youtubeTags,
-  youtubeTitle,
-  type YouTubeClient,
-  type YouTubeClientConfig,
-  type YouTubeErrorKind,
-  type YouTubeTokens,
-  type YouTubeVideoMetadata,
-} from '../../server/src/engines/providers/youtube/index.ts';
+import { callbackError, explainQuotaWait, youtubeDescription, youtubeFromEnv, YouTubeQuotaExceededError, youtubeTags, youtubeTitle, type YouTubeClient, type YouTubeTokens, type YouTubeVideoMetadata } from '../../server/src/engines/providers/youtube/index.ts';
+import { createYouTubeClient, type YouTubeClientConfig } from '../../server/src/engines/providers/youtube/client.ts';
+import { metadataProblems, shortsPreflight, tagsLength } from '../../server/src/engines/providers/youtube/rules.ts';
+import { nextPacificMidnight } from '../../server/src/engines/providers/youtube/quota.ts';
+import { receivedBytes } from '../../server/src/engines/providers/youtube/upload.ts';
+import { YouTubeError, type YouTubeErrorKind } from '../../server/src/engines/providers/youtube/errors.ts';
 import { startFakeYouTube, UPLOAD_BLOCK, type FakeGoogleUser, type FakeYouTube } from '../fakes/youtube/index.ts';
 
 const MIB = 1024 * 1024;

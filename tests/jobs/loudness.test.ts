@@ -4,24 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AUDIO_ENCODE_ARGS,
-  bestTrial,
-  firstPlan,
-  isMediaError,
-  LOUDNESS_TARGET,
-  meetsTarget,
-  nextPlan,
-  normaliseFilter,
-  parseEbur128Summary,
-  planLoudness,
-  probe,
-  renderClip,
-  resolveMediaBinaries,
-  TEMPORARY_MARKER,
-  trimInputArgs,
-  type Trial,
-} from '../../server/src/engines/media/index.ts';
+import { isMediaError, probe, renderClip, resolveMediaBinaries } from '../../server/src/engines/media/index.ts';
+import { AUDIO_ENCODE_ARGS } from '../../server/src/engines/media/encoders.ts';
+import { bestTrial, firstPlan, LOUDNESS_TARGET, meetsTarget, nextPlan, normaliseFilter, parseEbur128Summary, planLoudness, type Trial } from '../../server/src/engines/media/loudness.ts';
+import { TEMPORARY_MARKER } from '../../server/src/engines/media/render.ts';
+import { trimInputArgs } from '../../server/src/engines/media/trim.ts';
 import { ebur128, makeLoudnessSource, MATERIALS, type Material } from '../helpers/loudness.ts';
 
 const { ffmpeg, ffprobe } = resolveMediaBinaries(process.env);

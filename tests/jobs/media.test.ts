@@ -4,27 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildNaiveBlurFilter,
-  buildVerticalFilter,
-  createProgressParser,
-  cropWindow,
-  escapeFilterValue,
-  fitInside,
-  isMediaError,
-  isTemporaryOutput,
-  makeThumbnail,
-  MediaAbortError,
-  probe,
-  remuxHorizontal,
-  renderHorizontal,
-  renderVertical,
-  resolveMediaBinaries,
-  summariseStderr,
-  thumbnailTime,
-  writeAtomically,
-  type ProbeResult,
-} from '../../server/src/engines/media/index.ts';
+import { isMediaError, probe, resolveMediaBinaries, type ProbeResult } from '../../server/src/engines/media/index.ts';
+import { buildNaiveBlurFilter, buildVerticalFilter, cropWindow, escapeFilterValue, fitInside } from '../../server/src/engines/media/filters.ts';
+import { createProgressParser, summariseStderr } from '../../server/src/engines/media/run.ts';
+import { isTemporaryOutput, makeThumbnail, remuxHorizontal, renderHorizontal, renderVertical, thumbnailTime, writeAtomically } from '../../server/src/engines/media/render.ts';
+import { MediaAbortError } from '../../server/src/engines/media/errors.ts';
 
 const execFileAsync = promisify(execFile);
 const { ffmpeg, ffprobe } = resolveMediaBinaries(process.env);

@@ -7,7 +7,7 @@ import { describeClip } from '../../server/src/domains/descriptions/service.ts';
 import { upsertAccount } from '../../server/src/domains/publishing/accounts.ts';
 import { refreshStatsOnce } from '../../server/src/domains/publishing/jobs/stats.ts';
 import { nextStatsDue, performanceProfileFor } from '../../server/src/domains/publishing/service.ts';
-import { createYouTubeClient } from '../../server/src/engines/providers/youtube/index.ts';
+import { createYouTubeClient } from '../../server/src/engines/providers/youtube/client.ts';
 import { encryptSecret } from '../../server/src/platform/crypto.ts';
 import { REFRESH_STATS_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';

@@ -3,20 +3,10 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chooseEncoder,
-  clipArgs,
-  configureRendering,
-  ENCODE_ARGS,
-  ENCODERS,
-  inRenderSlot,
-  isMediaError,
-  planRenders,
-  renderEncoder,
-  resolveMediaBinaries,
-  threadsFor,
-  VAAPI_DEVICE,
-} from '../../server/src/engines/media/index.ts';
+import { configureRendering, isMediaError, renderEncoder, resolveMediaBinaries } from '../../server/src/engines/media/index.ts';
+import { chooseEncoder, ENCODE_ARGS, ENCODERS, VAAPI_DEVICE } from '../../server/src/engines/media/encoders.ts';
+import { clipArgs } from '../../server/src/engines/media/render.ts';
+import { inRenderSlot, planRenders, threadsFor } from '../../server/src/engines/media/planner.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
 import { metricsRegistry } from '../../server/src/platform/metrics.ts';

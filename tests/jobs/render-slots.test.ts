@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser, StatusEntry } from '@clipshift/shared';
 import type { WorkerHandle } from '../../server/src/app/jobs.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
-import { currentRenderPlan, renderSlotUsage } from '../../server/src/engines/media/index.ts';
+import { currentRenderPlan, renderSlotUsage } from '../../server/src/engines/media/planner.ts';
 import { startFakeTwitch, type FakeTwitch } from '../fakes/twitch/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { waitUntil } from '../helpers/wait.ts';

@@ -6,25 +6,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAss, shiftWords } from '../../server/src/engines/media/captions/ass.ts';
-import {
-  buildVerticalFilter,
-  coverCrop,
-  LOUDNESS_TARGET,
-  MEASURE_SHARE,
-  isMediaError,
-  MediaAbortError,
-  measureLoudness,
-  previewFrame,
-  probe,
-  renderClip,
-  resolveMediaBinaries,
-  splitBandHeight,
-  VERTICAL_HEIGHT,
-  VERTICAL_WIDTH,
-  type ProbeResult,
-  type SubtitleOverlay,
-  type VerticalLayoutSpec,
-} from '../../server/src/engines/media/index.ts';
+import { isMediaError, previewFrame, probe, renderClip, resolveMediaBinaries, type ProbeResult, type SubtitleOverlay, type VerticalLayoutSpec } from '../../server/src/engines/media/index.ts';
+import { buildVerticalFilter, coverCrop, splitBandHeight, VERTICAL_HEIGHT, VERTICAL_WIDTH } from '../../server/src/engines/media/filters.ts';
+import { LOUDNESS_TARGET, measureLoudness } from '../../server/src/engines/media/loudness.ts';
+import { MEASURE_SHARE } from '../../server/src/engines/media/render.ts';
+import { MediaAbortError } from '../../server/src/engines/media/errors.ts';
 import type { Rect } from '@clipshift/shared';
 import { renderTestLimitMs } from '../helpers/limits.ts';
 import { ebur128 as ebur128Of } from '../helpers/loudness.ts';

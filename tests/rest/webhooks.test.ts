@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOKS_PER_USER_MAX } from '@clipshift/shared';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
-import { adminAndMember, errorBody, resetThrottles, type RestClient } from './client.ts';
+import { createWebhook } from '../../server/src/domains/notifications/service.ts';
+import { adminAndMember, errorBody, MEMBER, resetThrottles, type RestClient } from './client.ts';
 
 const URL_RULE = 'url must be an http:// or https:// address of at most 2000 characters';
 const EVENTS_RULE = 'events must list at least one of run.completed, run.failed, clip.review, post.published, post.failed, account.reconnect';
@@ -92,5 +93,16 @@ describe('REST notifications: /api/webhooks', () => {
     expect(over.status).toBe(400);
     expect(over.body).toMatchObject(errorBody('BAD_REQUEST', `You can have at most ${WEBHOOKS_PER_USER_MAX} webhooks: delete one first`));
     expect((await admin.post('/api/webhooks', { url: PUBLIC, kind: 'discord', events: ['run.completed'] })).status).toBe(201);
+  });
+
+  it('holds the cap when creations race (each takes the per-user webhook lock)', async () => {
+    const user = await app.deps.db.selectFrom('users').select('id').where('username', '=', MEMBER.username).executeTakeFirstOrThrow();
+    const racing = Array.from({ length: WEBHOOKS_PER_USER_MAX + 5 }, (_, index) =>
+      createWebhook(app.deps, user.id, { url: `${PUBLIC}/race/${index}`, kind: 'discord', events: ['run.completed'] }),
+    );
+    const settled = await Promise.allSettled(racing);
+    expect(settled.filter((result) => result.status === 'fulfilled')).toHaveLength(WEBHOOKS_PER_USER_MAX);
+    const stored = await app.deps.db.selectFrom('webhooks').select('id').where('user_id', '=', user.id).execute();
+    expect(stored).toHaveLength(WEBHOOKS_PER_USER_MAX);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newCodeVerifier } from '../../server/src/engines/providers/http/pkce.ts';
+import { newCodeVerifier } from '../../server/src/platform/pkce.ts';
 import { encryptSecret } from '../../server/src/platform/crypto.ts';
 import { startFakeYouTube, type FakeYouTube } from '../fakes/youtube/index.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';

@@ -1,14 +1,9 @@
 import type pg from 'pg';
 import type { AppDeps } from '../domains/deps.ts';
-import { downloadRunJob } from '../domains/downloads/jobs/run.ts';
-import { scheduleJob } from '../domains/downloads/jobs/schedule.ts';
-import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notifications/jobs/deliver.ts';
-import { autoPublishJob } from '../domains/publishing/jobs/auto-publish.ts';
-import { postJob } from '../domains/publishing/jobs/post.ts';
-import { mediaRetentionJob } from '../domains/publishing/jobs/retention.ts';
-import { refreshStatsJob } from '../domains/publishing/jobs/stats.ts';
-import { renderJob } from '../domains/subtitles/jobs/render.ts';
-import { subtitleJob } from '../domains/subtitles/jobs/subtitle.ts';
+import { downloadRunJob, scheduleJob } from '../domains/downloads/jobs/index.ts';
+import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notifications/jobs/index.ts';
+import { autoPublishJob, mediaRetentionJob, postJob, refreshStatsJob } from '../domains/publishing/jobs/index.ts';
+import { renderJob, subtitleJob } from '../domains/subtitles/jobs/index.ts';
 import { recoverJob } from '../jobs/recovery.ts';
 import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../platform/identity.ts';

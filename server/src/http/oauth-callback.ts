@@ -2,7 +2,7 @@ import { ACCOUNT_PLATFORMS } from '@clipshift/shared';
 import { Router } from 'express';
 import type { AppDeps } from '../domains/deps.ts';
 import { createRequestContext } from './context.ts';
-import { callbackPage, completeAuthorization, type CallbackResult } from '../domains/publishing/oauth.ts';
+import { callbackPage, completeAuthorization, type CallbackResult } from '../domains/publishing/service.ts';
 
 /** 200 connected; 503 the database is away (start again later); 400 any other failure. */
 const statusOf = (result: CallbackResult) => (result.success ? 200 : result.unavailable ? 503 : 400);

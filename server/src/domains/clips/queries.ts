@@ -3,7 +3,7 @@ import type { ClipEdit, ListClipsInput, TranscriptWordDto } from '@clipshift/sha
 import type { LoudnessReading } from '../../engines/media/index.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { containsPattern } from '../../platform/db/like.ts';
-import type { ClipsTable, DescriptionOption } from '../../platform/db/schema.ts';
+import type { ClipReviewStatus, ClipsTable, DescriptionOption } from '../../platform/db/schema.ts';
 
 /* The clips table's SQL; other domains reach clips through service.ts. */
 
@@ -204,3 +204,42 @@ export async function selectClipLabels(db: DbOrTrx, ids: readonly string[]): Pro
   return new Map(rows.map((row) => [row.id, { clip_id: row.clip_id, title: row.title }]));
 }
 
+/* The review columns (review_status, reviewed_at): the review inbox's state of each clip, which the
+   review domain reads and settles through service.ts. */
+
+/** The user's clips waiting for review, the longest waiting first. */
+export function selectPendingClips(db: DbOrTrx, userId: string): Promise<ClipListRow[]> {
+  return db
+    .selectFrom('clips')
+    .select(LIST_COLUMNS)
+    .where('user_id', '=', userId)
+    .where('review_status', '=', 'pending')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function countPendingClips(db: DbOrTrx, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('clips')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('user_id', '=', userId)
+    .where('review_status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/**
+ * Settles a pending clip (approved or rejected); false when it was not pending any more, so two
+ * approvals racing settle it once.
+ */
+export async function settlePendingClip(db: DbOrTrx, clipRowId: string, status: Exclude<ClipReviewStatus, 'pending'>): Promise<boolean> {
+  const row = await db
+    .updateTable('clips')
+    .set({ review_status: status, reviewed_at: new Date() })
+    .where('id', '=', clipRowId)
+    .where('review_status', '=', 'pending')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -40,8 +40,8 @@ export { CLIP_CONTENT_TYPES, CLIP_FILES, clipKey, instanceWorkDir, mediaRoot, wo
 
 export { storageUsage, type StorageUsage } from './storage.ts';
 export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
-/** The columns a Clip of the API is made of, for domains that list clips by their own state (review). */
-export { LIST_COLUMNS as CLIP_LIST_COLUMNS } from './queries.ts';
+/** The review inbox's state of each clip: the review domain reads and settles it through these. */
+export { countPendingClips, selectPendingClips as pendingClips, settlePendingClip } from './queries.ts';
 
 const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);
 

@@ -4,8 +4,8 @@ import { recordLog } from '../logs/service.ts';
 import { findStreamerById } from '../streamers/service.ts';
 import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
 import { findJob, jobWillRun, removeJob } from '../../platform/queue/queue.ts';
-import { ACTIVE_RUN, endActiveRun, selectActiveRuns, selectRunOwner } from './queries.ts';
-import { queueRunJob, runJobKey, type RunRow } from './service.ts';
+import { ACTIVE_RUN, endActiveRun, selectActiveRuns, selectRunOwner, type RunRow } from './queries.ts';
+import { queueRunJob, runJobKey } from './run-jobs.ts';
 
 export const INTERRUPTED_MESSAGE = 'Interrupted: the app stopped while this download was running. Start it again to fetch the remaining clips.';
 const NEVER_STARTED_MESSAGE = 'The download never started: its job was lost. Start it again.';

@@ -8,13 +8,13 @@ import { freeDiskBytes } from '../../platform/disk.ts';
 import type { Env } from '../../platform/env.ts';
 import { mediaRoot, workRoot } from '../clips/service.ts';
 import { HEARTBEAT_STALE_MS } from '../../platform/identity.ts';
-import { RUN_JOB } from '../../platform/queue/contracts.ts';
-import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
+import { removeJob } from '../../platform/queue/queue.ts';
+import { queueRunJob, runJobKey } from './run-jobs.ts';
 import { insertRun, selectActiveRun, selectLatestRuns, updateRun, type RunRow } from './queries.ts';
 
 export type { RunRow };
-
-export const runJobKey = (runId: string) => jobKey(RUN_JOB, { runId });
+export { queueRunJob, runJobKey } from './run-jobs.ts';
+export { busyRunIds, recoverInterruptedRuns, requeueInterruptedRun } from './recovery.ts';
 
 function toStatusEntry(run: RunRow): StatusEntry {
   return {
@@ -43,11 +43,6 @@ export async function statusMap(db: DbOrTrx, userId: string): Promise<StatusMap>
 /** Whether the streamer has a run going: the busy rule of starting, editing and deleting. */
 export async function hasActiveRun(db: DbOrTrx, streamerId: string): Promise<boolean> {
   return (await selectActiveRun(db, streamerId)) !== undefined;
-}
-
-/** Queues (or queues again, to resume) the job that executes a run. */
-export async function queueRunJob(db: DbOrTrx, runId: string): Promise<void> {
-  await enqueue(db, RUN_JOB, { runId });
 }
 
 const MB = 1024 * 1024;

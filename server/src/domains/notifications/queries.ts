@@ -24,9 +24,13 @@ export async function countWebhooks(db: DbOrTrx, userId: string): Promise<number
   return Number(row.count);
 }
 
-/** Locks the user's row so that two creations at once cannot both pass the per-user cap. */
-export async function lockUser(db: DbOrTrx, userId: string): Promise<void> {
-  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+/**
+ * Serialises webhook creation for one user until the transaction ends, so that two creations at
+ * once cannot both pass the per-user cap. An advisory lock rather than the user's row: users
+ * belongs to auth, and notifications touches only its own tables (domains/ownership.ts).
+ */
+export async function lockUserWebhooks(db: DbOrTrx, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`webhooks:${userId}`}))`.execute(db);
 }
 
 export function insertWebhook(db: DbOrTrx, values: { user_id: string; url: string; kind: WebhookKind; events: WebhookEvent[]; secret_enc: string | null }) {

@@ -15,7 +15,7 @@ import {
   deleteWebhookRow,
   insertDeliveries,
   insertWebhook,
-  lockUser,
+  lockUserWebhooks,
   recordWebhookAnswer,
   selectSubscribers,
   selectWebhook,
@@ -75,7 +75,7 @@ export async function createWebhook(deps: AppDeps, userId: string, input: Create
   const secret = input.kind === 'json' ? (input.secret ?? randomBytes(32).toString('hex')) : null;
   const events = [...new Set(input.events)];
   const row = await deps.db.transaction().execute(async (trx) => {
-    await lockUser(trx, userId);
+    await lockUserWebhooks(trx, userId);
     if ((await countWebhooks(trx, userId)) >= WEBHOOKS_PER_USER_MAX) throw badRequest(`You can have at most ${WEBHOOKS_PER_USER_MAX} webhooks: delete one first`);
     return insertWebhook(trx, { user_id: userId, url: input.url, kind: input.kind, events, secret_enc: secret === null ? null : encryptSecret(secret, deps.appSecret) });
   });

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { formatAccountHandle, PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, YOUTUBE_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
-import { newCodeVerifier } from '../../engines/providers/http/pkce.ts';
+import { newCodeVerifier } from '../../platform/pkce.ts';
 import { callbackError as tiktokCallbackError } from '../../engines/providers/tiktok/index.ts';
 import { callbackError as youtubeCallbackError, missingScopes } from '../../engines/providers/youtube/index.ts';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';

@@ -10,9 +10,11 @@ import { postChoices } from './post-settings.ts';
 import { selectAccountNames, selectLinkedAccountIds, selectUpload, selectUploadsOfClips } from './queries.ts';
 import { queuePostJob, queueUploads, statsOf, UNFINISHED_UPLOAD, type UploadRow } from './uploads.ts';
 
-export { findAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from './accounts.ts';
+export { creatorOptionsFor, findAccount, linkAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts, removeAccount, unlinkAccount, YOUTUBE_NOT_CONFIGURED } from './accounts.ts';
+export { authorizeUrlFor, callbackPage, completeAuthorization, type CallbackResult } from './oauth.ts';
 export { listAccountPostSettings, saveAccountPostSettings } from './post-settings.ts';
-export { targetAccounts, toUpload, type UploadRow } from './uploads.ts';
+export { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from './schedule.ts';
+export { awaitAccepted, findUpload, postClip, targetAccounts, toUpload, type UploadRow } from './uploads.ts';
 export { accountStats, firstStatsDue, nextStatsDue, performanceProfileFor } from './stats.ts';
 
 export type PostedTo = Clip['posted_to'];

@@ -2,10 +2,9 @@ import { sortByRank, type ApproveClipRequest } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { AppError, conflict, type AppErrorCode } from '../../platform/errors.ts';
-import { findClipRow, type ClipListRow, type ClipRow } from '../clips/service.ts';
+import { countPendingClips, findClipRow, pendingClips, settlePendingClip, type ClipListRow, type ClipRow } from '../clips/service.ts';
 import { recordLog } from '../logs/service.ts';
 import { queueUnattendedUploads, targetAccounts, type UploadRow } from '../publishing/service.ts';
-import { countPendingClips, selectPendingClips, settlePendingClip } from './queries.ts';
 
 /*
  * The review inbox: clips a run saved for a streamer in `review` publish mode wait here (the run
@@ -19,7 +18,7 @@ const PER_CLIP_FAILURES = new Set<AppErrorCode>(['BAD_REQUEST', 'NOT_FOUND', 'CO
 const NOT_WAITING = (clipId: string) => conflict(`Clip ${clipId} is not waiting for review`);
 
 export function listPendingClips(db: DbOrTrx, userId: string): Promise<ClipListRow[]> {
-  return selectPendingClips(db, userId);
+  return pendingClips(db, userId);
 }
 
 export function countPending(db: DbOrTrx, userId: string): Promise<number> {

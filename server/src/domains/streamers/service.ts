@@ -3,7 +3,7 @@ import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { publicReason } from '../../platform/public-reason.ts';
-import { isCaptionFont } from '../../engines/media/captions/fonts.ts';
+import { isCaptionFont } from '../../engines/media/index.ts';
 import { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from '../publishing/service.ts';
 import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';

@@ -1,8 +1,5 @@
 import type { CaptionStyle, TranscriptWordDto } from '@clipshift/shared';
-import { shiftWords, writeAssFile } from '../../engines/media/captions/ass.ts';
-import { captionFontsDir } from '../../engines/media/captions/fonts.ts';
-import { assOptionsForStyle, type CaptionFrame } from '../../engines/media/captions/style.ts';
-import type { SubtitleOverlay } from '../../engines/media/index.ts';
+import { assOptionsForStyle, captionFontsDir, shiftWords, writeAssFile, type CaptionFrame, type SubtitleOverlay } from '../../engines/media/index.ts';
 
 export interface CaptionOverlayRequest {
   /** Timed from the source's start. */

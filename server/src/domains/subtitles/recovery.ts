@@ -5,7 +5,7 @@ import { ownerIsDead, type RecoveryScope } from '../../platform/identity.ts';
 import { findJob, jobWillRun, removeJob } from '../../platform/queue/queue.ts';
 import { moveSubtitleRequest, selectSubtitleRequest, selectSubtitleRequestsIn } from './queries.ts';
 import type { RenderJobKind } from '../../platform/db/schema.ts';
-import { queueRequestJob, requestJobKey } from './service.ts';
+import { queueRequestJob, requestJobKey } from './request-jobs.ts';
 
 const INTERRUPTED: Record<RenderJobKind, string> = {
   subtitles: 'Subtitle generation was interrupted by a restart. Please try again.',

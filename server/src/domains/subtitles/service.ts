@@ -6,12 +6,13 @@ import { badGateway, conflict, notFound, serviceRestarting, stillWorking } from 
 import { HELD_CALL_LIMIT_MS } from '../deps.ts';
 import { pause } from '../../platform/pause.ts';
 import type { RenderJobKind } from '../../platform/db/schema.ts';
-import { RENDER_JOB, SUBTITLE_JOB } from '../../platform/queue/contracts.ts';
-import { enqueue, jobKey } from '../../platform/queue/queue.ts';
+import { queueRequestJob } from './request-jobs.ts';
 import { insertSubtitleRequest, selectActiveKind, selectSubtitleRequest, stopActiveRender } from './queries.ts';
 
 export { captionsForRun, type RunCaptions } from './captions.ts';
 export { renderStates } from './progress.ts';
+export { queueRequestJob, queueSubtitleJob, renderJobKey, requestJobKey, subtitleJobKey } from './request-jobs.ts';
+export { recoverInterruptedSubtitles, requeueInterruptedSubtitles, runningSubtitleRequestIds } from './recovery.ts';
 
 const SUBTITLES_DONE = 'Subtitles generated successfully for clip!';
 export const NO_SPEECH = 'No speech found in this clip: there is nothing to subtitle';
@@ -21,24 +22,6 @@ interface SubtitleOutcome {
   ok: boolean;
   message: string;
   no_speech?: boolean;
-}
-
-export const subtitleJobKey = (requestId: string) => jobKey(SUBTITLE_JOB, { requestId });
-
-export const renderJobKey = (requestId: string) => jobKey(RENDER_JOB, { requestId });
-
-/** The queue key of a request's job, by its kind. */
-export const requestJobKey = (request: { id: string; kind: RenderJobKind }) => (request.kind === 'render' ? renderJobKey(request.id) : subtitleJobKey(request.id));
-
-/** Queues (or queues again, to resume) the job of a subtitle request. */
-export async function queueSubtitleJob(db: DbOrTrx, requestId: string): Promise<void> {
-  await enqueue(db, SUBTITLE_JOB, { requestId });
-}
-
-/** Queues (or queues again) the job of a request of either kind. */
-export async function queueRequestJob(db: DbOrTrx, request: { id: string; kind: RenderJobKind }): Promise<void> {
-  if (request.kind === 'render') await enqueue(db, RENDER_JOB, { requestId: request.id });
-  else await queueSubtitleJob(db, request.id);
 }
 
 export const ALREADY_RENDERING = 'This clip is already being rendered';

@@ -1,83 +1,11 @@
 export { resolveMediaBinaries, type MediaBinaries } from './binaries.ts';
-export { isMediaError, MediaAbortError, MediaError, type MediaErrorKind } from './errors.ts';
-export {
-  assFilter,
-  buildNaiveBlurFilter,
-  buildVerticalFilter,
-  coverCrop,
-  cropWindow,
-  escapeFilterValue,
-  fitInside,
-  MAX_FPS,
-  splitBandHeight,
-  toLayoutSpec,
-  VERTICAL_HEIGHT,
-  VERTICAL_WIDTH,
-  type LayoutSource,
-  type SubtitleOverlay,
-  type VerticalLayout,
-  type VerticalLayoutSpec,
-} from './filters.ts';
-export {
-  AUDIO_ENCODE_ARGS,
-  chooseEncoder,
-  ENCODE_ARGS,
-  ENCODER_SETTINGS,
-  ENCODERS,
-  OUTPUT_TAIL_ARGS,
-  VAAPI_DEVICE,
-  withEncoderSuffix,
-  type EncoderChoice,
-  type EncoderName,
-  type EncoderSetting,
-  type EncoderSpec,
-} from './encoders.ts';
-export { configureRendering, currentRenderPlan, inRenderSlot, planRenders, renderEncoder, renderSlotUsage, renderThreadsNow, threadsFor, type RenderPlan, type RenderSettings, type SlotWait } from './planner.ts';
-export {
-  bestTrial,
-  firstPlan,
-  LOUDNESS_TARGET,
-  measureLoudness,
-  meetsTarget,
-  nextPlan,
-  normaliseFilter,
-  parseEbur128Summary,
-  planLoudness,
-  type LoudnessPlan,
-  type LoudnessReading,
-  type MeasureOptions,
-  type PlanOptions,
-  type Trial,
-} from './loudness.ts';
-export { outputDuration, trimInputArgs, type Trim } from './trim.ts';
+export { isMediaError } from './errors.ts';
+export { type SubtitleOverlay, type VerticalLayoutSpec } from './filters.ts';
+export { configureRendering, renderEncoder } from './planner.ts';
+export { type LoudnessReading } from './loudness.ts';
+export { type Trim } from './trim.ts';
 export { probe, type ProbeResult } from './probe.ts';
-export {
-  clipArgs,
-  clipThumbnail,
-  clipVideoGraph,
-  isTemporaryOutput,
-  makeThumbnail,
-  MEASURE_SHARE,
-  outputFrame,
-  previewFrame,
-  remuxHorizontal,
-  renderClip,
-  renderHorizontal,
-  renderVertical,
-  TEMPORARY_MARKER,
-  thumbnailTime,
-  writeAtomically,
-  type AudioOptions,
-  type ClipArgsInput,
-  type ClipLayout,
-  type ClipRender,
-  type ClipRenderResult,
-  type Encoding,
-  type HorizontalRender,
-  type PreviewOptions,
-  type RemuxOptions,
-  type RenderResult,
-  type ThumbnailOptions,
-  type VerticalRender,
-} from './render.ts';
-export { createProgressParser, ffmpegStdout, runFfmpeg, runFfprobe, summariseStderr, type ProgressCallback, type RunOptions, type RunResult } from './run.ts';
+export { clipThumbnail, outputFrame, previewFrame, renderClip, type ClipLayout } from './render.ts';
+export { shiftWords, writeAssFile } from './captions/ass.ts';
+export { captionFontsDir, isCaptionFont, selectableFonts } from './captions/fonts.ts';
+export { assOptionsForStyle, type CaptionFrame } from './captions/style.ts';

@@ -1,7 +1,6 @@
 import { accountIdInput, accountStats, accountStatsInput, connectedAccount, PLATFORM_LABELS } from '@clipshift/shared';
 import { z } from 'zod';
-import { findAccount, removeAccount } from '../../domains/publishing/accounts.ts';
-import { accountStats as statsOfAccount } from '../../domains/publishing/service.ts';
+import { accountStats as statsOfAccount, findAccount, removeAccount } from '../../domains/publishing/service.ts';
 import { accountViews } from '../../domains/streamers/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
 

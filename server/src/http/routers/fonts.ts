@@ -1,5 +1,5 @@
 import { captionFontList } from '@clipshift/shared';
-import { selectableFonts } from '../../engines/media/captions/fonts.ts';
+import { selectableFonts } from '../../engines/media/index.ts';
 import { authedProcedure, router } from '../trpc.ts';
 
 export const fontsRouter = router({

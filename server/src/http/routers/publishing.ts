@@ -5,9 +5,19 @@ import { accountViews, findStreamer, linkedStreamerNames, streamerView } from '.
 import { AppError } from '../../platform/errors.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 import { guestPasskeyOwner } from './guests.ts';
-import { creatorOptionsFor, findAccount, linkAccount, removeAccount, unlinkAccount, YOUTUBE_NOT_CONFIGURED } from '../../domains/publishing/accounts.ts';
-import { authorizeUrlFor } from '../../domains/publishing/oauth.ts';
-import { awaitAccepted, findUpload, postClip, toUpload } from '../../domains/publishing/uploads.ts';
+import {
+  authorizeUrlFor,
+  awaitAccepted,
+  creatorOptionsFor,
+  findAccount,
+  findUpload,
+  linkAccount,
+  postClip,
+  removeAccount,
+  toUpload,
+  unlinkAccount,
+  YOUTUBE_NOT_CONFIGURED,
+} from '../../domains/publishing/service.ts';
 
 const authUrlOutput = z.object({ auth_url: z.string() });
 

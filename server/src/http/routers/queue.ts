@@ -1,6 +1,6 @@
 import { accountIdInput, PLATFORM_LABELS, postingSchedule, postingScheduleInput, queueItem, queueItemInput } from '@clipshift/shared';
 import { z } from 'zod';
-import { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from '../../domains/publishing/schedule.ts';
+import { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from '../../domains/publishing/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
 
 const message = z.object({ message: z.string() });

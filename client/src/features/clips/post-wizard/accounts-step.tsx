@@ -11,7 +11,7 @@ import { isLinkedTo } from '@/api/tiktok-accounts';
 import { cn } from '@/lib/utils';
 import { PrivacySelect } from '../shared/privacy-select';
 import type { CreatorLimits, Interactions, PrivacyLevel } from '../shared/tiktok-posting';
-import { InteractionSettings } from './interaction-settings';
+import { InteractionSettings } from '../shared/interaction-settings';
 import type { PlatformProblems } from './preflight';
 import { PreflightProblems } from './preflight-problems';
 import { canPostWith, type YouTubePrivacy } from './wizard-rules';

@@ -7,8 +7,8 @@ import { PlatformIcon } from '@/components/platform-icon';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { InteractionSettings } from '../post-wizard/interaction-settings';
-import { YouTubePrivacyChoice } from '../post-wizard/youtube-options';
+import { InteractionSettings } from '../shared/interaction-settings';
+import { YouTubePrivacyChoice } from '../shared/youtube-privacy-choice';
 import { PrivacySelect } from '../shared/privacy-select';
 import { combineCreatorOptions, interactionFlags, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
 

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { languageCode } from '../../providers/transcription/languages.ts';
-import { needsSpaceBetween } from '../../providers/transcription/text.ts';
-import type { TranscriptWord } from '../../providers/transcription/types.ts';
+import { languageCode, needsSpaceBetween, type TranscriptWord } from '../../providers/transcription/index.ts';
 import { dominantScript, EMOJI_FONT_FAMILY, emojiFontHas, emojiRuns, FONT_FAMILIES, isRightToLeft, scriptOfFont, wordScript, type CaptionScript } from './fonts.ts';
 
 export { captionFontsDir, fontsDir, fontForText, FONT_FAMILIES, dominantScript } from './fonts.ts';

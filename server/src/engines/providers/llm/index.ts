@@ -1,3 +1,3 @@
-export { chatCompletionsUrl, createChatCompletion, DEFAULT_TIMEOUT_MS, LlmError } from './client.ts';
-export type { ChatClientConfig, ChatMessage, ChatRequest, ChatResult, LlmErrorKind } from './client.ts';
+export { createChatCompletion, LlmError } from './client.ts';
+export type { ChatMessage, ChatResult } from './client.ts';
 export type { Sleep } from '../http/runtime.ts';

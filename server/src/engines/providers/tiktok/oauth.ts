@@ -1,6 +1,6 @@
 import { errorFromCode, TikTokError } from './errors.ts';
 import { sendWithRetries } from '../http/retry.ts';
-import { s256Challenge } from '../http/pkce.ts';
+import { s256Challenge } from '../../../platform/pkce.ts';
 import { joinUrl } from '../http/runtime.ts';
 import { errorFromBody, extractError, parseWith, readJson } from './responses.ts';
 import { TIKTOK_RETRIES, type TikTokRuntime } from './runtime.ts';

@@ -1,6 +1,6 @@
 import type { Env } from '../../../platform/env.ts';
 import type { Logger } from '../../../platform/logger.ts';
-import { createTranscriber, transcriptionConfigFromEnv } from './index.ts';
+import { createTranscriber, transcriptionConfigFromEnv } from './config.ts';
 import type { Transcriber } from './types.ts';
 
 /** The configured transcriber, or null and the reason (e.g. openai without TRANSCRIBE_API_URL). */

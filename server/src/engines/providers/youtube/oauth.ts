@@ -1,4 +1,4 @@
-import { s256Challenge } from '../http/pkce.ts';
+import { s256Challenge } from '../../../platform/pkce.ts';
 import { sendWithRetries } from '../http/retry.ts';
 import { errorFromCode, YouTubeError } from './errors.ts';
 import { errorFromAnswer, extractGoogleError, parseWith, readJson, YOUTUBE_RETRIES, type YouTubeRuntime } from './runtime.ts';

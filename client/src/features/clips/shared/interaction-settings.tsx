@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
-import type { Interactions } from '../shared/tiktok-posting';
+import type { Interactions } from './tiktok-posting';
 
 const OPTIONS: readonly { key: keyof Interactions; label: string }[] = [
   { key: 'comments', label: 'Allow comments' },

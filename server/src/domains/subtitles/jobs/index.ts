@@ -1,0 +1,4 @@
+// The domain's job handlers: its second public entry, for app/jobs.ts (the job list) alone
+// (docs/decisions/0030-architecture-checks.md). Everything else reaches the domain through service.ts.
+export { renderJob } from './render.ts';
+export { subtitleJob } from './subtitle.ts';
