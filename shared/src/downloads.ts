@@ -23,6 +23,8 @@ export function statusTone(status: string | null | undefined): StatusTone {
       return 'success';
     case 'error':
       return 'danger';
+    case null:
+    case undefined:
     default:
       return 'neutral';
   }

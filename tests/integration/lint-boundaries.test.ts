@@ -1,11 +1,5 @@
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-
-/** The rule ids ESLint reports for `code` as if it were the file at `filePath` (the repo's own config). */
-async function rulesBroken(code: string, filePath: string): Promise<string[]> {
-  const [result] = await new ESLint().lintText(code, { filePath });
-  return result!.messages.map((message) => message.ruleId ?? message.message);
-}
+import { rulesBroken } from '../helpers/lint.ts';
 
 describe('import boundaries (eslint.config.js with server/ and client/ rule files)', () => {
   it('lets a domain use a lower domain through its service', async () => {

@@ -143,7 +143,7 @@ export function useClipDetails(clipId: string, onFailed: () => void, working = f
     if (failedAt === 0) return;
     toastFailure(error, clipMessages.detailsFailed);
     onFailedRef.current();
-  }, [failedAt, error]);
+  }, [failedAt, error, onFailedRef]);
 
   return query;
 }

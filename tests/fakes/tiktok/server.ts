@@ -391,7 +391,7 @@ async function handle(context: Context, requests: RecordedTikTokRequest[], req: 
     case 'status':
     case 'video_query':
       return handleV2(context, endpoint, record, req, res, url.searchParams, failure);
-    default:
+    case 'unknown':
       await drain(req);
       return sendEnvelopeError(res, 404, 'invalid_params', `No route for ${method} ${url.pathname}`);
   }
@@ -487,6 +487,7 @@ async function handleOAuth(context: Context, endpoint: 'token' | 'revoke', recor
       return refresh(context, res, form);
     case 'client_credentials':
       return sendJson(res, 200, { access_token: `clt.${randomBytes(24).toString('base64url')}`, expires_in: 7200, token_type: 'Bearer' });
+    case undefined:
     default:
       return sendOAuthError(res, 'unsupported_grant_type', 'The grant type is not supported.');
   }

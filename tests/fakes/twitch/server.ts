@@ -299,7 +299,7 @@ async function handle(context: Context, requests: RecordedRequest[], req: Incomi
       return handleCdn(context, req, res, path, params, failure);
     case 'thumbnail':
       return handleThumbnail(context, req, res, path);
-    default:
+    case 'unknown':
       return sendJson(res, 404, { error: 'Not Found', status: 404, message: `No route for ${method} ${path}` });
   }
 }

@@ -322,7 +322,7 @@ async function handle(context: Context, requests: RecordedYouTubeRequest[], req:
     case 'videos':
     case 'upload_init':
       return handleApi(context, endpoint, record, req, res, url.searchParams, failure);
-    default:
+    case 'unknown':
       await drain(req);
       return sendGoogleError(res, 404, 'notFound', `No route for ${method} ${url.pathname}`);
   }

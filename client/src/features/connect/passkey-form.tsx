@@ -67,6 +67,7 @@ export function PasskeyForm({ chars, onChange, onSubmit, verifying, refused, thr
           onSubmit={onSubmit}
           invalid={refused || error !== null}
           describedBy={statusId}
+          // eslint-disable-next-line jsx-a11y-x/no-autofocus -- entering the passkey is this screen's only task, and the focused box reads the fieldset's legend and the status line.
           autoFocus
         />
         <div className="min-h-5 text-center">

@@ -42,6 +42,7 @@ export function LogList({ entries }: { entries: readonly LogEntry[] }) {
   return (
     // Focusable, so a keyboard can scroll it too.
     <ul
+      // eslint-disable-next-line jsx-a11y-x/no-noninteractive-tabindex -- a scrolling region must be focusable for keyboard scrolling (axe's scrollable-region-focusable).
       tabIndex={0}
       className="divide-y overflow-y-auto rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-ring/50"
       style={{ maxHeight: LOG_LIST_MAX_HEIGHT_PX }}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { CONCURRENCY_RULE } from '@clipshift/shared';
 import {
@@ -46,14 +46,19 @@ export function useProcessingForm() {
   // the user is editing. The server's defaults are shown but not stored here: stored, this browser
   // would send them with every request as if chosen.
   const shown = fromServer ?? serverDefaults;
-  useEffect(() => {
+  // Only a new answer from the server resets the form: the other values are read as they are now.
+  const adoptShown = useEffectEvent(() => {
     if (!shown || samePreferences(shown, saved) || edited) return;
     if (fromServer) saveProcessingPreferences(fromServer);
     setSaved(shown);
     setWhisperModel(shown.whisperModel);
     setConcurrencyText(String(shown.concurrency));
-    // Only a new answer from the server resets the form: the other values are read as they are now.
-  }, [shown?.whisperModel, shown?.concurrency]);
+  });
+  const shownModel = shown?.whisperModel;
+  const shownConcurrency = shown?.concurrency;
+  useEffect(() => {
+    adoptShown();
+  }, [shownModel, shownConcurrency]);
 
   const { mutate, isPending } = useSaveProcessingPreferences({
     onSaved: () => {

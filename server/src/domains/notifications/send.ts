@@ -51,7 +51,9 @@ export function postToReceiver(url: string, body: string, headers: Record<string
         signal,
         ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
       },
-      (response) => readAnswerStart(response).then(resolve, reject),
+      (response) => {
+        readAnswerStart(response).then(resolve, reject);
+      },
     );
     request.on('error', (error: Error) => {
       if (signal.aborted && !(options.signal?.aborted ?? false)) reject(new Error(`The receiver did not answer within ${Math.round(timeoutMs / 1000)} s`));

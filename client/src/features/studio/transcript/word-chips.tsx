@@ -82,7 +82,7 @@ export function ActiveWord({ word, index, hasNext, onCommit, onMerge, onSplit, o
       className="flex w-full flex-wrap items-center gap-1 rounded-md border border-brand bg-brand-soft/40 p-1 sm:w-auto"
     >
       <input
-        // Opening a word is asking to type in it.
+        // eslint-disable-next-line jsx-a11y-x/no-autofocus -- the editor mounts when the user opens a word: focus follows that action, not a page load.
         autoFocus
         aria-label={`${label} text`}
         value={text}

@@ -185,6 +185,7 @@ function networkFailure(error: unknown): string {
     case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
       return 'the connection timed out';
+    case undefined:
     default:
       return 'a network error';
   }
