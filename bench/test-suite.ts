@@ -7,7 +7,7 @@
  * docs/benchmarks.md ("Test suite"), appended to the runs already there for the same commit.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCHMARKS_DOC, machineDescription, writeSection } from './lib/report.ts';
@@ -122,6 +122,9 @@ async function main(): Promise<void> {
   const loaded = process.argv.includes('--load');
   const commit = git(['rev-parse', '--short', 'HEAD']);
   const clone = mkdtempSync(path.join(os.tmpdir(), 'clipshift-bench-clone-'));
+  // Run as root, the embedded PostgreSQL runs as the postgres user, who must reach its binaries
+  // inside the clone: a checkout's folders are open to others, mkdtemp's is not.
+  chmodSync(clone, 0o755);
   console.log(`Cloning ${commit} into ${clone}`);
   spawnSync('git', ['clone', '--quiet', ROOT, clone], { stdio: 'inherit' });
   const install = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: clone, stdio: 'inherit' });
@@ -132,6 +135,7 @@ async function main(): Promise<void> {
     for (let index = 0; index < runs; index += 1) {
       const report = path.join(clone, `vitest-run-${index + 1}.json`);
       const timing = await runSuite(clone, report);
+      if (!existsSync(report)) throw new Error(`npm test wrote no report (exit ${timing.code}): see its output above`);
       const figures = figuresOf(clone, report, commit, loaded, timing);
       results.push(figures);
       console.log(`Run ${index + 1}/${runs}: ${figures.wallSeconds.toFixed(0)} s wall, ${figures.cpuSeconds.toFixed(0)} CPU-s, ${figures.passed} passed, ${figures.failed} failed (exit ${timing.code})`);
