@@ -366,8 +366,8 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await api.review.approve({ clip_id: 'PendingBranded', account_ids: [accountId], tiktok_commercial: { branded_content: true } });
     const [approved] = await uploadOf('PendingBranded');
     expect(approved).toMatchObject({ brand_organic: false, brand_content: true });
-    await waitForStatus(approved!.id, ['published']);
-    expect(tiktok.posts.get((await uploadOf('PendingBranded'))[0]!.publish_id!)?.postInfo).toMatchObject({ brand_organic_toggle: false, brand_content_toggle: true });
+    const [published] = await waitUntil(() => uploadOf('PendingBranded'), { until: (rows) => rows[0]?.status === 'published', message: 'the approved post to be published', intervalMs: 200 });
+    expect(tiktok.posts.get(published!.publish_id!)?.postInfo).toMatchObject({ brand_organic_toggle: false, brand_content_toggle: true });
     expect(tiktok.requestsTo('video_init').length).toBe(inits + 1);
 
     // The post job holds to the rule for a row that reached it anyway (written before the rule).
