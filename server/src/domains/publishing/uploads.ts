@@ -1,4 +1,4 @@
-import { postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type PostClipRequest, type PostStatsDto, type Upload } from '@clipshift/shared';
+import { commercialProblem, postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type PostClipRequest, type PostStatsDto, type TikTokCommercial, type Upload } from '@clipshift/shared';
 import { youtubeTitle } from '../../engines/providers/youtube/index.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { clipLabelsOf, findClipWithMedia, type ClipRow } from '../clips/service.ts';
@@ -80,6 +80,8 @@ interface QueueInput {
   youtubePrivacy?: string;
   /** The YouTube title, for YouTube accounts. */
   title?: string;
+  /** TikTok's commercial content disclosure, for TikTok accounts (absent: nothing disclosed). */
+  commercial?: TikTokCommercial;
 }
 
 interface QueueOptions {
@@ -122,6 +124,8 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
       disable_comment: !youtube && (input.disableComment ?? false),
       disable_duet: !youtube && (input.disableDuet ?? false),
       disable_stitch: !youtube && (input.disableStitch ?? false),
+      brand_organic: account.platform === 'tiktok' && (input.commercial?.your_brand ?? false),
+      brand_content: account.platform === 'tiktok' && (input.commercial?.branded_content ?? false),
       title: youtube ? (input.title ?? null) : null,
     };
     const row = await insertUpload(db, values);
@@ -167,6 +171,9 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
     const accountIds = await targetAccounts(trx, userId, asked, clip);
     const platforms = (await selectAccountNames(trx, accountIds)).map((account) => account.platform);
     if (platforms.includes('youtube') && !input.youtube_privacy) throw badRequest(YOUTUBE_PRIVACY_NEEDED);
+    // The disclosure is TikTok's: ignored when no TikTok account is chosen.
+    const commercial = platforms.includes('tiktok') ? commercialProblem(input.tiktok_commercial, input.privacy_level) : null;
+    if (commercial) throw badRequest(commercial);
     assertPreflight(clip, platforms);
     return queueUploads(trx, {
       userId,
@@ -180,6 +187,7 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
       disableStitch: input.disable_stitch,
       youtubePrivacy: input.youtube_privacy,
       title: input.title?.trim() ? input.title.trim() : youtubeTitle(clip.title),
+      commercial: input.tiktok_commercial,
     }, { timing: 'now' });
   });
 }

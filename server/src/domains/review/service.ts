@@ -46,7 +46,7 @@ export async function approveClip(deps: AppDeps, userId: string, input: Omit<App
   const description = input.description?.trim() || (sortByRank(clip.descriptions)[0]?.description ?? clip.title);
   const uploads = await deps.db.transaction().execute(async (trx) => {
     if (!(await settlePendingClip(trx, clip.id, 'approved'))) throw NOT_WAITING(clip.clip_id);
-    return queueUnattendedUploads(trx, { userId, clipRowId: clip.id, accountIds, description, clipTitle: clip.title, mode: deps.env.TIKTOK_POST_MODE }, { requireChoice: true });
+    return queueUnattendedUploads(trx, { userId, clipRowId: clip.id, accountIds, description, clipTitle: clip.title, mode: deps.env.TIKTOK_POST_MODE, commercial: input.tiktok_commercial }, { requireChoice: true });
   });
   await recordLog(deps.db, deps.logger, {
     level: 'INFO',
