@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { Clip } from '@clipshift/shared';
 import { formatDateTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { formatDuration, formatLoudness, formatViewsFull, videoDuration } from '../shared/clip-format';
+import { formatDuration, formatLoudness, formatViewsFull, isTrimmed, videoDuration } from '../shared/clip-format';
 
 function Fact({ label, wide = false, children }: { label: string; wide?: boolean; children: ReactNode }) {
   return (
@@ -24,8 +24,8 @@ export function ClipFacts({ clip }: { clip: Clip }) {
       <Fact label="Updated">{formatDateTime(clip.updated_at)}</Fact>
       <Fact label="Duration">
         {formatDuration(videoDuration(clip))}
-        {/* A trim shows what it kept of how much. */}
-        {Math.round(videoDuration(clip)) !== Math.round(clip.duration) && <span className="font-normal text-muted-foreground"> of {formatDuration(clip.duration)}</span>}
+        {/* A trim shows what it kept of how much (the trim, not the video's measured length, says whether there is one). */}
+        {isTrimmed(clip) && <span className="font-normal text-muted-foreground"> of {formatDuration(clip.duration)}</span>}
       </Fact>
       {/* A row of its own: the figures do not fit a third of the dialog. Null for clips rendered before it was measured. */}
       {clip.loudness && (

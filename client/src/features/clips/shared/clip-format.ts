@@ -39,6 +39,11 @@ export function videoDuration(clip: Pick<Clip, 'output_duration'>): number {
   return clip.output_duration;
 }
 
+/** Whether the studio's trim keeps less than the whole source (to the tenth of a second shown). */
+export function isTrimmed(clip: Pick<Clip, 'trim_start' | 'trim_end' | 'duration'>): boolean {
+  return clip.trim_end - clip.trim_start < clip.duration - 0.05;
+}
+
 export function isVertical(clip: Pick<Clip, 'format_type'>): boolean {
   return clip.format_type === 'vertical';
 }

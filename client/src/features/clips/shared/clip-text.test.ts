@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { CLIP_SORT_LABELS, CLIP_SORTS, sortClips } from '@clipshift/shared';
-import { formatDuration, formatLoudness, formatViews, formatViewsFull, isVertical, versionedUrl } from './clip-format';
+import { formatDuration, formatLoudness, formatViews, formatViewsFull, isTrimmed, isVertical, versionedUrl } from './clip-format';
 import { postDescription, rankedSuggestions, savedDescription } from './description-text';
 
 describe('clip facts as the cards show them', () => {
+  it('calls a clip trimmed by its trim, not by a measured length that differs from the source', () => {
+    expect(isTrimmed({ trim_start: 0, trim_end: 30, duration: 30 })).toBe(false);
+    // Twitch's duration and the file's measured length disagree by a frame or two.
+    expect(isTrimmed({ trim_start: 0, trim_end: 29.98, duration: 30 })).toBe(false);
+    expect(isTrimmed({ trim_start: 2, trim_end: 30, duration: 30 })).toBe(true);
+    expect(isTrimmed({ trim_start: 0, trim_end: 12.5, duration: 30 })).toBe(true);
+  });
+
   it('writes views compactly on cards and in full elsewhere', () => {
     expect(formatViews(1)).toBe('1 view');
     expect(formatViews(5400)).toBe('5.4K views');
