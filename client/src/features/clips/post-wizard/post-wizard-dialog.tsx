@@ -94,6 +94,8 @@ function PostWizardBody({ listed, isGenerating, onGenerateSubtitles, onClose }: 
             onTitleChange={wizard.setTitle}
             youtubePrivacy={wizard.youtubePrivacy}
             onYouTubePrivacyChange={wizard.setYouTubePrivacy}
+            notifySubscribers={wizard.notifySubscribers}
+            onNotifySubscribersChange={wizard.setNotifySubscribers}
             problems={wizard.problems}
           />
         )}
