@@ -257,14 +257,14 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       });
       expect(status.status).toBe('uploading');
       seen.push(status.percent!);
-      expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'uploading', percent: status.percent, platform: 'tiktok', external_id: null, stats: null }]);
+      expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'uploading', percent: status.percent, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
       await waitUntil(() => tiktok.heldChunks(), { message: `chunk ${chunk + 1} to arrive`, until: (held) => held === 1 });
     }
     expect(seen).toEqual([33, 66]);
     tiktok.releaseChunk();
     await expect(posting).resolves.toMatchObject({ message: 'Posted to TikTok successfully!' });
     expect(await waitForStatus(upload.id, ['published'])).toMatchObject({ percent: 100 });
-    expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null }]);
+    expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
   });
 
   it('answers 503 that the upload carries on when TikTok stalls past the held-call limit, and finishes it in the background', async () => {
