@@ -5,6 +5,7 @@ import { rowId } from './input.ts';
 import { PRIVACY_LEVELS, upload } from './tiktok.ts';
 import { ACCOUNT_PLATFORMS } from './accounts.ts';
 import { YOUTUBE_PRIVACY_NEEDED, YOUTUBE_PRIVACY_STATUSES } from './youtube.ts';
+import { commercialProblem, tiktokCommercial, type TikTokCommercialInput } from './tiktok-commercial.ts';
 
 /*
  * The review inbox (rest-api.md "Automation"): clips of a streamer in `review` publish mode wait
@@ -26,6 +27,8 @@ export const approveClipInput = z.object({
   account_ids: z.array(rowId('account_ids must be account ids')).min(1, 'Choose at least one account').max(20).optional(),
   /** YouTube's notifySubscribers for the YouTube accounts; absent: each account's own choice (default false). */
   youtube_notify_subscribers: z.boolean().optional(),
+  /** TikTok's commercial content disclosure for the TikTok accounts; absent: nothing disclosed. */
+  tiktok_commercial: tiktokCommercial.optional(),
 });
 export type ApproveClipInput = z.input<typeof approveClipInput>;
 export type ApproveClipRequest = z.output<typeof approveClipInput>;
@@ -99,4 +102,13 @@ export function privacyChosen(settings: Pick<AccountPostSettings, 'platform' | '
 export function approvalPrivacyProblem(accountIds: readonly string[], settings: readonly AccountPostSettings[]): string | null {
   const unchosen = settings.find((entry) => accountIds.includes(entry.tiktok_account_id) && !privacyChosen(entry));
   return unchosen ? privacyNeededMessage(unchosen.account) : null;
+}
+
+/**
+ * Why an approval with this disclosure would be refused for the privacy chosen for one of its TikTok
+ * accounts (branded content cannot be private), or null.
+ */
+export function approvalCommercialProblem(accountIds: readonly string[], settings: readonly AccountPostSettings[], commercial: TikTokCommercialInput | undefined): string | null {
+  const chosen = settings.filter((entry) => accountIds.includes(entry.tiktok_account_id) && entry.platform === 'tiktok');
+  return chosen.map((entry) => commercialProblem(commercial, entry.privacy_level)).find((problem) => problem !== null) ?? null;
 }

@@ -3,6 +3,7 @@ import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { DESCRIPTION_REQUIRED, DESCRIPTION_TOO_LONG, wholePercent } from './clips.ts';
 import { rowId } from './input.ts';
 import { ACCOUNT_PLATFORMS, postStats } from './accounts.ts';
+import { tiktokCommercial } from './tiktok-commercial.ts';
 import { YOUTUBE_PRIVACY_NEEDED, YOUTUBE_PRIVACY_STATUSES, YOUTUBE_TITLE_BRACKETS, YOUTUBE_TITLE_MAX_LENGTH, YOUTUBE_TITLE_TOO_LONG } from './youtube.ts';
 
 export const TIKTOK_AUTH_MESSAGE_TYPE = 'tiktok-auth';
@@ -98,6 +99,8 @@ export const postClipInput = z.object({
   disable_comment: z.boolean().optional(),
   disable_duet: z.boolean().optional(),
   disable_stitch: z.boolean().optional(),
+  /** TikTok's commercial content disclosure; absent: nothing disclosed. Branded content cannot be private (commercialProblem). */
+  tiktok_commercial: tiktokCommercial.optional(),
 });
 /** What a caller sends; PostClipRequest is what the server works with (ids that cannot exist are null). */
 export type PostClipInput = z.input<typeof postClipInput>;

@@ -10,7 +10,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { launchBrowser, makeClipMedia, screenshot, screenshotViewport, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
-import { bodyOverflow as bodyOverflowOf, chooseOption as chooseOptionOn, goVia, horizontalOverflow, toast as toastOn } from './pages/app.ts';
+import { bodyOverflow as bodyOverflowOf, chooseOption as chooseOptionOn, goVia, horizontalOverflow, inEachLook, toast as toastOn } from './pages/app.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { register } from './pages/auth.ts';
 import { clipCard, clipGrid, clipRow as clipRowOf, clipTable, confirmDialog as confirmDialogOf, detailsDialog as detailsDialogOf, expectCards as expectCardsOn } from './pages/clips.ts';
@@ -210,16 +210,11 @@ describe('the clips screen: browse, filter, sort, details, descriptions, downloa
     // Shown, not stored: this browser still sends nothing, so the account's choice applies.
     expect(await page.evaluate(() => (JSON.parse(localStorage.getItem('app-settings') ?? '{}') as Record<string, unknown>).whisper_model)).toBeUndefined();
     await processing.scrollIntoViewIfNeeded();
-    for (const [width, height] of [[390, 844], [1366, 900]] as const) {
-      await page.setViewportSize({ width, height });
-      for (const theme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: theme });
-        await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
-        expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
-        await screenshot(page, `settings-processing-openai-${width}-${theme}`);
-        expect(describeViolations(await axeViolations(page)), `${width} ${theme}`).toEqual([]);
-      }
-    }
+    await inEachLook(page, async ({ width, theme }) => {
+      expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
+      await screenshot(page, `settings-processing-openai-${width}-${theme}`);
+      expect(describeViolations(await axeViolations(page)), `${width} ${theme}`).toEqual([]);
+    });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
     // Back where the next test starts.

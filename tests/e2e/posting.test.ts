@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Locator, Page, Response } from 'playwright-core';
-import { DESCRIPTION_MAX_LENGTH, descriptionStats } from '@clipshift/shared';
+import { DESCRIPTION_MAX_LENGTH, descriptionStats, DISCLOSURE_TYPE_NEEDED } from '@clipshift/shared';
 import { CLIP_FILES } from '../../server/src/domains/clips/files.ts';
 import { startFakeTikTok, type FakePost, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { upsertAccount } from '../../server/src/domains/publishing/accounts.ts';
@@ -142,7 +142,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
   const nextButton = () => steps().next();
   const previousButton = () => steps().previous();
   const postButton = () => steps().post();
-  const details = () => page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: 'Post to TikTok' }) });
+  const details = () => page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: 'Post this clip' }) });
   const accountCheckbox = (handle: string) => steps().accountCheckbox(handle);
   const streamerCard = () => page.getByTestId('streamer-card').filter({ hasText: 'PixelQueen' });
   const accountsDialog = () => accountsDialogOf(page, 'PixelQueen');
@@ -427,26 +427,63 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await closeWizard();
   });
 
-  it('posts from the details modal only with a description and a privacy level, and closes afterwards even when refused', async () => {
+  it("posts from the details modal through the wizard, with TikTok's commercial content disclosure", async () => {
     await card(LATE.title).getByRole('button', { name: LATE.title }).click();
     const modal = details();
-    await modal.getByRole('heading', { name: 'Post to TikTok' }).waitFor();
+    await modal.getByRole('heading', { name: 'Post this clip' }).waitFor();
     // The failed attempt of the test before shows on the modal.
     await modal.getByTestId('posted-to-entry').filter({ hasText: `@${ERIN.username}` }).getByText('Failed').waitFor();
-    await modal.getByText('No TikTok account is linked to pixelqueen yet', { exact: false }).waitFor();
-    const post = modal.getByRole('button', { name: 'Post to TikTok' });
     expect(await modal.getByLabel('Custom description').inputValue()).toBe('');
-    expect(await post.isDisabled()).toBe(true);
     await modal.getByRole('list', { name: 'Description suggestions' }).getByRole('button').first().click();
     expect(await modal.getByLabel('Custom description').inputValue()).toBe(LATE_SUGGESTION);
-    expect(await post.isDisabled()).toBe(true);
-    await choosePrivacy(modal, 'Everyone');
-    expect(await post.isEnabled()).toBe(true);
-
-    // No account is linked to the streamer: the server says so, and the modal closes anyway.
-    await post.click();
-    await toast('Error: No TikTok account to post to: link one to pixelqueen or choose one').waitFor();
+    // Post opens the wizard (accounts of every platform, each with its options) with the text being edited.
+    await modal.getByRole('button', { name: 'Post…' }).click();
     await modal.waitFor({ state: 'detached' });
+    await expectStep(1, 'Clip Preview');
+    await nextButton().click();
+    expect(await wizard().getByLabel('Description', { exact: true }).inputValue()).toBe(LATE_SUGGESTION);
+    await nextButton().click();
+    await expectStep(3, 'Select Accounts');
+    await accountCheckbox(`@${ERIN.username}`).check();
+    await choosePrivacy(wizard(), 'Only me');
+
+    // The disclosure: switched on, it asks whose content the post promotes before posting may go on.
+    const disclosure = wizard().getByTestId('commercial-disclosure');
+    expect(await disclosure.getByRole('checkbox').count()).toBe(0);
+    await disclosure.getByRole('switch', { name: 'Disclose video content' }).click();
+    await disclosure.getByTestId('disclosure-problem').getByText(DISCLOSURE_TYPE_NEEDED).waitFor();
+    expect(await nextButton().isDisabled()).toBe(true);
+    await disclosure.getByRole('checkbox', { name: 'Your brand' }).check();
+    expect(await disclosure.getByTestId('disclosure-label').allTextContents()).toEqual(['Your photo/video will be labeled as "Promotional content"']);
+    expect(await disclosure.getByTestId('disclosure-problem').count()).toBe(0);
+    expect(await nextButton().isEnabled()).toBe(true);
+    // Branded content cannot be private: "Only me" is given up and offered no more, with the reason.
+    await disclosure.getByRole('checkbox', { name: 'Branded content' }).check();
+    expect(await disclosure.getByTestId('disclosure-label').allTextContents()).toEqual([
+      'Your photo/video will be labeled as "Promotional content"',
+      'Your photo/video will be labeled as "Paid partnership"',
+    ]);
+    const privacy = wizard().getByRole('combobox', { name: 'Who can view this post' });
+    expect(await privacy.textContent()).toBe('Choose a privacy level');
+    expect(await nextButton().isDisabled()).toBe(true);
+    await privacy.click();
+    const onlyMe = page.getByRole('option', { name: /Only me/ });
+    expect(await onlyMe.getAttribute('aria-disabled')).toBe('true');
+    expect(await onlyMe.textContent()).toBe("Only me (Branded content can't be private on TikTok)");
+    await page.getByRole('option', { name: 'Everyone', exact: true }).click();
+    await screenshotViewport(page, 'wizard-disclosure');
+    await nextButton().click();
+    await expectStep(4, 'Review & Post');
+    expect(await wizard().getByTestId('review-disclosure').getByRole('listitem').count()).toBe(2);
+    expect(await wizard().getByTestId('post-consent').textContent()).toBe("By posting, you agree to TikTok's Branded Content Policy and Music Usage Confirmation.");
+    await postButton().click();
+    await toast('Posted to TikTok successfully!').waitFor();
+    await wizard().waitFor({ state: 'detached' });
+
+    const latest = postsOf(ERIN.openId).at(-1);
+    expect(latest?.postInfo).toMatchObject({ title: LATE_SUGGESTION, privacy_level: 'PUBLIC_TO_EVERYONE', brand_organic_toggle: true, brand_content_toggle: true });
+    await card(LATE.title).getByTestId('posted-badge').waitFor();
+    await waitForToastsGone();
   });
 
   it('links and unlinks accounts in the streamers dialog, and connects another account through the popup', async () => {
@@ -498,32 +535,20 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await screenshotViewport(page, 'streamers-linked-accounts');
   });
 
-  it('posts from the details modal to the linked account and closes', async () => {
+  it("the details modal lists where the clip went; its wizard marks the accounts linked to the clip's streamer", async () => {
     await navLink(page, 'Clips').click();
     await card(LATE.title).getByRole('button', { name: LATE.title }).click();
     const modal = details();
-    await modal.getByTestId('post-targets').getByText(`@${ERIN.username}`).waitFor();
-    // The suggestion chosen last time is the editor's text now.
-    expect(await modal.getByLabel('Custom description').inputValue()).toBe(LATE_SUGGESTION);
-    const post = modal.getByRole('button', { name: 'Post to TikTok' });
-    expect(await post.isDisabled()).toBe(true);
-    await choosePrivacy(modal, 'Only me');
-    await waitForToastsGone();
-    await modal.getByRole('heading', { name: 'Post to TikTok' }).scrollIntoViewIfNeeded();
+    await modal.getByTestId('posted-to-entry').filter({ hasText: `@${ERIN.username}` }).getByText('Published').waitFor();
+    await modal.getByRole('heading', { name: 'Post this clip' }).scrollIntoViewIfNeeded();
     await screenshotViewport(page, 'clip-details-post');
-    await post.click();
-    await toast('Posted to TikTok successfully!').waitFor();
+    await modal.getByRole('button', { name: 'Post…' }).click();
     await modal.waitFor({ state: 'detached' });
-
-    const latest = postsOf(ERIN.openId).at(-1);
-    expect(latest?.postInfo).toMatchObject({ title: LATE_SUGGESTION, privacy_level: 'SELF_ONLY' });
-    await card(LATE.title).getByTestId('posted-badge').waitFor();
-
-    // The modal lists where the clip went.
-    await card(LATE.title).getByRole('button', { name: LATE.title }).click();
-    await details().getByTestId('posted-to-entry').filter({ hasText: `@${ERIN.username}` }).getByText('Published').waitFor();
-    await page.keyboard.press('Escape');
-    await details().waitFor({ state: 'detached' });
+    await nextButton().click();
+    await nextButton().click();
+    await expectStep(3, 'Select Accounts');
+    await wizard().getByTestId('wizard-account').filter({ hasText: `@${ERIN.username}` }).getByTestId('linked-note').getByText('linked to pixelqueen').waitFor();
+    await closeWizard();
   });
 
   it('once subtitled, a clip goes on; posting to two accounts names the one TikTok refused', async () => {

@@ -11,7 +11,7 @@ import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, makeClipMedia, screenshot, startE2eApp, type ClipMedia, type E2eApp, type E2eBrowser } from './harness.ts';
-import { chooseOption, heading, horizontalOverflow, pageSettled, toast, waitForToastsGone } from './pages/app.ts';
+import { chooseOption, heading, horizontalOverflow, inEachLook, pageSettled, toast, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
 import { editStreamerDialog, streamerCard } from './pages/streamers.ts';
 
@@ -97,17 +97,16 @@ describe('the review inbox and the selection settings', () => {
     expect(await ace.getByRole('textbox', { name: 'Description' }).inputValue()).toBe(BEST);
     await pageSettled(page);
     await ace.getByTestId('approve-reason').waitFor();
-    for (const [width, height] of [[1366, 900], [390, 844]] as const) {
-      await page.setViewportSize({ width, height });
-      for (const theme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: theme });
-        await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+    await inEachLook(
+      page,
+      async ({ width, theme }) => {
         expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
         // The picture first: it ends the theme's colour transitions, which axe would catch half-way.
         await screenshot(page, `review-inbox-${width}-${theme}`);
         expect(describeViolations(await axeViolations(page)), `the inbox at ${width} ${theme}`).toEqual([]);
-      }
-    }
+      },
+      { widest: true },
+    );
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.emulateMedia({ colorScheme: 'light' });
 

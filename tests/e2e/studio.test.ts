@@ -9,7 +9,7 @@ import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, pathnameOf, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
-import { heading, horizontalOverflow, toast as toastOn, waitForToastsGone } from './pages/app.ts';
+import { heading, horizontalOverflow, inEachLook, toast as toastOn, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
 import { clipCard, detailsDialog } from './pages/clips.ts';
 import { editStreamerDialog, streamerCard } from './pages/streamers.ts';
@@ -339,17 +339,12 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
   it('looks right at 390 and 1366 px, light and dark, with no axe violations and no sideways scroll', async () => {
     await page.getByRole('tab', { name: 'Layout' }).click();
     await waitForToastsGone(page);
-    for (const [width, height] of [[390, 844], [1366, 900]] as const) {
-      await page.setViewportSize({ width, height });
-      for (const theme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: theme });
-        await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
-        await region('facecam').waitFor();
-        expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
-        await screenshot(page, `studio-${width}-${theme}`);
-        expect(describeViolations(await axeViolations(page)), `${width} ${theme}`).toEqual([]);
-      }
-    }
+    await inEachLook(page, async ({ width, theme }) => {
+      await region('facecam').waitFor();
+      expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
+      await screenshot(page, `studio-${width}-${theme}`);
+      expect(describeViolations(await axeViolations(page)), `${width} ${theme}`).toEqual([]);
+    });
     // The other tabs: at a phone's width in dark, and a laptop's in light.
     for (const [width, height, theme] of [[390, 844, 'dark'], [1366, 900, 'light']] as const) {
       await page.setViewportSize({ width, height });
@@ -437,16 +432,11 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     await nextPreview(null);
     expect(await previewImage().evaluate((img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight])).toEqual([SOURCE.width, SOURCE.height]);
     await waitForToastsGone(page);
-    for (const [width, height] of [[390, 844], [1366, 900]] as const) {
-      await page.setViewportSize({ width, height });
-      for (const theme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: theme });
-        await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
-        expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
-        await screenshot(page, `studio-horizontal-${width}-${theme}`);
-        expect(describeViolations(await axeViolations(page)), `horizontal ${width} ${theme}`).toEqual([]);
-      }
-    }
+    await inEachLook(page, async ({ width, theme }) => {
+      expect(await horizontalOverflow(page), `${width} ${theme}`).toBeLessThanOrEqual(0);
+      await screenshot(page, `studio-horizontal-${width}-${theme}`);
+      expect(describeViolations(await axeViolations(page)), `horizontal ${width} ${theme}`).toEqual([]);
+    });
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.emulateMedia({ colorScheme: 'light' });
 

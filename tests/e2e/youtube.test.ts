@@ -28,6 +28,8 @@ const OLD_CHANNEL = { channelId: 'UColdchannel000000000000', displayName: 'Old C
 const GUEST_CHANNEL = { channelId: 'UCguestgamer000000000000', displayName: 'Guest Gamer', username: 'guestgamer' };
 const VERTICAL = { clipId: 'AceClip', title: 'Ace in overtime on the last round of the night' };
 const WIDE = { clipId: 'WideClip', title: 'Wide clutch' };
+/** Posted from the details modal, to both platforms at once. */
+const FROM_DETAILS = { clipId: 'DetailsClip', title: 'Flick from the details' };
 const NOT_CONFIGURED = 'YouTube is not configured on this server (YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET)';
 const EMPTY_STATS = 'No statistics yet: they appear about an hour after a post is published';
 /** What the audience did, as the platforms report it to the statistics job. */
@@ -449,6 +451,50 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     await page.reload();
     await settings.filter({ hasText: `@${CHANNEL.username}` }).getByRole('radio', { name: /Private/ }).waitFor();
     expect(await settings.filter({ hasText: `@${CHANNEL.username}` }).getByRole('radio', { name: /Private/ }).isChecked()).toBe(true);
+    expect(browser.pageErrors).toEqual([]);
+  });
+  it('posts from the details modal to a TikTok account and a YouTube channel, each with its own options, through the wizard', async () => {
+    await seedClipOf(FROM_DETAILS, 'vertical');
+    await page.goto('/app/clips');
+    await clipCard(page, FROM_DETAILS.title).getByRole('button', { name: FROM_DETAILS.title, exact: true }).click();
+    const details = detailsDialog(page);
+    await details.getByRole('heading', { name: 'Post this clip' }).waitFor();
+    // Both are linked to the streamer: the modal sends nothing itself, it opens the wizard.
+    await details.getByRole('button', { name: 'Post…' }).click();
+    const wizard = postWizard(page);
+    await wizard.expectStep(1, 'Clip Preview');
+    // The modal closed: the wizard (which plays the clip too) is the only dialog.
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(1);
+    await page.getByRole('heading', { name: 'Post this clip' }).waitFor({ state: 'detached' });
+    await wizard.next().click();
+    await wizard.next().click();
+    await wizard.expectStep(3, 'Select Accounts');
+    const dialog = wizard.dialog();
+    await wizard.accountCheckbox(`@${ERIN.username}`).check();
+    await wizard.accountCheckbox(`@${CHANNEL.username}`).check();
+    await chooseOption(dialog, page, 'Who can view this post', 'Everyone');
+    expect(await wizard.next().isDisabled()).toBe(true);
+    await dialog.getByTestId('youtube-options').getByRole('radio', { name: /Public/ }).check();
+    await wizard.next().click();
+    await wizard.expectStep(4, 'Review & Post');
+    expect(await dialog.getByTestId('review-youtube-privacy').textContent()).toBe('Public');
+    await wizard.post().click();
+    await toast(page, 'Posted to TikTok and YouTube successfully!').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const videos = await waitUntil(() => [...youtube.videos.values()].filter((video) => video.snippet.title === FROM_DETAILS.title), {
+      until: (list) => list.length === 1,
+      message: 'the video posted from the details on YouTube',
+    });
+    expect(videos[0]).toMatchObject({ privacyStatus: 'public', channelId: CHANNEL.channelId });
+    youtube.finishProcessing(videos[0]!.id);
+    await waitForToastsGone(page);
+
+    await clipCard(page, FROM_DETAILS.title).getByRole('button', { name: FROM_DETAILS.title, exact: true }).click();
+    const entries = detailsDialog(page).getByTestId('posted-to-entry');
+    await entries.filter({ hasText: `@${ERIN.username}` }).getByText('Published').waitFor();
+    await entries.filter({ hasText: `@${CHANNEL.username}` }).getByText('Published').waitFor();
+    expect(await entries.count()).toBe(2);
+    await page.keyboard.press('Escape');
     expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -323,6 +323,80 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     }
   });
 
+  it('sends the commercial content disclosure to TikTok and never posts branded content privately (API, approvals, post job, fake)', async () => {
+    expectErrorLogs(/^Posting a clip to TikTok failed: Branded content can't be private on TikTok/);
+    // A user of its own: the account's saved post settings are changed here.
+    const dana = await newUser('dana');
+    const api = callerFor(app.deps, { user: dana }).api;
+    const accountId = await connect(dana, 'open-alice');
+    const uploadOf = (clipId: string) =>
+      app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.id', 'uploads.status', 'uploads.error', 'uploads.publish_id', 'uploads.brand_organic', 'uploads.brand_content']).where('clips.clip_id', '=', clipId).execute();
+
+    // The wizard's post: both toggles arrive in post_info and stay with the upload.
+    await seedClip(app.deps, dana.id, { clip_id: 'Branded' });
+    const both = { your_brand: true, branded_content: true };
+    const posted = await api.tiktok.post({ id: 'Branded', description: 'sponsored #ad #a #b', account_ids: [accountId], privacy_level: 'PUBLIC_TO_EVERYONE', tiktok_commercial: both });
+    expect(tiktok.posts.get(posted.uploads[0]!.publish_id!)?.postInfo).toMatchObject({ privacy_level: 'PUBLIC_TO_EVERYONE', brand_organic_toggle: true, brand_content_toggle: true });
+    expect(await uploadOf('Branded')).toEqual([expect.objectContaining({ brand_organic: true, brand_content: true })]);
+    // Without a disclosure both go as false; "Your brand" alone may be private.
+    await seedClip(app.deps, dana.id, { clip_id: 'OwnBrand' });
+    const own = await api.tiktok.post({ id: 'OwnBrand', description: 'mine #a #b #c', account_ids: [accountId], privacy_level: 'SELF_ONLY', tiktok_commercial: { your_brand: true } });
+    expect(tiktok.posts.get(own.uploads[0]!.publish_id!)?.postInfo).toMatchObject({ privacy_level: 'SELF_ONLY', brand_organic_toggle: true, brand_content_toggle: false });
+
+    // Branded content that only the creator may see: 400 before anything is queued or sent.
+    await seedClip(app.deps, dana.id, { clip_id: 'BrandedPrivate' });
+    const inits = tiktok.requestsTo('video_init').length;
+    await expect(api.tiktok.post({ id: 'BrandedPrivate', description: 'x #a #b #c', account_ids: [accountId], privacy_level: 'SELF_ONLY', tiktok_commercial: { branded_content: true } })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: "Branded content can't be private on TikTok",
+    });
+    expect(await uploadOf('BrandedPrivate')).toEqual([]);
+
+    // An approval takes the disclosure too, checked against the privacy chosen for the account.
+    const { id: pendingRow } = await seedClip(app.deps, dana.id, { clip_id: 'PendingBranded' });
+    await app.deps.db.updateTable('clips').set({ review_status: 'pending' }).where('id', '=', pendingRow).execute();
+    await api.review.saveAccountSettings({ id: accountId, privacy_level: 'SELF_ONLY' });
+    await expect(api.review.approve({ clip_id: 'PendingBranded', account_ids: [accountId], tiktok_commercial: { branded_content: true } })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: "Branded content can't be private on TikTok",
+    });
+    expect(await uploadOf('PendingBranded')).toEqual([]);
+    expect((await app.deps.db.selectFrom('clips').select('review_status').where('id', '=', pendingRow).executeTakeFirstOrThrow()).review_status).toBe('pending');
+    await api.review.saveAccountSettings({ id: accountId, privacy_level: 'PUBLIC_TO_EVERYONE' });
+    await api.review.approve({ clip_id: 'PendingBranded', account_ids: [accountId], tiktok_commercial: { branded_content: true } });
+    const [approved] = await uploadOf('PendingBranded');
+    expect(approved).toMatchObject({ brand_organic: false, brand_content: true });
+    const [published] = await waitUntil(() => uploadOf('PendingBranded'), { until: (rows) => rows[0]?.status === 'published', message: 'the approved post to be published', intervalMs: 200 });
+    expect(tiktok.posts.get(published!.publish_id!)?.postInfo).toMatchObject({ brand_organic_toggle: false, brand_content_toggle: true });
+    expect(tiktok.requestsTo('video_init').length).toBe(inits + 1);
+
+    // The post job holds to the rule for a row that reached it anyway (written before the rule).
+    const { id: clipRowId } = await seedClip(app.deps, dana.id, { clip_id: 'JobBranded' });
+    const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
+    const [row] = await queueUploads(app.deps.db, { userId: dana.id, clipRowId, accountIds: [accountId], description: 'x #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY', commercial: { your_brand: false, branded_content: true } }, { timing: 'now' });
+    const failed = await waitUntil(() => uploadOf('JobBranded'), { until: (rows) => rows[0]?.status === 'failed', message: 'the branded private post to fail', intervalMs: 200 });
+    expect(failed[0]).toMatchObject({ id: row!.id, error: "Branded content can't be private on TikTok", publish_id: null });
+    // The failure is logged after the upload is marked: waited for, so that it lands in this test.
+    await waitUntil(() => app.deps.db.selectFrom('logs').select('message').where('user_id', '=', dana.id).where('level', '=', 'ERROR').execute(), {
+      until: (rows) => rows.some((entry) => entry.message === "Posting a clip to TikTok failed: Branded content can't be private on TikTok"),
+      message: 'the failed post in the log',
+    });
+    expect(tiktok.requestsTo('video_init').length).toBe(inits + 1);
+
+    // The fake refuses it as TikTok does, should it ever be sent.
+    const { accessToken } = tiktok.issueTokens('open-alice');
+    const refused = await fetch(`${tiktok.apiUrl}/v2/post/publish/video/init/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=UTF-8' },
+      body: JSON.stringify({
+        post_info: { title: 'x', privacy_level: 'SELF_ONLY', brand_content_toggle: true },
+        source_info: { source: 'FILE_UPLOAD', video_size: 1000, chunk_size: 1000, total_chunk_count: 1 },
+      }),
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { code: 'invalid_param' } });
+  });
+
   const documentedErrors: { name: string; arrange: () => void; message: RegExp; privacy?: 'SELF_ONLY' | 'PUBLIC_TO_EVERYONE' }[] = [
     { name: 'unaudited app posting publicly', arrange: () => tiktok.setUnaudited(true), message: /unaudited|private/i, privacy: 'PUBLIC_TO_EVERYONE' },
     { name: 'too many posts today', arrange: () => tiktok.failNext('video_init', 'spam_risk_too_many_posts'), message: /daily posting limit/i },

@@ -75,3 +75,30 @@ export async function chooseOption(scope: Page | Locator, page: Page, comboboxNa
   await scope.getByRole('combobox', { name: comboboxName }).click();
   await page.getByRole('option', { name: optionName, exact: true }).click();
 }
+
+/** One of the four looks every screen is checked in. */
+export interface Look {
+  width: number;
+  theme: 'light' | 'dark';
+}
+
+const LOOK_SIZES = [
+  [390, 844],
+  [1366, 900],
+] as const;
+
+/**
+ * Switches the page to each look in turn (390 and 1366 px, light and dark; `widest: true` starts at
+ * 1366) and checks it there, once the theme has been applied.
+ */
+export async function inEachLook(page: Page, check: (look: Look) => Promise<void>, options: { widest?: boolean } = {}): Promise<void> {
+  const sizes = options.widest ? [...LOOK_SIZES].reverse() : LOOK_SIZES;
+  for (const [width, height] of sizes) {
+    await page.setViewportSize({ width, height });
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+      await check({ width, theme });
+    }
+  }
+}

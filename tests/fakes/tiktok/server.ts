@@ -668,6 +668,8 @@ function readPostInfo(user: FakeTikTokUser, body: Record<string, unknown>): Reco
     if (info[flag] !== undefined && typeof info[flag] !== 'boolean') return invalid(`post_info.${flag} must be a boolean.`);
   }
   if (info.video_cover_timestamp_ms !== undefined && !Number.isInteger(info.video_cover_timestamp_ms)) return invalid('post_info.video_cover_timestamp_ms must be an int32.');
+  // TikTok's branded content policy: a paid partnership is never private.
+  if (info.brand_content_toggle === true && level === 'SELF_ONLY') return invalid('Branded content visibility cannot be set to private.');
   return info;
 }
 

@@ -37,7 +37,7 @@ export function ClipsPage() {
   const { query, refresh, removeClip } = useClipList(filters.applied, filters.page, callsRunning);
   const streamers = useStreamerList();
   const [deleteTarget, setDeleteTarget] = useState<Clip | null>(null);
-  const [postTarget, setPostTarget] = useState<Clip | null>(null);
+  const [postTarget, setPostTarget] = useState<{ clip: Clip; description?: string } | null>(null);
   const [refreshing, setRefreshing] = useState(false);
 
   const onDeleted = useCallback(
@@ -57,7 +57,7 @@ export function ClipsPage() {
       isGenerating,
       download: downloadClip,
       requestDelete: setDeleteTarget,
-      requestPost: setPostTarget,
+      requestPost: (clip: Clip, description?: string) => setPostTarget({ clip, description }),
     }),
     [details.open, generate, isGenerating],
   );
@@ -133,7 +133,8 @@ export function ClipsPage() {
         onConfirm={(clip) => deletion.remove(clip.clip_id)}
       />
       <PostWizardDialog
-        clip={postTarget}
+        clip={postTarget?.clip ?? null}
+        initialDescription={postTarget?.description}
         onClose={() => setPostTarget(null)}
         generating={isGenerating}
         onGenerateSubtitles={actions.generateSubtitles}

@@ -129,7 +129,7 @@ export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialog
         <DialogHeader>
           <DialogTitle>Accounts for {title}</DialogTitle>
           <DialogDescription>
-            Link the accounts {title}&apos;s clips are posted to: automatic publishing and Post to TikTok in the clip details use them.
+            Link the accounts {title}&apos;s clips are posted to: automatic publishing and review approvals post to them, and the post wizard marks them.
           </DialogDescription>
         </DialogHeader>
         <AccountsList streamer={streamer} accounts={accounts} connecting={waiting} onConnect={connect} />

@@ -1,4 +1,4 @@
-import { privacyNeededMessage, type Clip } from '@clipshift/shared';
+import { commercialProblem, privacyNeededMessage, type Clip, type TikTokCommercial } from '@clipshift/shared';
 import { youtubeTitle } from '../../engines/providers/youtube/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
@@ -6,7 +6,7 @@ import { findClipById } from '../clips/service.ts';
 import { recordLog } from '../logs/service.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { accountLabel } from './accounts.ts';
-import { postChoices } from './post-settings.ts';
+import { postChoices, type PostChoice } from './post-settings.ts';
 import { selectAccountNames, selectLinkedAccountIds, selectUpload, selectUploadsOfClips } from './queries.ts';
 import { queuePostJob, queueUploads, statsOf, UNFINISHED_UPLOAD, type UploadRow } from './uploads.ts';
 
@@ -69,6 +69,18 @@ interface UnattendedPost {
   mode: 'direct' | 'inbox';
   /** YouTube's notifySubscribers chosen for this post; absent: each account's choice. */
   youtubeNotifySubscribers?: boolean;
+  /** TikTok's commercial content disclosure (an approval's); absent: nothing disclosed. */
+  commercial?: TikTokCommercial;
+}
+
+/** Branded content cannot go to a TikTok account whose chosen privacy is "Only me": refused before anything is queued. */
+async function assertCommercialAllowed(db: DbOrTrx, accountIds: readonly string[], choices: Map<string, PostChoice>, commercial: TikTokCommercial | undefined): Promise<void> {
+  if (!commercial?.branded_content) return;
+  const tiktok = new Set((await selectAccountNames(db, accountIds)).filter((account) => account.platform === 'tiktok').map((account) => account.id));
+  for (const id of tiktok) {
+    const problem = commercialProblem(commercial, choices.get(id)?.privacyLevel);
+    if (problem) throw badRequest(problem);
+  }
 }
 
 /**
@@ -85,6 +97,7 @@ export async function queueUnattendedUploads(db: DbOrTrx, post: UnattendedPost, 
     const [first] = await selectAccountNames(db, unchosen);
     throw badRequest(privacyNeededMessage(first ? accountLabel(first) : 'this account'));
   }
+  await assertCommercialAllowed(db, post.accountIds, choices, post.commercial);
   const rows: UploadRow[] = [];
   const { clipTitle, youtubeNotifySubscribers, ...queueInput } = post;
   for (const accountId of post.accountIds) {

@@ -1,4 +1,4 @@
-import { postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type PostClipRequest, type PostStatsDto, type Upload } from '@clipshift/shared';
+import { commercialProblem, postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type PostClipRequest, type PostStatsDto, type TikTokCommercial, type Upload } from '@clipshift/shared';
 import { youtubeTitle } from '../../engines/providers/youtube/index.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { clipLabelsOf, findClipWithMedia, type ClipRow } from '../clips/service.ts';
@@ -83,6 +83,8 @@ interface QueueInput {
   title?: string;
   /** YouTube's notifySubscribers, for YouTube accounts (default false). */
   youtubeNotifySubscribers?: boolean;
+  /** TikTok's commercial content disclosure, for TikTok accounts (absent: nothing disclosed). */
+  commercial?: TikTokCommercial;
 }
 
 interface QueueOptions {
@@ -125,6 +127,8 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
       disable_comment: !youtube && (input.disableComment ?? false),
       disable_duet: !youtube && (input.disableDuet ?? false),
       disable_stitch: !youtube && (input.disableStitch ?? false),
+      brand_organic: account.platform === 'tiktok' && (input.commercial?.your_brand ?? false),
+      brand_content: account.platform === 'tiktok' && (input.commercial?.branded_content ?? false),
       title: youtube ? (input.title ?? null) : null,
       youtube_notify_subscribers: youtube && (input.youtubeNotifySubscribers ?? false),
     };
@@ -171,6 +175,9 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
     const accountIds = await targetAccounts(trx, userId, asked, clip);
     const platforms = (await selectAccountNames(trx, accountIds)).map((account) => account.platform);
     if (platforms.includes('youtube') && !input.youtube_privacy) throw badRequest(YOUTUBE_PRIVACY_NEEDED);
+    // The disclosure is TikTok's: ignored when no TikTok account is chosen.
+    const commercial = platforms.includes('tiktok') ? commercialProblem(input.tiktok_commercial, input.privacy_level) : null;
+    if (commercial) throw badRequest(commercial);
     assertPreflight(clip, platforms);
     return queueUploads(trx, {
       userId,
@@ -185,6 +192,7 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
       youtubePrivacy: input.youtube_privacy,
       youtubeNotifySubscribers: input.youtube_notify_subscribers,
       title: input.title?.trim() ? input.title.trim() : youtubeTitle(clip.title),
+      commercial: input.tiktok_commercial,
     }, { timing: 'now' });
   });
 }

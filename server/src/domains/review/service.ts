@@ -48,7 +48,16 @@ export async function approveClip(deps: AppDeps, userId: string, input: Omit<App
     if (!(await settlePendingClip(trx, clip.id, 'approved'))) throw NOT_WAITING(clip.clip_id);
     return queueUnattendedUploads(
       trx,
-      { userId, clipRowId: clip.id, accountIds, description, clipTitle: clip.title, mode: deps.env.TIKTOK_POST_MODE, youtubeNotifySubscribers: input.youtube_notify_subscribers },
+      {
+        userId,
+        clipRowId: clip.id,
+        accountIds,
+        description,
+        clipTitle: clip.title,
+        mode: deps.env.TIKTOK_POST_MODE,
+        commercial: input.tiktok_commercial,
+        youtubeNotifySubscribers: input.youtube_notify_subscribers,
+      },
       { requireChoice: true },
     );
   });

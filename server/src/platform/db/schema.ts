@@ -315,6 +315,10 @@ export interface UploadsTable {
   disable_comment: ColumnType<boolean, boolean | undefined, boolean>;
   disable_duet: ColumnType<boolean, boolean | undefined, boolean>;
   disable_stitch: ColumnType<boolean, boolean | undefined, boolean>;
+  /** TikTok's commercial content disclosure: "Your brand" (brand_organic_toggle); false for other platforms. */
+  brand_organic: ColumnType<boolean, boolean | undefined, boolean>;
+  /** "Branded content" (brand_content_toggle); never with SELF_ONLY. */
+  brand_content: ColumnType<boolean, boolean | undefined, boolean>;
   publish_id: string | null;
   upload_url_enc: string | null;
   /** Share of the video's bytes TikTok has received, 0–100; null before the upload starts. */

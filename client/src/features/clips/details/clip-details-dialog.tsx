@@ -66,7 +66,7 @@ function DescriptionsSkeleton() {
 interface DetailsBodyProps {
   listed: Clip;
   actions: ClipActions;
-  /** Closes the modal: after a failed load, and after a post (spec section 4). */
+  /** Closes the modal: after a failed load, and when the post wizard opens from it. */
   onClose: () => void;
 }
 
@@ -77,6 +77,11 @@ function DetailsBody({ listed, actions, onClose }: DetailsBodyProps) {
   const loaded = details.data;
   const clip = loaded ?? listed;
   const vertical = isVertical(clip);
+  // The wizard is a dialog of its own: this one closes first, so that only one traps the focus.
+  const openWizard = (target: Clip, description: string) => {
+    onClose();
+    actions.requestPost(target, description || undefined);
+  };
   return (
     <div className={cn('grid gap-6', vertical && 'md:grid-cols-[auto_minmax(0,1fr)]')}>
       <div className={cn(vertical && 'md:sticky md:top-0 md:self-start')}>
@@ -99,7 +104,7 @@ function DetailsBody({ listed, actions, onClose }: DetailsBodyProps) {
           <ClipDescriptions
             key={loaded.clip_id}
             clip={loaded}
-            renderAfter={(text) => <PostFromDetails clip={loaded} description={text} onDone={onClose} />}
+            renderAfter={(text) => <PostFromDetails description={text} onPost={(description) => openWizard(loaded, description)} />}
           />
         ) : (
           <DescriptionsSkeleton />

@@ -1,68 +1,36 @@
-import { useState } from 'react';
-import { LoaderCircle, Send } from 'lucide-react';
-import { type Clip, DESCRIPTION_MAX_LENGTH, formatAccountHandle } from '@clipshift/shared';
+import { Send } from 'lucide-react';
+import { DESCRIPTION_MAX_LENGTH } from '@clipshift/shared';
 import { Button } from '@/components/ui/button';
-import { isLinkedTo, useTikTokAccounts } from '@/api/tiktok-accounts';
-import { ConsentLine } from '../shared/consent-line';
-import { PrivacySelect } from '../shared/privacy-select';
-import type { PrivacyLevel } from '../shared/tiktok-posting';
-import { usePostClip } from '@/api/posting';
-
-/** Where a post without chosen accounts goes: the accounts linked to the clip's streamer (the server decides). */
-function LinkedTargets({ streamer }: { streamer: string }) {
-  const accounts = useTikTokAccounts();
-  if (!accounts.data) return null;
-  const linked = accounts.data.filter((account) => isLinkedTo(account, streamer));
-  if (linked.length === 0) {
-    return (
-      <p className="text-xs text-muted-foreground" data-testid="post-targets">
-        No TikTok account is linked to {streamer} yet: link one on the Streamers screen, or use the Post button to choose accounts.
-      </p>
-    );
-  }
-  return (
-    <p className="text-xs text-muted-foreground" data-testid="post-targets">
-      Goes to the accounts linked to {streamer}: <span className="font-medium text-foreground">{linked.map(formatAccountHandle).join(', ')}</span>
-    </p>
-  );
-}
 
 interface PostFromDetailsProps {
-  clip: Clip;
-  /** The editor's current text: posting needs it non-blank (spec section 4). */
+  /** The editor's current text: it goes on to the wizard's description step. */
   description: string;
-  /** The modal closes after the post, whether it succeeded or failed. */
-  onDone: () => void;
+  /** Opens the post wizard for this clip with that text (the modal closes). */
+  onPost: (description: string) => void;
 }
 
-/** Post to TikTok from the details modal, with the description being edited and a privacy level. */
-export function PostFromDetails({ clip, description, onDone }: PostFromDetailsProps) {
-  const [privacy, setPrivacy] = useState<PrivacyLevel | null>(null);
-  const { post, posting } = usePostClip();
-  const blank = description.trim() === '';
-  const ready = !blank && description.length <= DESCRIPTION_MAX_LENGTH && privacy !== null && !posting;
-
-  const submit = () => {
-    if (!ready || privacy === null) return;
-    post({ id: clip.clip_id, description, privacy_level: privacy }, { onSettled: onDone });
-  };
-
+/**
+ * Posting from the details modal goes through the post wizard, so that the accounts of every
+ * platform can be chosen, each with its own options and checks: a post from here without chosen
+ * accounts would go to every linked account with TikTok's options only.
+ */
+export function PostFromDetails({ description, onPost }: PostFromDetailsProps) {
+  // A blank or over-long text is left for the wizard to replace or fix (its step 2 holds it back).
+  const carried = description.trim() !== '' && description.length <= DESCRIPTION_MAX_LENGTH ? description : undefined;
   return (
     <section aria-labelledby="details-post-heading" className="space-y-3 rounded-lg border bg-muted/30 p-3">
       <div className="space-y-1">
         <h3 id="details-post-heading" className="text-sm font-semibold">
-          Post to TikTok
+          Post this clip
         </h3>
-        <LinkedTargets streamer={clip.streamer} />
+        <p className="text-xs text-muted-foreground" data-testid="post-targets">
+          Choose the TikTok accounts and YouTube channels to post to, with each platform&apos;s options, in the post wizard. The description above goes with it.
+        </p>
       </div>
-      <PrivacySelect value={privacy} onChange={setPrivacy} disabled={posting} compact>
-        <Button variant="brand" onClick={submit} disabled={!ready} aria-busy={posting || undefined}>
-          {posting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Send aria-hidden="true" />}
-          {posting ? 'Posting…' : 'Post to TikTok'}
-        </Button>
-      </PrivacySelect>
-      {blank && <p className="text-xs text-muted-foreground">Write a description above (or pick a suggestion) to post.</p>}
-      <ConsentLine />
+      <Button variant="brand" onClick={() => onPost(carried ?? '')}>
+        <Send aria-hidden="true" />
+        Post…
+      </Button>
     </section>
   );
 }

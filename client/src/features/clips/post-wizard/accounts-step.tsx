@@ -1,5 +1,5 @@
 import { CircleAlert, Link2, LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import { formatAccountHandle, type ConnectedAccount } from '@clipshift/shared';
+import { formatAccountHandle, type ConnectedAccount, type DisclosureChoice } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
 import { PlatformIcon } from '@/components/platform-icon';
 import { EmptyState } from '@/components/empty-state';
@@ -9,6 +9,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isLinkedTo } from '@/api/tiktok-accounts';
 import { cn } from '@/lib/utils';
+import { CommercialDisclosure } from '../shared/commercial-disclosure';
 import { PrivacySelect } from '../shared/privacy-select';
 import type { CreatorLimits, Interactions, PrivacyLevel } from '../shared/tiktok-posting';
 import { InteractionSettings } from '../shared/interaction-settings';
@@ -124,6 +125,8 @@ interface AccountsStepProps {
   notifySubscribers: boolean;
   onNotifySubscribersChange: (notify: boolean) => void;
   problems: readonly PlatformProblems[];
+  disclosure: DisclosureChoice;
+  onDisclosureChange: (value: DisclosureChoice) => void;
 }
 
 /** Step 3: which accounts (both platforms), each chosen platform's options, and what the platforms would refuse. */
@@ -157,8 +160,15 @@ export function AccountsStep(props: AccountsStepProps) {
       {props.tiktokChosen && (
         <fieldset className="min-w-0 space-y-4 rounded-lg border p-3" data-testid="tiktok-options">
           <legend className="px-1 text-sm font-medium">TikTok</legend>
-          <PrivacySelect value={props.privacy} options={props.limits.privacyLevels} onChange={props.onPrivacyChange} disabled={props.limits.loading} />
+          <PrivacySelect
+            value={props.privacy}
+            options={props.limits.privacyLevels}
+            onChange={props.onPrivacyChange}
+            disabled={props.limits.loading}
+            brandedContent={props.disclosure.disclose && props.disclosure.branded_content}
+          />
           <InteractionSettings value={props.interactions} locked={props.limits.locked} onChange={props.onInteractionsChange} />
+          <CommercialDisclosure value={props.disclosure} onChange={props.onDisclosureChange} />
         </fieldset>
       )}
       {props.youtubeChosen && (

@@ -41,6 +41,8 @@ function WizardFooter({ wizard }: { wizard: PostWizard }) {
 
 interface PostWizardBodyProps {
   listed: Clip;
+  /** The text the details modal was editing when it opened the wizard; absent: the clip's own. */
+  initialDescription?: string;
   isGenerating: (clip: Clip) => boolean;
   onGenerateSubtitles: (clip: Clip) => void;
   onClose: () => void;
@@ -51,12 +53,12 @@ interface PostWizardBodyProps {
  * The clip's details are fetched too: a subtitle run or a saved description since the list loaded
  * shows here.
  */
-function PostWizardBody({ listed, isGenerating, onGenerateSubtitles, onClose }: PostWizardBodyProps) {
+function PostWizardBody({ listed, initialDescription, isGenerating, onGenerateSubtitles, onClose }: PostWizardBodyProps) {
   const details = useFreshClipDetails(listed.clip_id);
   const clip = details.data ?? listed;
   const accounts = useConnectedAccounts({ fresh: true });
   const connect = useConnectPlatform('tiktok');
-  const wizard = usePostWizard(clip, accounts.data, onClose);
+  const wizard = usePostWizard(clip, accounts.data, onClose, initialDescription);
 
   return (
     <>
@@ -97,6 +99,8 @@ function PostWizardBody({ listed, isGenerating, onGenerateSubtitles, onClose }: 
             notifySubscribers={wizard.notifySubscribers}
             onNotifySubscribersChange={wizard.setNotifySubscribers}
             problems={wizard.problems}
+            disclosure={wizard.disclosure}
+            onDisclosureChange={wizard.setDisclosure}
           />
         )}
         {wizard.step === 4 && (
@@ -109,6 +113,7 @@ function PostWizardBody({ listed, isGenerating, onGenerateSubtitles, onClose }: 
             title={wizard.title}
             youtubePrivacy={wizard.youtubePrivacy}
             problems={wizard.problems}
+            commercial={wizard.commercial}
           />
         )}
       </div>
@@ -119,13 +124,15 @@ function PostWizardBody({ listed, isGenerating, onGenerateSubtitles, onClose }: 
 
 interface PostWizardDialogProps {
   clip: Clip | null;
+  /** The details modal's description, carried into step 2. */
+  initialDescription?: string;
   onClose: () => void;
   generating: (clip: Clip) => boolean;
   onGenerateSubtitles: (clip: Clip) => void;
 }
 
 /** The 4-step post dialog (TikTok and YouTube) (spec sections 2 and 4): Clip Preview, Add Description, Select Accounts, Review & Post. */
-export function PostWizardDialog({ clip, onClose, generating, onGenerateSubtitles }: PostWizardDialogProps) {
+export function PostWizardDialog({ clip, initialDescription, onClose, generating, onGenerateSubtitles }: PostWizardDialogProps) {
   return (
     <Dialog open={clip !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="flex max-w-2xl flex-col gap-5 overflow-hidden sm:p-7">
@@ -133,6 +140,7 @@ export function PostWizardDialog({ clip, onClose, generating, onGenerateSubtitle
           <PostWizardBody
             key={clip.clip_id}
             listed={clip}
+            initialDescription={initialDescription}
             isGenerating={generating}
             onGenerateSubtitles={onGenerateSubtitles}
             onClose={onClose}

@@ -9,7 +9,7 @@ import { ConsentLine } from '../shared/consent-line';
 import { privacyLabel, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
 import type { PlatformProblems } from './preflight';
 import { PreflightProblems } from './preflight-problems';
-import { YOUTUBE_PRIVACY_LABELS } from '@clipshift/shared';
+import { disclosureLabels, YOUTUBE_PRIVACY_LABELS, type TikTokCommercial } from '@clipshift/shared';
 import type { YouTubePrivacy } from './wizard-rules';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -70,10 +70,25 @@ interface ReviewStepProps {
   title: string;
   youtubePrivacy: YouTubePrivacy | null;
   problems: readonly PlatformProblems[];
+  /** TikTok's commercial content disclosure as it will be sent. */
+  commercial: TikTokCommercial;
+}
+
+/** The labels TikTok will put on the post, or that nothing is disclosed. */
+function DisclosureSummary({ commercial }: { commercial: TikTokCommercial }) {
+  const labels = disclosureLabels(commercial);
+  if (labels.length === 0) return <span className="text-muted-foreground">Not disclosed as commercial content</span>;
+  return (
+    <ul className="space-y-0.5">
+      {labels.map((label) => (
+        <li key={label}>{label}</li>
+      ))}
+    </ul>
+  );
 }
 
 /** Step 4: everything that is about to go to each platform, and the consent TikTok asks for. */
-export function ReviewStep({ clip, description, accounts, privacy, interactions, title, youtubePrivacy, problems }: ReviewStepProps) {
+export function ReviewStep({ clip, description, accounts, privacy, interactions, title, youtubePrivacy, problems, commercial }: ReviewStepProps) {
   const tiktok = accounts.some((account) => account.platform === 'tiktok');
   const youtube = accounts.some((account) => account.platform === 'youtube');
   return (
@@ -104,6 +119,11 @@ export function ReviewStep({ clip, description, accounts, privacy, interactions,
             <Row label="Interactions">
               <span data-testid="review-interactions">{interactionsText(interactions)}</span>
             </Row>
+            <Row label="Commercial content">
+              <div data-testid="review-disclosure">
+                <DisclosureSummary commercial={commercial} />
+              </div>
+            </Row>
           </>
         )}
         {youtube && (
@@ -120,7 +140,7 @@ export function ReviewStep({ clip, description, accounts, privacy, interactions,
         )}
       </dl>
       <PreflightProblems problems={problems} />
-      {tiktok && <ConsentLine />}
+      {tiktok && <ConsentLine brandedContent={commercial.branded_content} />}
       <p className="text-xs text-muted-foreground">After a platform accepts the video, it can take a few minutes to appear on the profile or channel.</p>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { Clip, ConnectedAccount } from '@clipshift/shared';
+import { commercialOf, disclosureProblem, NO_DISCLOSURE, PRIVATE_LEVEL, type Clip, type ConnectedAccount, type DisclosureChoice } from '@clipshift/shared';
 import type { PostClipInput } from '@clipshift/shared';
 import { usePostClip } from '@/api/posting';
 import { useCreatorOptions } from '@/api/tiktok-accounts';
@@ -12,11 +12,14 @@ import { canAdvance, canPostWith, LAST_STEP, platformsOf, postReady, type Wizard
  * The wizard's choices. It is mounted each time the dialog opens, so every opening starts at step 1
  * with no account chosen and no privacy level (spec section 4, TikTok's guidelines; YouTube's
  * privacy has no default either). Until the user edits it, the description follows the clip: its
- * saved description, else the Best Match; the YouTube title is the clip's, cut to 100 characters.
+ * saved description, else the Best Match (or the text the details modal was editing when it opened
+ * the wizard); the YouTube title is the clip's, cut to 100 characters. Nothing is disclosed as
+ * commercial content until the user says so.
  */
-export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] | undefined, onPosted: () => void) {
+export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] | undefined, onPosted: () => void, initialDescription?: string) {
   const [step, setStep] = useState<WizardStep>(1);
-  const [edited, setEdited] = useState<string | null>(null);
+  const [edited, setEdited] = useState<string | null>(initialDescription ?? null);
+  const [disclosure, setDisclosure] = useState<DisclosureChoice>(NO_DISCLOSURE);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [privacy, setPrivacy] = useState<PrivacyLevel | null>(null);
   const [interactions, setInteractions] = useState<Interactions>(ALL_INTERACTIONS_ALLOWED);
@@ -39,8 +42,12 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
   const creatorQueries = useCreatorOptions(tiktokIds);
   const creatorOptions = creatorQueries.flatMap((query) => (query.data ? [query.data] : []));
   const limits = combineCreatorOptions(creatorOptions, creatorQueries.some((query) => query.isLoading));
-  // A level chosen before another account was ticked may no longer be offered by all of them.
-  const offeredPrivacy = privacy !== null && (limits.privacyLevels === null || limits.privacyLevels.includes(privacy)) ? privacy : null;
+  const commercial = commercialOf(disclosure);
+  // A level chosen before another account was ticked may no longer be offered by all of them, and
+  // "Only me" chosen before Branded content was ticked is no longer allowed.
+  const offered = privacy !== null && (limits.privacyLevels === null || limits.privacyLevels.includes(privacy));
+  const offeredPrivacy = offered && !(commercial.branded_content && privacy === PRIVATE_LEVEL) ? privacy : null;
+  const disclosureReason = tiktokIds.length > 0 ? disclosureProblem(disclosure) : null;
   const effectiveInteractions: Interactions = {
     comments: interactions.comments && !limits.locked.comments,
     duet: interactions.duet && !limits.locked.duet,
@@ -56,6 +63,7 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
     youtubePrivacy,
     titleProblem: youtubeTitleProblem,
     preflightProblems: problems.reduce((sum, entry) => sum + entry.problems.length, 0),
+    disclosureProblem: disclosureReason,
   };
 
   const toggleAccount = useCallback((id: string, on: boolean) => {
@@ -79,7 +87,7 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
   const submit = () => {
     if (!canPost) return;
     // Each platform's options go only when one of its accounts is chosen.
-    const tiktok = tiktokIds.length > 0 && offeredPrivacy !== null ? { privacy_level: offeredPrivacy, ...interactionFlags(effectiveInteractions) } : {};
+    const tiktok = tiktokIds.length > 0 && offeredPrivacy !== null ? { privacy_level: offeredPrivacy, ...interactionFlags(effectiveInteractions), tiktok_commercial: commercial } : {};
     const youtube = platforms.has('youtube') && youtubePrivacy !== null ? { title: title.trim(), youtube_privacy: youtubePrivacy, youtube_notify_subscribers: notifySubscribers } : {};
     const input: PostClipInput = { id: clip.clip_id, description, account_ids: selectedIds, ...tiktok, ...youtube };
     post(input, { onSuccess: onPosted });
@@ -113,6 +121,10 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
     notifySubscribers,
     setNotifySubscribers,
     problems,
+    disclosure,
+    setDisclosure,
+    commercial,
+    disclosureProblem: disclosureReason,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DESCRIPTION_MAX_LENGTH, type AccountPlatform, type ConnectedAccount } from '@clipshift/shared';
+import { DESCRIPTION_MAX_LENGTH, DISCLOSURE_TYPE_NEEDED, type AccountPlatform, type ConnectedAccount } from '@clipshift/shared';
 import { canAdvance, canPostWith, LAST_STEP, postReady, stepLabel, WIZARD_STEPS, type WizardFacts } from './wizard-rules';
 
 function account(id: string, needsReconnect = false, platform: AccountPlatform = 'tiktok'): ConnectedAccount {
@@ -69,5 +69,15 @@ describe('the post wizard rules', () => {
     // A YouTube channel alone needs no TikTok privacy level.
     expect(ready({ selectedIds: ['y'], privacy: null, youtubePrivacy: 'public' })).toBe(true);
     expect(postReady({ accounts: both, selectedIds: ['y'], privacy: null, youtubePrivacy: 'private' })).toBe(true);
+  });
+
+  it('holds a TikTok post back while its commercial content disclosure is incomplete', () => {
+    const both = [account('t'), account('y', false, 'youtube')];
+    const problem = DISCLOSURE_TYPE_NEEDED;
+    expect(canAdvance(3, facts({ disclosureProblem: problem }))).toBe(false);
+    expect(postReady({ accounts: [account('a')], selectedIds: ['a'], privacy: 'PUBLIC_TO_EVERYONE', disclosureProblem: problem })).toBe(false);
+    expect(canAdvance(3, facts({ disclosureProblem: null }))).toBe(true);
+    // TikTok's disclosure means nothing to a YouTube channel alone.
+    expect(canAdvance(3, facts({ accounts: both, selectedIds: ['y'], privacy: null, youtubePrivacy: 'public', disclosureProblem: problem }))).toBe(true);
   });
 });

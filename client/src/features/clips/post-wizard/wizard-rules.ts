@@ -40,19 +40,21 @@ export interface AccountsChoice {
   titleProblem?: string | null;
   /** How many preflight problems the chosen platforms have with the video. */
   preflightProblems?: number;
+  /** Why TikTok's commercial content disclosure is not complete (shared disclosureProblem), if it is not. */
+  disclosureProblem?: string | null;
 }
 
 /**
  * Step 3 (spec section 4): no accounts exist, or at least one is chosen with each chosen platform's
  * required options (TikTok's and YouTube's privacy have no default) and no preflight problem.
  */
-function accountsReady({ accounts, selectedIds, privacy, youtubePrivacy = null, titleProblem = null, preflightProblems = 0 }: AccountsChoice): boolean {
+function accountsReady({ accounts, selectedIds, privacy, youtubePrivacy = null, titleProblem = null, preflightProblems = 0, disclosureProblem = null }: AccountsChoice): boolean {
   if (!accounts) return false;
   if (accounts.length === 0) return true;
   const chosen = accounts.filter((account) => selectedIds.includes(account.id));
   if (chosen.length === 0) return false;
   const platforms = platformsOf(chosen);
-  if (platforms.has('tiktok') && privacy === null) return false;
+  if (platforms.has('tiktok') && (privacy === null || disclosureProblem !== null)) return false;
   if (platforms.has('youtube') && (youtubePrivacy === null || titleProblem !== null)) return false;
   return preflightProblems === 0;
 }

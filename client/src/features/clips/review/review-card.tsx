@@ -1,6 +1,18 @@
 import { useId, useState } from 'react';
 import { Check, LoaderCircle, X } from 'lucide-react';
-import { approvalPrivacyProblem, DESCRIPTION_MAX_LENGTH, formatAccountHandle, type Clip, type ConnectedAccount } from '@clipshift/shared';
+import {
+  approvalCommercialProblem,
+  approvalPrivacyProblem,
+  commercialOf,
+  DESCRIPTION_MAX_LENGTH,
+  disclosureProblem,
+  formatAccountHandle,
+  NO_DISCLOSURE,
+  type AccountPostSettings,
+  type Clip,
+  type ConnectedAccount,
+  type DisclosureChoice,
+} from '@clipshift/shared';
 import { useAccountPostSettings, useApproveClip, useRejectClip } from '@/api/review';
 import { isLinkedTo } from '@/api/tiktok-accounts';
 import { PlatformIcon } from '@/components/platform-icon';
@@ -10,9 +22,23 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { formatViewsFull } from '../shared/clip-format';
 import { ClipVideo } from '../shared/clip-video';
+import { CommercialDisclosure } from '../shared/commercial-disclosure';
 import { ConsentLine } from '../shared/consent-line';
 import { DescriptionEditor } from '../shared/description-editor';
 import { DescriptionOptions } from '../shared/description-options';
+
+/**
+ * Why Approve waits, in the server's words where it would refuse (a privacy nobody chose, branded
+ * content to an account that posts privately), or the disclosure left incomplete; null when it may go.
+ */
+function approvalProblem(accountIds: readonly string[], settings: readonly AccountPostSettings[], disclosure: DisclosureChoice, tiktokChosen: boolean): string | null {
+  const privacy = approvalPrivacyProblem(accountIds, settings);
+  if (privacy) return `${privacy}: see “Post settings per account” above.`;
+  if (!tiktokChosen) return null;
+  const commercial = approvalCommercialProblem(accountIds, settings, commercialOf(disclosure));
+  if (commercial) return `${commercial}: choose another privacy for the account in “Post settings per account” above.`;
+  return disclosureProblem(disclosure);
+}
 
 interface ReviewCardProps {
   clip: Clip;
@@ -37,8 +63,10 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
   const tooLong = description.length > DESCRIPTION_MAX_LENGTH;
   const titleId = `${id}-title`;
   const reasonId = `${id}-approve-reason`;
-  // The server refuses an approval to an account whose privacy nobody chose: say so before the click.
-  const privacyProblem = approvalPrivacyProblem(accountIds, useAccountPostSettings().data ?? []);
+  const [disclosure, setDisclosure] = useState<DisclosureChoice>(NO_DISCLOSURE);
+  const tiktokChosen = accounts.some((account) => account.platform === 'tiktok' && accountIds.includes(account.id));
+  // What the server would refuse, and an incomplete disclosure: said before the click.
+  const problem = approvalProblem(accountIds, useAccountPostSettings().data ?? [], disclosure, tiktokChosen);
 
   const toggleAccount = (accountId: string, on: boolean) => setAccountIds((ids) => (on ? [...ids, accountId] : ids.filter((other) => other !== accountId)));
 
@@ -94,12 +122,13 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
               </div>
             )}
           </fieldset>
+          {tiktokChosen && <CommercialDisclosure value={disclosure} onChange={setDisclosure} disabled={busy} />}
           <div className="flex flex-wrap items-center gap-2">
             <Button
               variant="brand"
-              disabled={busy || accountIds.length === 0 || tooLong || !description.trim() || privacyProblem !== null}
-              aria-describedby={privacyProblem ? reasonId : undefined}
-              onClick={() => approve.mutate({ clip_id: clip.clip_id, description, account_ids: accountIds })}
+              disabled={busy || accountIds.length === 0 || tooLong || !description.trim() || problem !== null}
+              aria-describedby={problem ? reasonId : undefined}
+              onClick={() => approve.mutate({ clip_id: clip.clip_id, description, account_ids: accountIds, ...(tiktokChosen ? { tiktok_commercial: commercialOf(disclosure) } : {}) })}
             >
               {approve.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
               Approve
@@ -109,12 +138,12 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
               Reject
             </Button>
           </div>
-          {privacyProblem && (
+          {problem && (
             <p id={reasonId} className="text-sm text-warning-soft-foreground" data-testid="approve-reason">
-              {privacyProblem}: see “Post settings per account” above.
+              {problem}
             </p>
           )}
-          <ConsentLine />
+          <ConsentLine brandedContent={tiktokChosen && commercialOf(disclosure).branded_content} />
         </div>
       </CardContent>
     </Card>

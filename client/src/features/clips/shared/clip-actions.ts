@@ -8,5 +8,6 @@ export interface ClipActions {
   isGenerating(clip: Clip): boolean;
   download(clip: Clip): void;
   requestDelete(clip: Clip): void;
-  requestPost(clip: Clip): void;
+  /** Opens the post wizard; `description` (the details modal's text) fills its description step. */
+  requestPost(clip: Clip, description?: string): void;
 }

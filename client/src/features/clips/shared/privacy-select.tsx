@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { BRANDED_CONTENT_PRIVATE, PRIVATE_LEVEL } from '@clipshift/shared';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { cn } from '@/lib/utils';
@@ -18,13 +19,15 @@ interface PrivacySelectProps {
   className?: string;
   /** Shown beside the select (the details modal's Post button). */
   children?: ReactNode;
+  /** Branded content is disclosed: "Only me" is offered disabled, with the reason (TikTok refuses it). */
+  brandedContent?: boolean;
 }
 
 /**
  * Who can see the post. TikTok's content-sharing guidelines ask for no preselected value: the
  * placeholder shows until the user chooses, and posting waits for a choice.
  */
-export function PrivacySelect({ value, options = null, onChange, disabled = false, compact = false, className, children }: PrivacySelectProps) {
+export function PrivacySelect({ value, options = null, onChange, disabled = false, compact = false, className, children, brandedContent = false }: PrivacySelectProps) {
   const id = useId();
   const levels = options ?? PRIVACY_LEVELS;
   const hintId = `${id}-hint`;
@@ -37,11 +40,15 @@ export function PrivacySelect({ value, options = null, onChange, disabled = fals
             <SelectValue placeholder="Choose a privacy level" />
           </SelectTrigger>
           <SelectContent>
-            {levels.map((level) => (
-              <SelectItem key={level} value={level}>
-                {privacyLabel(level)}
-              </SelectItem>
-            ))}
+            {levels.map((level) => {
+              const refused = brandedContent && level === PRIVATE_LEVEL;
+              return (
+                <SelectItem key={level} value={level} disabled={refused}>
+                  {privacyLabel(level)}
+                  {refused && <span className="text-xs text-muted-foreground"> ({BRANDED_CONTENT_PRIVATE})</span>}
+                </SelectItem>
+              );
+            })}
           </SelectContent>
         </Select>
         {children}

@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
+import { commercialProblem, PRIVACY_LEVEL_LABELS } from '@clipshift/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
 import { findClipById, instanceWorkDir } from '../../clips/service.ts';
@@ -48,6 +48,15 @@ function choosePrivacy(requested: string | null, creator: CreatorInfo): PrivacyL
   const choice = preferred.find((level) => options.includes(level));
   if (!choice) throw new Error('This TikTok account offers no privacy level to post with');
   return choice;
+}
+
+/**
+ * Branded content cannot be private (the API refuses it, but the level may be the job's own choice,
+ * or a row written before the rule): the post fails in TikTok's words before anything is sent.
+ */
+function assertCommercialAllowed(upload: Pick<UploadRow, 'brand_organic' | 'brand_content'>, privacyLevel: PrivacyLevel): void {
+  const problem = commercialProblem({ your_brand: upload.brand_organic, branded_content: upload.brand_content }, privacyLevel);
+  if (problem) throw new Error(problem);
 }
 
 interface StatusFields {
@@ -157,16 +166,20 @@ async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow,
       if (upload.mode === 'inbox') return tiktok.initInboxUpload(accessToken, plan, signal);
       const creator = await tiktok.queryCreatorInfo(accessToken, signal);
       assertDurationAllowed(clip.duration, creator);
+      const privacyLevel = choosePrivacy(upload.privacy_level, creator);
+      assertCommercialAllowed(upload, privacyLevel);
       return tiktok.initDirectPost(
         accessToken,
         {
           title: upload.description,
-          privacyLevel: choosePrivacy(upload.privacy_level, creator),
+          privacyLevel,
           // The creator's own "disabled" settings always win.
           disableComment: upload.disable_comment || creator.commentDisabled,
           disableDuet: upload.disable_duet || creator.duetDisabled,
           disableStitch: upload.disable_stitch || creator.stitchDisabled,
           videoCoverTimestampMs: Math.min(COVER_AT_MS, Math.floor(clip.duration * 500)),
+          brandOrganicToggle: upload.brand_organic,
+          brandContentToggle: upload.brand_content,
         },
         plan,
         signal,
