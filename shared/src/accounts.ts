@@ -28,5 +28,12 @@ export const connectedAccount = z.object({
   linked_streamers: z.array(z.string()),
   /** reconnect: the platform refused the stored grant; posts wait until the user connects again. */
   status: z.enum(['ok', 'reconnect']),
+  /** A YouTube account's uploads its Google project may still start today (the quota is the project's, shared by all its channels); null for other platforms and while YouTube is not configured. */
+  uploads_left_today: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .describe("YouTube accounts: the uploads the server's Google project may still start today (until midnight Pacific; shared by all its channels). Null for other platforms and while YouTube is not configured"),
 });
 export type ConnectedAccount = z.infer<typeof connectedAccount>;

@@ -67,6 +67,8 @@ export const postedToEntry = z.object({
   external_id: z.string().nullable(),
   /** The post's counts as last read from its platform (published posts). */
   stats: postStats.nullable(),
+  /** Upload.warning: e.g. YouTube keeping the video private. */
+  warning: z.string().nullable(),
 });
 export type PostedToEntry = z.infer<typeof postedToEntry>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalPrivacyProblem, type AccountPostSettings } from './review.ts';
 
-const interactions = { disable_comment: false, disable_duet: false, disable_stitch: false };
+const interactions = { youtube_notify_subscribers: false, disable_comment: false, disable_duet: false, disable_stitch: false };
 const tiktok: AccountPostSettings = { tiktok_account_id: 't1', account: '@erin.creates', platform: 'tiktok', privacy_level: null, youtube_privacy: null, ...interactions };
 const youtube: AccountPostSettings = { tiktok_account_id: 'y1', account: 'Erin on YouTube', platform: 'youtube', privacy_level: null, youtube_privacy: 'unlisted', ...interactions };
 

@@ -25,6 +25,8 @@ export const approveClipInput = z.object({
   description: z.string().max(DESCRIPTION_MAX_LENGTH, DESCRIPTION_TOO_LONG).optional(),
   /** Absent: every account linked to the clip's streamer. */
   account_ids: z.array(rowId('account_ids must be account ids')).min(1, 'Choose at least one account').max(20).optional(),
+  /** YouTube's notifySubscribers for the YouTube accounts; absent: each account's own choice (default false). */
+  youtube_notify_subscribers: z.boolean().optional(),
   /** TikTok's commercial content disclosure for the TikTok accounts; absent: nothing disclosed. */
   tiktok_commercial: tiktokCommercial.optional(),
 });
@@ -34,6 +36,8 @@ export type ApproveClipRequest = z.output<typeof approveClipInput>;
 const BULK_RULE = `clip_ids must list 1 to ${REVIEW_BULK_MAX} clips`;
 export const approveClipsInput = z.object({
   clip_ids: z.array(clipIdField, { error: BULK_RULE }).min(1, BULK_RULE).max(REVIEW_BULK_MAX, BULK_RULE),
+  /** As approveClipInput's, for every clip. */
+  youtube_notify_subscribers: z.boolean().optional(),
 });
 export type ApproveClipsInput = z.input<typeof approveClipsInput>;
 
@@ -59,6 +63,8 @@ export const accountPostSettings = z.object({
   privacy_level: z.enum(PRIVACY_LEVELS).nullable(),
   /** A YouTube account's choice (private, unlisted, public); null until chosen, and always for a TikTok account. */
   youtube_privacy: z.enum(YOUTUBE_PRIVACY_STATUSES).nullable(),
+  /** A YouTube account's choice of notifySubscribers for its approved and automatic posts; false for a TikTok account. */
+  youtube_notify_subscribers: z.boolean(),
   disable_comment: z.boolean(),
   disable_duet: z.boolean(),
   disable_stitch: z.boolean(),
@@ -71,6 +77,8 @@ export const saveAccountPostSettingsInput = z.object({
   privacy_level: z.enum(PRIVACY_LEVELS, { error: `privacy_level must be one of ${PRIVACY_LEVELS.join(', ')}` }).optional(),
   /** Required for a YouTube account (the interactions below are TikTok's: ignored for YouTube). */
   youtube_privacy: z.enum(YOUTUBE_PRIVACY_STATUSES, { error: YOUTUBE_PRIVACY_NEEDED }).optional(),
+  /** A YouTube account's notifySubscribers (default false; ignored for TikTok). */
+  youtube_notify_subscribers: z.boolean().optional(),
   disable_comment: z.boolean().optional(),
   disable_duet: z.boolean().optional(),
   disable_stitch: z.boolean().optional(),

@@ -81,6 +81,8 @@ export const queueItem = z.object({
   /** When it goes to TikTok (its slot), or when it was queued for an immediate post. */
   scheduled_for: z.string().nullable(),
   error: z.string().nullable(),
+  /** Upload.warning: e.g. YouTube keeping the video private. */
+  warning: z.string().nullable(),
   /** For the screen: the clip's title, the account's name and time zone (slots are in it). */
   clip_title: z.string(),
   account: z.string(),

@@ -47,7 +47,7 @@ describe('TikTok commercial content disclosure', () => {
   });
 
   it('refuses an approval whose chosen TikTok account posts privately, ignoring YouTube', () => {
-    const base = { disable_comment: false, disable_duet: false, disable_stitch: false, youtube_privacy: null };
+    const base = { disable_comment: false, disable_duet: false, disable_stitch: false, youtube_privacy: null, youtube_notify_subscribers: false };
     const settings: AccountPostSettings[] = [
       { ...base, tiktok_account_id: 't1', account: '@erin', platform: 'tiktok', privacy_level: 'SELF_ONLY' },
       { ...base, tiktok_account_id: 't2', account: '@sam', platform: 'tiktok', privacy_level: 'PUBLIC_TO_EVERYONE' },

@@ -63,6 +63,8 @@ export const upload = z.object({
   percent: wholePercent.nullable(),
   publish_id: z.string().nullable(),
   error: z.string().nullable(),
+  /** What the platform did that was not asked for although the post went out (YouTube keeping the video private: YOUTUBE_PRIVATE_LOCK_WARNING). */
+  warning: z.string().nullable().describe('What the platform did that was not asked for although the post went out, e.g. YouTube keeping the video private for an unaudited Google Cloud project'),
   /** When it goes (or went) to TikTok: its posting slot, or when it was queued for an immediate post. */
   scheduled_for: z.string().nullable(),
   created_at: z.string(),
@@ -90,6 +92,8 @@ export const postClipInput = z.object({
   title: z.string().max(YOUTUBE_TITLE_MAX_LENGTH, YOUTUBE_TITLE_TOO_LONG).regex(/^[^<>]*$/, YOUTUBE_TITLE_BRACKETS).optional(),
   /** Who can see the video on YouTube; required when a YouTube account is chosen (no default). */
   youtube_privacy: z.enum(YOUTUBE_PRIVACY_STATUSES, { error: YOUTUBE_PRIVACY_NEEDED }).optional(),
+  /** YouTube's notifySubscribers (tell the channel's subscribers about the video); default false. */
+  youtube_notify_subscribers: z.boolean().optional().describe("YouTube's notifySubscribers: tell the channel's subscribers about the video (default false)"),
   /** One of the creator's privacy_level_options; no default is chosen for the user. */
   privacy_level: z.enum(PRIVACY_LEVELS).optional(),
   disable_comment: z.boolean().optional(),

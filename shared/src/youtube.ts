@@ -24,6 +24,15 @@ export const YOUTUBE_TITLE_BRACKETS = 'Title must not contain < or > (YouTube re
 /** A post to a YouTube account without youtube_privacy. */
 export const YOUTUBE_PRIVACY_NEEDED = 'Choose who can see the video on YouTube';
 
+/** Upload.warning for a video YouTube kept private although public or unlisted was asked. */
+export const YOUTUBE_PRIVATE_LOCK_WARNING =
+  "YouTube made this video private: your Google Cloud project has not passed YouTube's API audit, so every upload stays private until it does";
+
+/** "3 uploads left today" beside a YouTube account (the Google project's uploads, until midnight Pacific). */
+export function uploadsLeftLabel(uploads: number): string {
+  return `${uploads} upload${uploads === 1 ? '' : 's'} left today`;
+}
+
 export const isYouTubePrivacy = (value: string): value is YouTubePrivacyStatus => (YOUTUBE_PRIVACY_STATUSES as readonly string[]).includes(value);
 
 /** The public address of a Short. */

@@ -166,6 +166,8 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     expect(await channel.getByTestId('account-username').textContent()).toBe(`@${CHANNEL.username}`);
     expect(await channel.getByRole('list', { name: 'Linked streamers' }).getByRole('listitem').allTextContents()).toEqual(['pixelqueen']);
     expect(await channel.getByTestId('account-status').textContent()).toBe('Connected');
+    // The Google project's uploads of today, beside every channel.
+    expect(await channel.getByTestId('account-uploads-left').textContent()).toBe('100 uploads left today');
     expect(await channel.getByRole('button', { name: `Reconnect ${CHANNEL.displayName}` }).count()).toBe(0);
     const oldRow = accountRow(page, OLD_CHANNEL.displayName);
     expect(await oldRow.getByTestId('account-status').textContent()).toBe('Reconnect needed');
@@ -243,6 +245,10 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     expect(await wizard.next().isDisabled()).toBe(true);
     await options.getByRole('radio', { name: /Unlisted/ }).check();
     expect(await wizard.next().isEnabled()).toBe(true);
+    // Subscribers are not told unless asked.
+    const notify = options.getByLabel('Notify subscribers');
+    expect(await notify.isChecked()).toBe(false);
+    await notify.check();
     await title.fill('x'.repeat(101));
     expect(await options.getByTestId('youtube-title-counter').textContent()).toBe('101/100');
     expect(await wizard.next().isDisabled()).toBe(true);
@@ -260,7 +266,7 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     await toast(page, 'Posted to TikTok and YouTube successfully!').waitFor();
     await dialog.waitFor({ state: 'detached' });
     const video = await waitUntil(() => [...youtube.videos.values()], { until: (videos) => videos.length === 1, message: 'the video on YouTube' });
-    expect(video[0]).toMatchObject({ snippet: expect.objectContaining({ title: 'Ace in overtime' }), privacyStatus: 'unlisted', channelId: CHANNEL.channelId });
+    expect(video[0]).toMatchObject({ snippet: expect.objectContaining({ title: 'Ace in overtime' }), privacyStatus: 'unlisted', channelId: CHANNEL.channelId, notifySubscribers: true });
     youtube.finishProcessing(video[0]!.id);
     await waitForToastsGone(page);
 

@@ -343,7 +343,8 @@ describe('resumable upload', () => {
     const { uploadUrl, user } = await start(client);
     expect(uploadUrl).toMatch(new RegExp(`^${fake.apiUrl}/upload/youtube/v3/videos\\?uploadType=resumable&upload_id=`));
     const init = fake.requestsTo('upload_init')[0];
-    expect(init?.query).toEqual({ uploadType: 'resumable', part: 'snippet,status' });
+    // notifySubscribers always sent: YouTube's own default (true) would tell every subscriber.
+    expect(init?.query).toEqual({ uploadType: 'resumable', part: 'snippet,status', notifySubscribers: 'false' });
     expect(init?.json).toEqual({
       snippet: { title: METADATA.title, description: METADATA.description, tags: ['clutch', 'cs2'], categoryId: '20' },
       status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false },
@@ -363,7 +364,8 @@ describe('resumable upload', () => {
     ]);
     expect(progress).toEqual([MIB, 2 * MIB, 3 * MIB, size]);
     expect(fake.videos.get(videoId)).toMatchObject({ sub: user.sub, privacyStatus: 'unlisted', selfDeclaredMadeForKids: false, uploadStatus: 'uploaded' });
-    expect(fake.quotaLeft()).toBe(10_000 - 1_600 - 0);
+    // An upload spends one of the day's uploads, no units.
+    expect({ units: fake.quotaLeft(), uploads: fake.uploadsLeft() }).toEqual({ units: 10_000, uploads: 99 });
     await expect(client.queryUpload(uploadUrl, size)).resolves.toEqual({ complete: videoId });
   });
 
@@ -505,13 +507,13 @@ describe('quota', () => {
     const { client } = makeClient();
     const user = addUser();
     const tokens = await connect(client, user);
-    fake.setQuota(1_599);
+    fake.setUploadsLeft(0);
     const error = await expectYouTubeError(client.startUpload(tokens.accessToken, METADATA, 10), 'quota_exceeded', 'quotaExceeded');
     expect(error).toBeInstanceOf(YouTubeQuotaExceededError);
     expect((error as YouTubeQuotaExceededError).retryAt.toISOString()).toBe('2026-05-02T07:00:00.000Z');
     expect(error.message).toBe("YouTube's daily upload quota is used up; the post waits until it resets at midnight Pacific time (07:00 UTC).");
     expect(error.retryable).toBe(true);
-    // A list call costs 1 unit: the 1,599 left still allow it.
+    // A list call spends units, a bucket apart from the uploads: still allowed.
     await expect(client.getMyChannel(tokens.accessToken)).resolves.toMatchObject({ channelId: user.channel?.id });
     fake.setQuota(0);
     await expectYouTubeError(client.getMyChannel(tokens.accessToken), 'quota_exceeded');

@@ -228,7 +228,7 @@ describe('clips end to end with STORAGE=s3: runs, serving, re-renders, posts, de
     expect(await app.deps.storage.head(clipKey(row!.files_dir, 'thumbnail'))).not.toBeNull();
     const details = await api().clips.details({ id: row!.clip_id });
     expect(details.media_expired_at).toEqual(expect.any(String));
-    expect(details.posted_to).toEqual([{ account: '@bucketposter', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null }]);
+    expect(details.posted_to).toEqual([{ account: '@bucketposter', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
     const video = await get(`/api/clips/${row!.clip_id}/video`);
     expect(video.status).toBe(404);
     expect(await video.json()).toMatchObject({ message: MEDIA_EXPIRED_MESSAGE });

@@ -121,6 +121,7 @@ describe('the review inbox', { timeout: 3 * RUN_WAIT_MS }, () => {
       platform: 'tiktok',
       privacy_level: null,
       youtube_privacy: null,
+      youtube_notify_subscribers: false,
       disable_comment: false,
       disable_duet: false,
       disable_stitch: false,

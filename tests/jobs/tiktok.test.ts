@@ -229,7 +229,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     // The public post id TikTok answered, kept to match the post's statistics later.
     expect(final).toMatchObject({ platform: 'tiktok', external_id: tiktok.posts.get(publishId)!.publicPostIds[0], stats: null });
     expect(final.external_id).toMatch(/^\d+$/);
-    expect((await api.clips.details({ id: 'PostMe' })).posted_to).toEqual([{ account: '@aliceclips', status: 'published', percent: 100, platform: 'tiktok', external_id: expect.any(String), stats: null }]);
+    expect((await api.clips.details({ id: 'PostMe' })).posted_to).toEqual([{ account: '@aliceclips', status: 'published', percent: 100, platform: 'tiktok', external_id: expect.any(String), stats: null, warning: null }]);
     await expect(api.tiktok.post({ id: 'PostMe', description: 'again', tiktok_account_ids: [accountId] })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
@@ -257,14 +257,14 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       });
       expect(status.status).toBe('uploading');
       seen.push(status.percent!);
-      expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'uploading', percent: status.percent, platform: 'tiktok', external_id: null, stats: null }]);
+      expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'uploading', percent: status.percent, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
       await waitUntil(() => tiktok.heldChunks(), { message: `chunk ${chunk + 1} to arrive`, until: (held) => held === 1 });
     }
     expect(seen).toEqual([33, 66]);
     tiktok.releaseChunk();
     await expect(posting).resolves.toMatchObject({ message: 'Posted to TikTok successfully!' });
     expect(await waitForStatus(upload.id, ['published'])).toMatchObject({ percent: 100 });
-    expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null }]);
+    expect(await postedTo()).toEqual([{ account: '@aliceclips', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
   });
 
   it('answers 503 that the upload carries on when TikTok stalls past the held-call limit, and finishes it in the background', async () => {
@@ -465,9 +465,9 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
 
     await api.tiktok.deleteAccount({ id: accountId });
     // The Posted badge and the upload status stay, under the name the account had.
-    expect((await api.clips.details({ id: 'Keepsake' })).posted_to).toEqual([{ account: '@historykeeper', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null }]);
+    expect((await api.clips.details({ id: 'Keepsake' })).posted_to).toEqual([{ account: '@historykeeper', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
     const listed = await api.clips.list({ page: 1, limit: 100 });
-    expect(listed.clips.find((clip) => clip.clip_id === 'Keepsake')?.posted_to).toEqual([{ account: '@historykeeper', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null }]);
+    expect(listed.clips.find((clip) => clip.clip_id === 'Keepsake')?.posted_to).toEqual([{ account: '@historykeeper', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
     expect(await api.tiktok.uploadStatus({ id: uploadId })).toMatchObject({ id: uploadId, clip_id: 'Keepsake', tiktok_account_id: null, account: '@historykeeper', status: 'published' });
     const rest = await fetch(`${server.baseUrl}/api/upload-status/${uploadId}`, { headers: { cookie: await sessionCookie(alice) } });
     expect(rest.status).toBe(200);
@@ -508,7 +508,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
         tiktok_account_id: null,
         account: '@guestacct',
       });
-      expect((await api.clips.details({ id: 'Orphaned' })).posted_to).toEqual([{ account: '@guestacct', status: 'failed', percent: null, platform: 'tiktok', external_id: null, stats: null }]);
+      expect((await api.clips.details({ id: 'Orphaned' })).posted_to).toEqual([{ account: '@guestacct', status: 'failed', percent: null, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
     } finally {
       await dropQueuedPost(row);
       worker = await startWorker(app.deps, app.database.pool, 3);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PublicUser } from '@clipshift/shared';
+import { YOUTUBE_PRIVATE_LOCK_WARNING, type PublicUser } from '@clipshift/shared';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
 import { freshYouTubeToken } from '../../server/src/domains/publishing/accounts.ts';
 import { postJob } from '../../server/src/domains/publishing/jobs/post.ts';
@@ -144,6 +144,8 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
       snippet: { title: 'Insane clutch in ranked', description: 'what a play #valorant #clips #Valorant', tags: ['valorant', 'clips'], categoryId: '20' },
       status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false },
     });
+    // Subscribers are not told unless the user asks (YouTube's own default would tell them).
+    expect(init.query.notifySubscribers).toBe('false');
     const upload = await publishWhenProcessed(result.uploads[0]!.id);
     const videoId = upload.external_id!;
     expect(youtube.videos.get(videoId)?.bytes.equals(video)).toBe(true);
@@ -157,7 +159,52 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     expect(session.bytesReceived).toBe(video.length);
     await waitUntil(() => events('post.published').length, { until: (count) => count >= 1, message: 'post.published at the receiver' });
     expect(events('post.published')[0]!.data).toMatchObject({ clip_id: 'Publish', platform: 'youtube', share_url: `https://www.youtube.com/shorts/${videoId}` });
-    expect((await api().clips.details({ id: 'Publish' })).posted_to).toEqual([{ account: '@aliceplays', status: 'published', percent: 100, platform: 'youtube', external_id: expect.any(String), stats: null }]);
+    expect((await api().clips.details({ id: 'Publish' })).posted_to).toEqual([{ account: '@aliceplays', status: 'published', percent: 100, platform: 'youtube', external_id: expect.any(String), stats: null, warning: null }]);
+  });
+
+  it('tells subscribers about the video when the user chose to', async () => {
+    await seedClip(app.deps, alice.id, { clip_id: 'Notify', video: videoOf(1) });
+    const result = await api().tiktok.post({ id: 'Notify', description: 'look #a', account_ids: [accountId], youtube_privacy: 'public', youtube_notify_subscribers: true });
+    const upload = await publishWhenProcessed(result.uploads[0]!.id);
+    expect(youtube.requestsTo('upload_init').map((request) => request.query.notifySubscribers)).toEqual(['true']);
+    expect(youtube.videos.get(upload.external_id!)?.notifySubscribers).toBe(true);
+  });
+
+  it('posts a 7th video in a day: uploads have a daily bucket of their own, apart from the units', async () => {
+    const before = youtube.uploadsLeft();
+    // One after the other: each job holds a worker slot until YouTube has processed its video.
+    for (let index = 1; index <= 7; index++) {
+      await seedClip(app.deps, alice.id, { clip_id: `Daily${index}`, video: videoOf(1) });
+      const result = await api().tiktok.post({ id: `Daily${index}`, description: 'daily #a', account_ids: [accountId], youtube_privacy: 'private' });
+      expect(await publishWhenProcessed(result.uploads[0]!.id)).toMatchObject({ status: 'published', error: null });
+    }
+    expect(initiations()).toBe(7);
+    expect(youtube.uploadsLeft()).toBe(before - 7);
+  });
+
+  it('warns, in the queue and on the clip, when YouTube keeps a public video private (an unaudited Google project)', async () => {
+    await seedClip(app.deps, alice.id, { clip_id: 'Locked', video: videoOf(1) });
+    youtube.lockUploadsPrivate();
+    const result = await api().tiktok.post({ id: 'Locked', description: 'locked #a', account_ids: [accountId], youtube_privacy: 'public' });
+    const uploadId = result.uploads[0]!.id;
+    // Seen while YouTube still processes the video: the queue lists the post with the warning.
+    const queued = await waitUntil(() => api().queue.list(), {
+      until: (items) => items.some((item) => item.id === uploadId && item.warning !== null),
+      message: 'the warning in the queue',
+      intervalMs: 200,
+    });
+    expect(queued.find((item) => item.id === uploadId)).toMatchObject({ status: 'processing', warning: YOUTUBE_PRIVATE_LOCK_WARNING });
+    const published = await publishWhenProcessed(uploadId);
+    expect(published).toMatchObject({ status: 'published', error: null, warning: YOUTUBE_PRIVATE_LOCK_WARNING });
+    expect(youtube.videos.get(published.external_id!)?.privacyStatus).toBe('private');
+    expect((await api().clips.details({ id: 'Locked' })).posted_to).toEqual([expect.objectContaining({ status: 'published', warning: YOUTUBE_PRIVATE_LOCK_WARNING })]);
+  });
+
+  it('gives no warning for a video asked to be private', async () => {
+    await seedClip(app.deps, alice.id, { clip_id: 'AskedPrivate', video: videoOf(1) });
+    youtube.lockUploadsPrivate();
+    const result = await api().tiktok.post({ id: 'AskedPrivate', description: 'private #a', account_ids: [accountId], youtube_privacy: 'private' });
+    expect(await publishWhenProcessed(result.uploads[0]!.id)).toMatchObject({ status: 'published', warning: null });
   });
 
   it('lets only one of two simultaneous posts of a clip to one channel through: one video', async () => {
@@ -254,7 +301,8 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
 
   it('waits for the daily quota (midnight Pacific) in words, shows it in the queue, then posts when its time comes', async () => {
     await seedClip(app.deps, alice.id, { clip_id: 'Quota', video: videoOf(1) });
-    youtube.setQuota(1000);
+    // Spent by another app of the same Google project: Clipshift's own count still has room, YouTube refuses.
+    youtube.setUploadsLeft(0);
     const result = await api().tiktok.post({ id: 'Quota', description: 'later #a', account_ids: [accountId], youtube_privacy: 'private' });
     const [waiting] = result.uploads;
     expect(waiting).toMatchObject({ status: 'scheduled', error: expect.stringMatching(/^YouTube's daily upload quota is used up; the post waits until it resets at midnight Pacific time \(\d\d:\d\d UTC\)\.$/) });
@@ -271,7 +319,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     expect(initiations()).toBe(1);
 
     // Midnight Pacific comes: the quota is back and the job runs.
-    youtube.setQuota(10_000);
+    youtube.setUploadsLeft(100);
     await app.deps.db.updateTable('uploads').set({ scheduled_for: new Date(Date.now() - 1000) }).where('id', '=', waiting!.id).execute();
     await queuePostJob(app.deps.db, waiting!.id);
     const published = await publishWhenProcessed(waiting!.id);

@@ -40,9 +40,9 @@ describe('REST connected accounts of every platform', () => {
     const reply = await alice.get('/api/accounts');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual([
-      { id: ids.tiktok, platform: 'tiktok', display_name: 'Clips', username: 'clips', avatar_url: null, created_at: expect.any(String), linked_streamers: [], status: 'ok' },
-      { id: ids.youtube, platform: 'youtube', display_name: 'Channel', username: 'channel', avatar_url: null, created_at: expect.any(String), linked_streamers: ['shroud'], status: 'reconnect' },
-      { id: ids.other, platform: 'youtube', display_name: 'Twin', username: 'twin', avatar_url: null, created_at: expect.any(String), linked_streamers: [], status: 'ok' },
+      { id: ids.tiktok, platform: 'tiktok', display_name: 'Clips', username: 'clips', avatar_url: null, created_at: expect.any(String), linked_streamers: [], status: 'ok', uploads_left_today: null },
+      { id: ids.youtube, platform: 'youtube', display_name: 'Channel', username: 'channel', avatar_url: null, created_at: expect.any(String), linked_streamers: ['shroud'], status: 'reconnect', uploads_left_today: null },
+      { id: ids.other, platform: 'youtube', display_name: 'Twin', username: 'twin', avatar_url: null, created_at: expect.any(String), linked_streamers: [], status: 'ok', uploads_left_today: null },
     ]);
     // The TikTok list stays TikTok's.
     expect(((await alice.get('/api/tiktok/accounts')).body as { id: string }[]).map((account) => account.id)).toEqual([ids.tiktok]);

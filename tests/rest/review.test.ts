@@ -107,7 +107,7 @@ describe('REST review inbox: /api/review', () => {
     expect(badLevel.body).toMatchObject({ message: 'privacy_level must be one of PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY' });
     const saved = await member.request('PUT', `/api/review/accounts/${accountId}`, { json: { privacy_level: 'SELF_ONLY', disable_duet: true } });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ tiktok_account_id: accountId, account: '@memberclips', platform: 'tiktok', privacy_level: 'SELF_ONLY', youtube_privacy: null, disable_comment: false, disable_duet: true, disable_stitch: false });
+    expect(saved.body).toEqual({ tiktok_account_id: accountId, account: '@memberclips', platform: 'tiktok', privacy_level: 'SELF_ONLY', youtube_privacy: null, youtube_notify_subscribers: false, disable_comment: false, disable_duet: true, disable_stitch: false });
     expect((await member.get('/api/review/accounts')).body).toEqual([saved.body]);
 
     const approved = await member.post('/api/review/Held/approve', {});

@@ -169,7 +169,7 @@ describe('REST YouTube: connection, posting refusals, review choices and streame
   it("keeps a YouTube account's choice for approved posts, which go out with it and the clip's title", async () => {
     const accountId = await accountOf(aliceId);
     const listed = (await alice.get('/api/review/accounts')).body;
-    expect(listed).toEqual([{ tiktok_account_id: accountId, account: '@aliceplays', platform: 'youtube', privacy_level: null, youtube_privacy: null, disable_comment: false, disable_duet: false, disable_stitch: false }]);
+    expect(listed).toEqual([{ tiktok_account_id: accountId, account: '@aliceplays', platform: 'youtube', privacy_level: null, youtube_privacy: null, youtube_notify_subscribers: false, disable_comment: false, disable_duet: false, disable_stitch: false }]);
     expect((await alice.request('PUT', `/api/review/accounts/${accountId}`, { json: { privacy_level: 'SELF_ONLY' } })).body).toEqual(errorBody('BAD_REQUEST', 'Choose who can see the video on YouTube'));
     const saved = await alice.request('PUT', `/api/review/accounts/${accountId}`, { json: { youtube_privacy: 'unlisted', disable_comment: true } });
     expect(saved.status).toBe(200);
@@ -180,6 +180,22 @@ describe('REST YouTube: connection, posting refusals, review choices and streame
     const approved = await alice.post('/api/review/Approved/approve', { account_ids: [accountId] });
     expect(approved.status).toBe(200);
     const upload = await app.deps.db.selectFrom('uploads').selectAll().where('clip_row_id', '=', clipRowId).executeTakeFirstOrThrow();
-    expect(upload).toMatchObject({ platform: 'youtube', privacy_level: 'unlisted', title: 'Approve me now', description: 'best #gg', disable_comment: false });
+    expect(upload).toMatchObject({ platform: 'youtube', privacy_level: 'unlisted', title: 'Approve me now', description: 'best #gg', disable_comment: false, youtube_notify_subscribers: false });
+  });
+
+  it("sends youtube_notify_subscribers of an approval, else the account's choice (false until chosen)", async () => {
+    const accountId = await accountOf(aliceId);
+    const approve = async (clipId: string, body: Record<string, unknown>) => {
+      const { id: clipRowId } = await seedClip(app.deps, aliceId, { clip_id: clipId, descriptions: [{ description: 'best #gg', rank: 0.9 }] });
+      await app.deps.db.updateTable('clips').set({ review_status: 'pending' }).where('id', '=', clipRowId).execute();
+      const approved = await alice.post(`/api/review/${clipId}/approve`, { account_ids: [accountId], ...body });
+      expect(approved.status, approved.text).toBe(200);
+      return (await app.deps.db.selectFrom('uploads').select('youtube_notify_subscribers').where('clip_row_id', '=', clipRowId).executeTakeFirstOrThrow()).youtube_notify_subscribers;
+    };
+    expect(await approve('NotifyAsked', { youtube_notify_subscribers: true })).toBe(true);
+    const saved = await alice.request('PUT', `/api/review/accounts/${accountId}`, { json: { youtube_privacy: 'public', youtube_notify_subscribers: true } });
+    expect(saved.body).toMatchObject({ youtube_privacy: 'public', youtube_notify_subscribers: true });
+    expect(await approve('NotifyChosen', {})).toBe(true);
+    expect(await approve('NotifyDeclined', { youtube_notify_subscribers: false })).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../domains/deps.ts';
+import { withYouTubeQuota, youtubeQuotaFromEnv } from '../domains/publishing/service.ts';
 import { configureRendering, resolveMediaBinaries } from '../engines/media/index.ts';
 import { tiktokFromEnv } from '../engines/providers/tiktok/index.ts';
 import { youtubeFromEnv } from '../engines/providers/youtube/index.ts';
@@ -26,6 +27,9 @@ export function createDeps(env: Env, db: Db, logger: Logger, options: DepsOption
   const media = overrides.media ?? resolveMediaBinaries(env);
   // One render plan per process: how many renders run at once, their threads, the encoder.
   configureRendering({ encoder: env.FFMPEG_ENCODER, maxParallel: env.FFMPEG_MAX_PARALLEL, threads: env.FFMPEG_THREADS, demand: env.WORKER_CONCURRENCY }, logger);
+  const youtube = 'youtube' in overrides ? (overrides.youtube ?? null) : youtubeFromEnv(env, logger);
+  // Every worker books YouTube calls on the project's daily count before making them.
+  const youtubeQuota = youtubeQuotaFromEnv(env);
   const transcription = 'transcriber' in overrides ? { transcriber: overrides.transcriber ?? null, problem: overrides.transcriberProblem } : transcriberFromEnv(env, media.ffmpeg, logger);
   return {
     env,
@@ -34,7 +38,7 @@ export function createDeps(env: Env, db: Db, logger: Logger, options: DepsOption
     appSecret: options.appSecret,
     twitch: 'twitch' in overrides ? (overrides.twitch ?? null) : twitchFromEnv(env, logger),
     tiktok: 'tiktok' in overrides ? (overrides.tiktok ?? null) : tiktokFromEnv(env, logger),
-    youtube: 'youtube' in overrides ? (overrides.youtube ?? null) : youtubeFromEnv(env, logger),
+    youtube: youtube && youtubeQuota ? withYouTubeQuota(youtube, db, youtubeQuota) : youtube,
     storage: overrides.storage ?? createStorage(env),
     media,
     transcriber: transcription.transcriber,

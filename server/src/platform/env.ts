@@ -96,6 +96,9 @@ const rawEnv = z.object({
   /** The Data API lives under /youtube/v3 and uploads under /upload/youtube/v3 of this base. */
   YOUTUBE_API_URL: url('https://www.googleapis.com'),
   YOUTUBE_REDIRECT_URI: optionalUrl(),
+  /** The Google project's daily quota: uploads (videos.insert) have their own bucket; every other call spends units. */
+  YOUTUBE_DAILY_UPLOADS: integer(100, 1, 1_000_000),
+  YOUTUBE_DAILY_UNITS: integer(10_000, 1, 1_000_000_000),
   TRANSCRIBE_ENGINE: z.enum(['local', 'openai']).default('local'),
   /** Unset: large-v3-turbo for the local engine, whisper-1 for an OpenAI-compatible server. */
   WHISPER_MODEL: optionalText,

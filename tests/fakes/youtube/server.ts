@@ -24,8 +24,9 @@ import {
  * at once instead of showing a form), the token endpoint (code and refresh grants, invalid_grant,
  * invalid_client), channels.list mine=true, videos.list, resumable uploads (initiation with
  * Location, chunked PUTs answered 308 + Range, status queries, the 256 KiB rule) and the project's
- * daily quota. Tests can drop a connection mid-chunk, fail a request, revoke a grant, finish
- * processing and set statistics. One HTTP server on 127.0.0.1: YOUTUBE_API_URL is its root.
+ * daily quota (uploads in a bucket of their own, units for the rest). Tests can drop a connection
+ * mid-chunk, fail a request, revoke a grant, finish processing, set statistics and keep every new
+ * video private (an unaudited Google Cloud project). One HTTP server on 127.0.0.1: YOUTUBE_API_URL is its root.
  */
 
 export type FakeYouTubeEndpoint = 'authorize' | 'token' | 'channels' | 'videos' | 'upload_init' | 'upload' | 'unknown';
@@ -70,6 +71,8 @@ export interface FakeYouTubeOptions {
   redirectUri?: string;
   /** Units a day (default 10,000). */
   dailyQuota?: number;
+  /** Uploads a day (default 100). */
+  dailyUploads?: number;
   now?: () => number;
 }
 
@@ -100,6 +103,14 @@ export interface FakeYouTube {
   /** Units left for the rest of today (Pacific); the daily quota returns at the next midnight there. */
   setQuota(units: number): void;
   quotaLeft(): number;
+  /** Uploads (videos.insert) left for the rest of today (Pacific); their own bucket, apart from the units. */
+  setUploadsLeft(uploads: number): void;
+  uploadsLeft(): number;
+  /**
+   * As for a Google Cloud project that has not passed YouTube's API audit: every video uploaded from
+   * now on is private, whatever privacy was asked (until called with false).
+   */
+  lockUploadsPrivate(lock?: boolean): void;
   failNext(endpoint: Exclude<FakeYouTubeEndpoint, 'unknown'>, failure: FakeYouTubeFailure, times?: number): void;
   /** Cuts the connection of the next data PUT after reading part of its body. */
   dropNextChunk(drop?: DropChunk): void;
@@ -119,7 +130,8 @@ export interface FakeYouTube {
   requestsTo(endpoint: FakeYouTubeEndpoint): RecordedYouTubeRequest[];
   /**
    * Forgets what tests recorded and scripted (requests, failures, drops, denial, who authorizes, the
-   * quota back to a full day); users, tokens, sessions, videos, registered URIs and the clock stay.
+   * quota back to a full day of units and uploads, no private lock); users, tokens, sessions, videos,
+   * registered URIs and the clock stay.
    */
   reset(): void;
   close(): Promise<void>;
@@ -169,7 +181,9 @@ export async function startFakeYouTube(options: FakeYouTubeOptions = {}): Promis
   const now = () => clock() + offsetMs;
   const state = new FakeYouTubeState(now);
   const dailyQuota = options.dailyQuota ?? state.dailyQuota;
+  const dailyUploads = options.dailyUploads ?? state.dailyUploads;
   state.dailyQuota = dailyQuota;
+  state.dailyUploads = dailyUploads;
   const context: Context = {
     state,
     clientId: options.clientId ?? '123456789012-fakeclientid0000000000000000.apps.googleusercontent.com',
@@ -229,6 +243,9 @@ export async function startFakeYouTube(options: FakeYouTubeOptions = {}): Promis
     expireAccessTokens: (sub) => state.expireAccessTokens(sub),
     setQuota: (units) => state.setQuotaLeft(units),
     quotaLeft: () => state.quotaLeft(),
+    setUploadsLeft: (uploads) => state.setUploadsLeft(uploads),
+    uploadsLeft: () => state.uploadsLeft(),
+    lockUploadsPrivate: (lock = true) => void (state.lockPrivate = lock),
     failNext: (endpoint, failure, times = 1) => {
       const queue = context.failures.get(endpoint) ?? [];
       queue.push({ failure, remaining: times });
@@ -274,6 +291,9 @@ export async function startFakeYouTube(options: FakeYouTubeOptions = {}): Promis
       context.authorizing = { sub: null, grantScopes: null, deny: false };
       state.dailyQuota = dailyQuota;
       state.setQuotaLeft(dailyQuota);
+      state.dailyUploads = dailyUploads;
+      state.setUploadsLeft(dailyUploads);
+      state.lockPrivate = false;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -563,7 +583,10 @@ function uploadInit(context: Context, res: ServerResponse, token: FakeToken, use
   if (params.get('uploadType') !== 'resumable') return sendGoogleError(res, 400, 'badRequest', 'The fake supports only uploadType=resumable.');
   const wanted = parts(params);
   if (!wanted.includes('snippet') || !wanted.includes('status')) return sendGoogleError(res, 400, 'unexpectedPart', 'part must include snippet and status.');
-  if (!context.state.spend(QUOTA_COST.upload)) return sendGoogleError(res, 403, 'quotaExceeded', QUOTA_MESSAGE, 'youtube.quota');
+  const notify = params.get('notifySubscribers');
+  if (notify !== null && notify !== 'true' && notify !== 'false') return sendGoogleError(res, 400, 'invalidValue', 'notifySubscribers must be true or false.');
+  // videos.insert has a daily bucket of its own: it spends no units.
+  if (!context.state.spendUpload()) return sendGoogleError(res, 403, 'quotaExceeded', QUOTA_MESSAGE, 'youtube.quota');
   const size = Number(req.headers['x-upload-content-length']);
   if (!Number.isSafeInteger(size) || size <= 0) return sendGoogleError(res, 400, 'badRequest', 'X-Upload-Content-Length must be the size of the video in bytes.', 'global');
   if (!/^video\//.test(String(req.headers['x-upload-content-type'] ?? ''))) {
@@ -571,7 +594,7 @@ function uploadInit(context: Context, res: ServerResponse, token: FakeToken, use
   }
   const resource = readVideoResource(json);
   if (typeof resource === 'string') return sendGoogleError(res, 400, resource.split(':')[0] ?? 'invalidVideoMetadata', resource);
-  const session = context.state.createSession({ ...user, channel: user.channel }, size, resource);
+  const session = context.state.createSession({ ...user, channel: user.channel }, size, resource, notify !== 'false');
   const location = `${context.baseUrl()}${UPLOAD_PATH}?uploadType=resumable&upload_id=${session.uploadId}`;
   res.writeHead(200, { Location: location, 'X-GUploader-UploadID': session.uploadId, 'Content-Length': '0' });
   res.end();

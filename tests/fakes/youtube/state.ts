@@ -13,8 +13,10 @@ export const KNOWN_SCOPES = [UPLOAD_SCOPE, READONLY_SCOPE, FULL_SCOPE, 'https://
 /** Resumable chunks (all but the last) are multiples of this. */
 export const UPLOAD_BLOCK = 256 * 1024;
 export const DEFAULT_DAILY_QUOTA = 10_000;
-/** Units per call, as in Google's quota calculator. */
-export const QUOTA_COST = { list: 1, upload: 1_600 } as const;
+/** Uploads (videos.insert) have a daily bucket of their own, one call each. */
+export const DEFAULT_DAILY_UPLOADS = 100;
+/** Units per call of the shared bucket, as in Google's quota calculator. */
+export const QUOTA_COST = { list: 1 } as const;
 const CODE_LIFETIME_MS = 10 * 60_000;
 /** Google's resumable sessions last about a week. */
 const SESSION_LIFETIME_MS = 7 * 86_400_000;
@@ -80,6 +82,8 @@ export interface FakeUploadSession {
   size: number;
   /** The JSON sent to the initiation: snippet and status. */
   resource: { snippet: Record<string, unknown>; status: Record<string, unknown> };
+  /** The initiation's notifySubscribers query parameter (absent: YouTube's default, true). */
+  notifySubscribers: boolean;
   expiresAt: number;
   /** Bytes the session holds (the Range it reports). */
   received: number;
@@ -103,6 +107,8 @@ export interface FakeVideo {
   uploadStatus: 'uploaded' | 'processed' | 'rejected' | 'failed';
   privacyStatus: string;
   selfDeclaredMadeForKids: boolean;
+  /** The initiation's notifySubscribers (YouTube's default when absent: true). */
+  notifySubscribers: boolean;
   rejectionReason: string | null;
   failureReason: string | null;
   processingStatus: FakeProcessingStatus;
@@ -133,7 +139,11 @@ export class FakeYouTubeState {
 
   accessTokenLifetimeSeconds = 3599;
   dailyQuota = DEFAULT_DAILY_QUOTA;
+  dailyUploads = DEFAULT_DAILY_UPLOADS;
+  /** An unaudited Google Cloud project: YouTube keeps every uploaded video private, whatever was asked. */
+  lockPrivate = false;
   private quotaUsed = 0;
+  private uploadsUsed = 0;
   private quotaDay = '';
 
   constructor(private readonly now: () => number) {}
@@ -219,6 +229,26 @@ export class FakeYouTubeState {
     if (day === this.quotaDay) return;
     this.quotaDay = day;
     this.quotaUsed = 0;
+    this.uploadsUsed = 0;
+  }
+
+  /** Spends one of today's uploads; false (nothing spent) when none are left. */
+  spendUpload(): boolean {
+    this.rollQuotaDay();
+    if (this.uploadsUsed >= this.dailyUploads) return false;
+    this.uploadsUsed++;
+    return true;
+  }
+
+  uploadsLeft(): number {
+    this.rollQuotaDay();
+    return Math.max(0, this.dailyUploads - this.uploadsUsed);
+  }
+
+  /** Leaves `uploads` for the rest of today (Pacific). */
+  setUploadsLeft(uploads: number): void {
+    this.rollQuotaDay();
+    this.uploadsUsed = this.dailyUploads - uploads;
   }
 
   /** Spends units of today's quota; false (nothing spent) when there are not enough left. */
@@ -242,7 +272,7 @@ export class FakeYouTubeState {
 
   // ---- Uploads --------------------------------------------------------------------------------
 
-  createSession(user: FakeGoogleUser & { channel: FakeChannel }, size: number, resource: FakeUploadSession['resource']): StoredSession {
+  createSession(user: FakeGoogleUser & { channel: FakeChannel }, size: number, resource: FakeUploadSession['resource'], notifySubscribers: boolean): StoredSession {
     const parts: Buffer[] = [];
     const session: StoredSession = {
       uploadId: `AUwvE${randomId(40)}`,
@@ -250,6 +280,7 @@ export class FakeYouTubeState {
       channelId: user.channel.id,
       size,
       resource,
+      notifySubscribers,
       expiresAt: this.now() + SESSION_LIFETIME_MS,
       received: 0,
       bytesReceived: 0,
@@ -293,8 +324,9 @@ export class FakeYouTubeState {
       channelId: session.channelId,
       snippet: { ...session.resource.snippet, channelId: session.channelId, publishedAt: new Date(this.now()).toISOString() },
       uploadStatus: 'uploaded',
-      privacyStatus: String(session.resource.status.privacyStatus),
+      privacyStatus: this.lockPrivate ? 'private' : String(session.resource.status.privacyStatus),
       selfDeclaredMadeForKids: session.resource.status.selfDeclaredMadeForKids === true,
+      notifySubscribers: session.notifySubscribers,
       rejectionReason: null,
       failureReason: null,
       processingStatus: 'processing',

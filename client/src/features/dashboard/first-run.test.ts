@@ -9,7 +9,7 @@ describe('the first-run checklist', () => {
   });
 
   it('counts a post once an upload is queued or delivered, not when it failed', () => {
-    const clip = (...statuses: string[]) => ({ posted_to: statuses.map((status) => ({ account: 'a', status, percent: null, platform: 'tiktok' as const, external_id: null, stats: null })) });
+    const clip = (...statuses: string[]) => ({ posted_to: statuses.map((status) => ({ account: 'a', status, percent: null, platform: 'tiktok' as const, external_id: null, stats: null, warning: null })) });
     expect(hasPosted([clip(), clip('failed')])).toBe(false);
     expect(hasPosted([clip('failed'), clip('queued')])).toBe(true);
     expect(hasPosted([clip('published')])).toBe(true);

@@ -68,6 +68,12 @@ function QueueRow({ item, now, busy, onPostNow, onCancel }: RowProps) {
               {item.error}
             </p>
           )}
+          {item.warning && (
+            <p className="flex items-start gap-1.5 text-sm text-warning-soft-foreground" data-testid="queue-warning">
+              <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              {item.warning}
+            </p>
+          )}
         </div>
       </div>
       {waiting && (

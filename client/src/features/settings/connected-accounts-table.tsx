@@ -1,5 +1,5 @@
 import { BarChart3, CalendarClock, LoaderCircle, RefreshCw, Trash2 } from 'lucide-react';
-import { accountUsername, PLATFORM_LABELS, type ConnectedAccount } from '@clipshift/shared';
+import { accountUsername, PLATFORM_LABELS, uploadsLeftLabel, type ConnectedAccount } from '@clipshift/shared';
 import { connectedAccountMessages as messages } from '@/api/accounts';
 import { AccountAvatar } from '@/components/account-avatar';
 import { PlatformIcon } from '@/components/platform-icon';
@@ -27,6 +27,20 @@ function StatusBadge({ account }: { account: ConnectedAccount }) {
     <Badge variant="warning" data-testid="account-status">
       {messages.reconnectNeeded}
     </Badge>
+  );
+}
+
+/** A YouTube account's uploads left today; they are the Google project's, so every channel shows the same. */
+function UploadsLeft({ account }: { account: ConnectedAccount }) {
+  if (account.uploads_left_today === null) return null;
+  return (
+    <span
+      className={account.uploads_left_today === 0 ? 'text-xs text-warning-soft-foreground' : 'text-xs text-muted-foreground'}
+      title="YouTube's daily uploads of this server's Google project; they come back at midnight Pacific time"
+      data-testid="account-uploads-left"
+    >
+      {uploadsLeftLabel(account.uploads_left_today)}
+    </span>
   );
 }
 
@@ -141,7 +155,10 @@ function AccountsTable({ accounts, actions }: ConnectedAccountsProps) {
                 <LinkedStreamers names={account.linked_streamers} />
               </TableCell>
               <TableCell>
-                <StatusBadge account={account} />
+                <div className="flex flex-col items-start gap-1">
+                  <StatusBadge account={account} />
+                  <UploadsLeft account={account} />
+                </div>
               </TableCell>
               <TableCell className="text-muted-foreground">
                 <time dateTime={account.created_at}>{formatDate(account.created_at)}</time>
@@ -178,6 +195,14 @@ function AccountCards({ accounts, actions }: ConnectedAccountsProps) {
             <dd>
               <time dateTime={account.created_at}>{formatDate(account.created_at)}</time>
             </dd>
+            {account.uploads_left_today !== null && (
+              <>
+                <dt className="text-muted-foreground">Uploads</dt>
+                <dd>
+                  <UploadsLeft account={account} />
+                </dd>
+              </>
+            )}
           </dl>
           <ActionButtons account={account} actions={actions} compact={false} />
         </li>

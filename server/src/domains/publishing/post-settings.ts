@@ -11,6 +11,8 @@ export interface PostChoice {
   disableComment: boolean;
   disableDuet: boolean;
   disableStitch: boolean;
+  /** YouTube's notifySubscribers (false for TikTok). */
+  youtubeNotifySubscribers: boolean;
 }
 
 const isPrivacyLevel = (value: string): value is PrivacyLevel => (PRIVACY_LEVELS as readonly string[]).includes(value);
@@ -25,6 +27,7 @@ export async function listAccountPostSettings(db: DbOrTrx, userId: string): Prom
     platform: row.platform,
     privacy_level: row.platform === 'tiktok' && row.privacy_level !== null && isPrivacyLevel(row.privacy_level) ? row.privacy_level : null,
     youtube_privacy: row.platform === 'youtube' && row.privacy_level !== null && isYouTubePrivacy(row.privacy_level) ? row.privacy_level : null,
+    youtube_notify_subscribers: row.platform === 'youtube' && (row.youtube_notify_subscribers ?? false),
     disable_comment: row.disable_comment ?? false,
     disable_duet: row.disable_duet ?? false,
     disable_stitch: row.disable_stitch ?? false,
@@ -47,6 +50,7 @@ export async function saveAccountPostSettings(db: DbOrTrx, userId: string, input
     disable_comment: !youtube && (input.disable_comment ?? false),
     disable_duet: !youtube && (input.disable_duet ?? false),
     disable_stitch: !youtube && (input.disable_stitch ?? false),
+    youtube_notify_subscribers: youtube && (input.youtube_notify_subscribers ?? false),
   });
   const saved = (await listAccountPostSettings(db, userId)).find((row) => row.tiktok_account_id === account.id);
   if (!saved) throw new Error('The account vanished while its post settings were saved');
@@ -64,6 +68,7 @@ export async function postChoices(db: DbOrTrx, accountIds: readonly string[]): P
       disableComment: row.disable_comment,
       disableDuet: row.disable_duet,
       disableStitch: row.disable_stitch,
+      youtubeNotifySubscribers: row.youtube_notify_subscribers,
     });
   }
   return map;

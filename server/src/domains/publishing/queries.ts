@@ -112,7 +112,7 @@ export function selectUploadsOfClips(db: DbOrTrx, clipRowIds: readonly string[])
   return db
     .selectFrom('uploads as u')
     .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
-    .select(['u.clip_row_id', 'u.status', 'u.percent', 'u.account_name', 'u.platform', 'u.external_id', 'u.stats', 'u.stats_fetched_at', 'a.username', 'a.display_name'])
+    .select(['u.clip_row_id', 'u.status', 'u.percent', 'u.account_name', 'u.platform', 'u.external_id', 'u.stats', 'u.stats_fetched_at', 'u.warning', 'a.username', 'a.display_name'])
     .where('u.clip_row_id', '=', anyUuid(clipRowIds))
     .orderBy('u.created_at')
     .execute();
@@ -132,7 +132,7 @@ export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Pro
     .onConflict((onConflict) =>
       onConflict
         .columns(['clip_row_id', 'platform', 'account_open_id'])
-        .doUpdateSet({ status: 'queued', ...values, publish_id: null, upload_url_enc: null, external_id: null, stats: null, stats_fetched_at: null, stats_due_at: null, percent: null, error: null, updated_at: new Date() })
+        .doUpdateSet({ status: 'queued', ...values, publish_id: null, upload_url_enc: null, external_id: null, stats: null, stats_fetched_at: null, stats_due_at: null, percent: null, error: null, warning: null, updated_at: new Date() })
         .where('uploads.status', 'in', RETRIABLE_UPLOAD),
     )
     .returningAll()
@@ -271,7 +271,7 @@ export function selectAccountPostSettings(db: DbOrTrx, userId: string) {
   return db
     .selectFrom('tiktok_accounts as a')
     .leftJoin('account_post_settings as s', 's.tiktok_account_id', 'a.id')
-    .select(['a.id', 'a.platform', 'a.display_name', 'a.username', 's.privacy_level', 's.disable_comment', 's.disable_duet', 's.disable_stitch'])
+    .select(['a.id', 'a.platform', 'a.display_name', 'a.username', 's.privacy_level', 's.disable_comment', 's.disable_duet', 's.disable_stitch', 's.youtube_notify_subscribers'])
     .where('a.user_id', '=', userId)
     .orderBy('a.created_at')
     .execute();
@@ -292,8 +292,39 @@ export async function upsertPostSettings(db: DbOrTrx, values: Insertable<Account
         disable_comment: values.disable_comment ?? false,
         disable_duet: values.disable_duet ?? false,
         disable_stitch: values.disable_stitch ?? false,
+        youtube_notify_subscribers: values.youtube_notify_subscribers ?? false,
         updated_at: new Date(),
       }),
     )
     .execute();
+}
+
+// youtube_quota_days
+
+/** Uploads (their own bucket) and units (every other call): a spend, a day's total or its limits. */
+export interface QuotaSpend {
+  uploads: number;
+  units: number;
+}
+
+/**
+ * Adds `spend` to the project's row for `day` when both buckets stay within `limits`, in one
+ * statement: concurrent spenders queue on the row lock of the upsert and each sees the others'
+ * counts, so no two can pass the limit together. Undefined (nothing spent) when it would pass.
+ */
+export async function spendQuotaDay(db: DbOrTrx, project: string, day: string, spend: QuotaSpend, limits: QuotaSpend): Promise<QuotaSpend | undefined> {
+  const { rows } = await sql<QuotaSpend>`
+    insert into youtube_quota_days as q (project, day, uploads, units)
+    select ${project}, ${day}::date, ${spend.uploads}::int, ${spend.units}::int
+    where ${spend.uploads}::int <= ${limits.uploads}::int and ${spend.units}::int <= ${limits.units}::int
+    on conflict (project, day) do update set uploads = q.uploads + excluded.uploads, units = q.units + excluded.units
+    where q.uploads + excluded.uploads <= ${limits.uploads}::int and q.units + excluded.units <= ${limits.units}::int
+    returning q.uploads, q.units`.execute(db);
+  return rows[0];
+}
+
+/** What the project spent on `day`; nothing spent yet without a row. */
+export async function selectQuotaDay(db: DbOrTrx, project: string, day: string): Promise<QuotaSpend> {
+  const row = await db.selectFrom('youtube_quota_days').select(['uploads', 'units']).where('project', '=', project).where('day', '=', sql<Date>`${day}::date`).executeTakeFirst();
+  return row ?? { uploads: 0, units: 0 };
 }

@@ -108,6 +108,7 @@ export async function listQueue(db: DbOrTrx, userId: string): Promise<QueueItem[
     status: row.status,
     scheduled_for: (row.scheduled_for ?? row.created_at).toISOString(),
     error: row.error,
+    warning: row.warning,
     clip_title: clips.get(row.clip_row_id)?.title ?? '',
     account: row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name }),
     timezone: row.timezone ?? DEFAULT_ZONE,

@@ -16,6 +16,7 @@ export { listAccountPostSettings, saveAccountPostSettings } from './post-setting
 export { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from './schedule.ts';
 export { awaitAccepted, findUpload, postClip, targetAccounts, toUpload, type UploadRow } from './uploads.ts';
 export { accountStats, firstStatsDue, nextStatsDue, performanceProfileFor } from './stats.ts';
+export { withYouTubeQuota, youtubeQuotaFromEnv, youtubeUploadsLeft } from './youtube-quota.ts';
 
 export type PostedTo = Clip['posted_to'];
 
@@ -27,7 +28,7 @@ export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Prom
     const list = map.get(row.clip_row_id) ?? [];
     // A removed account's posts stay, under the name the account had then.
     const account = row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name });
-    list.push({ account, status: row.status, percent: row.percent, platform: row.platform, external_id: row.external_id, stats: statsOf(row) });
+    list.push({ account, status: row.status, percent: row.percent, platform: row.platform, external_id: row.external_id, stats: statsOf(row), warning: row.warning });
     map.set(row.clip_row_id, list);
   }
   return map;
@@ -66,6 +67,8 @@ interface UnattendedPost {
   /** The clip's title: YouTube posts take their title from it (youtubeTitle). */
   clipTitle: string;
   mode: 'direct' | 'inbox';
+  /** YouTube's notifySubscribers chosen for this post; absent: each account's choice. */
+  youtubeNotifySubscribers?: boolean;
   /** TikTok's commercial content disclosure (an approval's); absent: nothing disclosed. */
   commercial?: TikTokCommercial;
 }
@@ -96,7 +99,7 @@ export async function queueUnattendedUploads(db: DbOrTrx, post: UnattendedPost, 
   }
   await assertCommercialAllowed(db, post.accountIds, choices, post.commercial);
   const rows: UploadRow[] = [];
-  const { clipTitle, ...queueInput } = post;
+  const { clipTitle, youtubeNotifySubscribers, ...queueInput } = post;
   for (const accountId of post.accountIds) {
     const choice = choices.get(accountId);
     const queued = await queueUploads(
@@ -105,6 +108,7 @@ export async function queueUnattendedUploads(db: DbOrTrx, post: UnattendedPost, 
         ...queueInput,
         accountIds: [accountId],
         title: youtubeTitle(clipTitle),
+        youtubeNotifySubscribers: youtubeNotifySubscribers ?? choice?.youtubeNotifySubscribers ?? false,
         // queueUploads keeps the one that fits the account's platform (post-settings checked it on save).
         ...(choice
           ? { privacyLevel: choice.privacyLevel, youtubePrivacy: choice.privacyLevel, disableComment: choice.disableComment, disableDuet: choice.disableDuet, disableStitch: choice.disableStitch }

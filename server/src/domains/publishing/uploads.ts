@@ -43,6 +43,7 @@ export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
     percent: row.percent,
     publish_id: row.publish_id,
     error: row.error,
+    warning: row.warning,
     scheduled_for: row.scheduled_for?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -80,6 +81,8 @@ interface QueueInput {
   youtubePrivacy?: string;
   /** The YouTube title, for YouTube accounts. */
   title?: string;
+  /** YouTube's notifySubscribers, for YouTube accounts (default false). */
+  youtubeNotifySubscribers?: boolean;
   /** TikTok's commercial content disclosure, for TikTok accounts (absent: nothing disclosed). */
   commercial?: TikTokCommercial;
 }
@@ -127,6 +130,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
       brand_organic: account.platform === 'tiktok' && (input.commercial?.your_brand ?? false),
       brand_content: account.platform === 'tiktok' && (input.commercial?.branded_content ?? false),
       title: youtube ? (input.title ?? null) : null,
+      youtube_notify_subscribers: youtube && (input.youtubeNotifySubscribers ?? false),
     };
     const row = await insertUpload(db, values);
     if (!row) {
@@ -186,6 +190,7 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
       disableDuet: input.disable_duet,
       disableStitch: input.disable_stitch,
       youtubePrivacy: input.youtube_privacy,
+      youtubeNotifySubscribers: input.youtube_notify_subscribers,
       title: input.title?.trim() ? input.title.trim() : youtubeTitle(clip.title),
       commercial: input.tiktok_commercial,
     }, { timing: 'now' });

@@ -46,7 +46,20 @@ export async function approveClip(deps: AppDeps, userId: string, input: Omit<App
   const description = input.description?.trim() || (sortByRank(clip.descriptions)[0]?.description ?? clip.title);
   const uploads = await deps.db.transaction().execute(async (trx) => {
     if (!(await settlePendingClip(trx, clip.id, 'approved'))) throw NOT_WAITING(clip.clip_id);
-    return queueUnattendedUploads(trx, { userId, clipRowId: clip.id, accountIds, description, clipTitle: clip.title, mode: deps.env.TIKTOK_POST_MODE, commercial: input.tiktok_commercial }, { requireChoice: true });
+    return queueUnattendedUploads(
+      trx,
+      {
+        userId,
+        clipRowId: clip.id,
+        accountIds,
+        description,
+        clipTitle: clip.title,
+        mode: deps.env.TIKTOK_POST_MODE,
+        commercial: input.tiktok_commercial,
+        youtubeNotifySubscribers: input.youtube_notify_subscribers,
+      },
+      { requireChoice: true },
+    );
   });
   await recordLog(deps.db, deps.logger, {
     level: 'INFO',
@@ -67,11 +80,11 @@ export interface BulkApproval {
  * Approves each clip on its own (the best-ranked suggestion, the streamer's linked accounts): one
  * clip that cannot be approved is reported in `failed` and does not hold the others back.
  */
-export async function approveClips(deps: AppDeps, userId: string, clipIds: readonly string[]): Promise<BulkApproval> {
+export async function approveClips(deps: AppDeps, userId: string, clipIds: readonly string[], choices: Pick<ApproveClipRequest, 'youtube_notify_subscribers'> = {}): Promise<BulkApproval> {
   const result: BulkApproval = { approved: 0, uploads: [], failed: [] };
   for (const clipId of new Set(clipIds)) {
     try {
-      const approval = await approveClip(deps, userId, { clip_id: clipId });
+      const approval = await approveClip(deps, userId, { clip_id: clipId, ...choices });
       result.approved += 1;
       result.uploads.push(...approval.uploads);
     } catch (error) {

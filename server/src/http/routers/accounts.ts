@@ -1,14 +1,19 @@
 import { accountIdInput, accountStats, accountStatsInput, connectedAccount, PLATFORM_LABELS } from '@clipshift/shared';
 import { z } from 'zod';
-import { accountStats as statsOfAccount, findAccount, removeAccount } from '../../domains/publishing/service.ts';
+import { accountStats as statsOfAccount, findAccount, removeAccount, youtubeUploadsLeft } from '../../domains/publishing/service.ts';
 import { accountViews } from '../../domains/streamers/service.ts';
 import { authedProcedure, router } from '../trpc.ts';
 
 /** Settings' "Connected accounts": the user's accounts of every platform in one list. */
 export const accountsRouter = router({
-  list: authedProcedure.output(z.array(connectedAccount)).query(async ({ ctx }) =>
-    (await accountViews(ctx.deps.db, ctx.user.id)).map(({ needs_reconnect, ...account }) => ({ ...account, status: needs_reconnect ? 'reconnect' : 'ok' }) as const),
-  ),
+  list: authedProcedure.output(z.array(connectedAccount)).query(async ({ ctx }) => {
+    const [accounts, uploadsLeft] = await Promise.all([accountViews(ctx.deps.db, ctx.user.id), youtubeUploadsLeft(ctx.deps)]);
+    return accounts.map(({ needs_reconnect, ...account }) => ({
+      ...account,
+      status: needs_reconnect ? 'reconnect' : 'ok',
+      uploads_left_today: account.platform === 'youtube' ? uploadsLeft : null,
+    }) as const);
+  }),
 
   delete: authedProcedure
     .input(accountIdInput)

@@ -29,7 +29,7 @@ export const reviewRouter = router({
     .input(approveClipsInput)
     .output(approveClipsResult)
     .mutation(async ({ ctx, input }) => {
-      const result = await approveClips(ctx.deps, ctx.user.id, input.clip_ids);
+      const result = await approveClips(ctx.deps, ctx.user.id, input.clip_ids, { youtube_notify_subscribers: input.youtube_notify_subscribers });
       return { ...result, uploads: await toUploads(ctx.deps.db, result.uploads) };
     }),
 

@@ -208,7 +208,19 @@ export interface AccountPostSettingsTable {
   disable_comment: ColumnType<boolean, boolean | undefined, boolean>;
   disable_duet: ColumnType<boolean, boolean | undefined, boolean>;
   disable_stitch: ColumnType<boolean, boolean | undefined, boolean>;
+  youtube_notify_subscribers: ColumnType<boolean, boolean | undefined, boolean>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** What a Google project (YOUTUBE_CLIENT_ID) spent of its YouTube quota on one Pacific day. */
+export interface YouTubeQuotaDaysTable {
+  project: string;
+  /** The date in Los Angeles, written YYYY-MM-DD (node-postgres reads a date back as a Date). */
+  day: ColumnType<Date, string, never>;
+  /** videos.insert calls (their own bucket). */
+  uploads: ColumnType<number, number | undefined, number>;
+  /** Units of every other call. */
+  units: ColumnType<number, number | undefined, number>;
 }
 
 /** The steps of a subtitle job, in order (shared RENDER_STAGES). */
@@ -321,6 +333,10 @@ export interface UploadsTable {
   external_id: string | null;
   /** The YouTube title; null for TikTok. */
   title: string | null;
+  /** YouTube's notifySubscribers; false for TikTok. */
+  youtube_notify_subscribers: ColumnType<boolean, boolean | undefined, boolean>;
+  /** What the platform did that was not asked for although the post went out (a video YouTube kept private). */
+  warning: string | null;
   stats: ColumnType<PostStats | null, string | null | undefined, string | null>;
   stats_fetched_at: Timestamp | null;
   /** When the statistics are next read; null once they no longer are. */
@@ -421,4 +437,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   account_post_settings: AccountPostSettingsTable;
   post_stats_history: PostStatsHistoryTable;
+  youtube_quota_days: YouTubeQuotaDaysTable;
 }

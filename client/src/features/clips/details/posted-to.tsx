@@ -98,6 +98,12 @@ export function PostedTo({ entries }: { entries: readonly PostedEntry[] }) {
               {entry.status === 'uploading' && (
                 <Progress value={entry.percent ?? 0} aria-label={`${entry.account}: ${uploadProgressLabel(entry)}`} className="h-1.5" />
               )}
+              {entry.warning && (
+                <p className="flex items-start gap-1.5 text-xs text-warning-soft-foreground" data-testid="posted-to-warning">
+                  <CircleAlert className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+                  {entry.warning}
+                </p>
+              )}
               {entry.stats && <PostStats stats={entry.stats} now={now} />}
             </li>
           );

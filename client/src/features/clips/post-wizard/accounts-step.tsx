@@ -122,6 +122,8 @@ interface AccountsStepProps {
   onTitleChange: (title: string) => void;
   youtubePrivacy: YouTubePrivacy | null;
   onYouTubePrivacyChange: (privacy: YouTubePrivacy) => void;
+  notifySubscribers: boolean;
+  onNotifySubscribersChange: (notify: boolean) => void;
   problems: readonly PlatformProblems[];
   disclosure: DisclosureChoice;
   onDisclosureChange: (value: DisclosureChoice) => void;
@@ -176,6 +178,8 @@ export function AccountsStep(props: AccountsStepProps) {
           onTitleChange={props.onTitleChange}
           privacy={props.youtubePrivacy}
           onPrivacyChange={props.onYouTubePrivacyChange}
+          notifySubscribers={props.notifySubscribers}
+          onNotifySubscribersChange={props.onNotifySubscribersChange}
         />
       )}
       <PreflightProblems problems={props.problems} />

@@ -96,6 +96,8 @@ function PostWizardBody({ listed, initialDescription, isGenerating, onGenerateSu
             onTitleChange={wizard.setTitle}
             youtubePrivacy={wizard.youtubePrivacy}
             onYouTubePrivacyChange={wizard.setYouTubePrivacy}
+            notifySubscribers={wizard.notifySubscribers}
+            onNotifySubscribersChange={wizard.setNotifySubscribers}
             problems={wizard.problems}
             disclosure={wizard.disclosure}
             onDisclosureChange={wizard.setDisclosure}

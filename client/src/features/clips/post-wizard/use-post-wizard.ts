@@ -25,6 +25,7 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
   const [interactions, setInteractions] = useState<Interactions>(ALL_INTERACTIONS_ALLOWED);
   const [editedTitle, setTitle] = useState<string | null>(null);
   const [youtubePrivacy, setYouTubePrivacy] = useState<YouTubePrivacy | null>(null);
+  const [notifySubscribers, setNotifySubscribers] = useState(false);
   const { post, posting } = usePostClip();
 
   const suggestions = useMemo(() => rankedSuggestions(clip), [clip]);
@@ -87,7 +88,7 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
     if (!canPost) return;
     // Each platform's options go only when one of its accounts is chosen.
     const tiktok = tiktokIds.length > 0 && offeredPrivacy !== null ? { privacy_level: offeredPrivacy, ...interactionFlags(effectiveInteractions), tiktok_commercial: commercial } : {};
-    const youtube = platforms.has('youtube') && youtubePrivacy !== null ? { title: title.trim(), youtube_privacy: youtubePrivacy } : {};
+    const youtube = platforms.has('youtube') && youtubePrivacy !== null ? { title: title.trim(), youtube_privacy: youtubePrivacy, youtube_notify_subscribers: notifySubscribers } : {};
     const input: PostClipInput = { id: clip.clip_id, description, account_ids: selectedIds, ...tiktok, ...youtube };
     post(input, { onSuccess: onPosted });
   };
@@ -117,6 +118,8 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
     titleProblem: youtubeTitleProblem,
     youtubePrivacy,
     setYouTubePrivacy,
+    notifySubscribers,
+    setNotifySubscribers,
     problems,
     disclosure,
     setDisclosure,

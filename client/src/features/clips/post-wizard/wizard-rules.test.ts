@@ -3,7 +3,7 @@ import { DESCRIPTION_MAX_LENGTH, DISCLOSURE_TYPE_NEEDED, type AccountPlatform, t
 import { canAdvance, canPostWith, LAST_STEP, postReady, stepLabel, WIZARD_STEPS, type WizardFacts } from './wizard-rules';
 
 function account(id: string, needsReconnect = false, platform: AccountPlatform = 'tiktok'): ConnectedAccount {
-  return { id, platform, display_name: id, username: id, avatar_url: null, created_at: '2026-01-01T00:00:00Z', linked_streamers: [], status: needsReconnect ? 'reconnect' : 'ok' };
+  return { id, platform, display_name: id, username: id, avatar_url: null, created_at: '2026-01-01T00:00:00Z', linked_streamers: [], status: needsReconnect ? 'reconnect' : 'ok', uploads_left_today: null };
 }
 
 const facts = (overrides: Partial<WizardFacts> = {}): WizardFacts => ({

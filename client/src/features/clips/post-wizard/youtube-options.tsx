@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
@@ -12,10 +13,12 @@ interface YouTubeOptionsProps {
   onTitleChange: (title: string) => void;
   privacy: YouTubePrivacy | null;
   onPrivacyChange: (privacy: YouTubePrivacy) => void;
+  notifySubscribers: boolean;
+  onNotifySubscribersChange: (notify: boolean) => void;
 }
 
-/** YouTube's own options: the Short's title (100 characters at most) and who may watch it (no default). */
-export function YouTubeOptions({ title, titleProblem, onTitleChange, privacy, onPrivacyChange }: YouTubeOptionsProps) {
+/** YouTube's own options: the Short's title (100 characters at most), who may watch it (no default) and whether subscribers hear of it (off by default). */
+export function YouTubeOptions({ title, titleProblem, onTitleChange, privacy, onPrivacyChange, notifySubscribers, onNotifySubscribersChange }: YouTubeOptionsProps) {
   const id = useId();
   return (
     <fieldset className="min-w-0 space-y-4 rounded-lg border p-3" data-testid="youtube-options">
@@ -41,6 +44,10 @@ export function YouTubeOptions({ title, titleProblem, onTitleChange, privacy, on
         )}
       </div>
       <YouTubePrivacyChoice privacy={privacy} onChange={onPrivacyChange} />
+      <div className="flex items-center gap-2">
+        <Checkbox id={`${id}-notify`} checked={notifySubscribers} onCheckedChange={(next) => onNotifySubscribersChange(next === true)} />
+        <Label htmlFor={`${id}-notify`}>Notify subscribers</Label>
+      </div>
     </fieldset>
   );
 }

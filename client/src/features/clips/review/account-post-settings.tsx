@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { ShieldCheck } from 'lucide-react';
 import type { AccountPlatform, AccountPostSettings } from '@clipshift/shared';
 import { useAccountPostSettings, useSaveAccountPostSettings } from '@/api/review';
 import { useCreatorOptions } from '@/api/tiktok-accounts';
 import { PlatformIcon } from '@/components/platform-icon';
 import { Badge } from '@/components/ui/badge';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { InteractionSettings } from '../shared/interaction-settings';
@@ -60,14 +62,34 @@ function TikTokSettingsRow({ settings }: { settings: AccountPostSettings }) {
   );
 }
 
-/** One YouTube channel's choice: private, unlisted or public for approved and automatic Shorts (no default). */
+/**
+ * One YouTube channel's choices for approved and automatic Shorts: private, unlisted or public (no
+ * default), and whether subscribers are notified (off; saved with the privacy, so once it is chosen).
+ */
 function YouTubeSettingsRow({ settings }: { settings: AccountPostSettings }) {
+  const id = useId();
   const save = useSaveAccountPostSettings();
   const privacy = settings.youtube_privacy;
+  const notify = settings.youtube_notify_subscribers;
   return (
     <li className="space-y-3 rounded-lg border p-3" data-testid="account-post-settings" data-platform="youtube" aria-label={`Post settings of ${settings.account}`}>
       <RowHeader settings={settings} platform="youtube" chosen={privacy !== null} />
-      <YouTubePrivacyChoice privacy={privacy} disabled={save.isPending} onChange={(next) => save.mutate({ id: settings.tiktok_account_id, youtube_privacy: next })} />
+      <YouTubePrivacyChoice
+        privacy={privacy}
+        disabled={save.isPending}
+        onChange={(next) => save.mutate({ id: settings.tiktok_account_id, youtube_privacy: next, youtube_notify_subscribers: notify })}
+      />
+      <div className="flex items-center gap-2">
+        <Checkbox
+          id={`${id}-notify`}
+          checked={notify}
+          disabled={save.isPending || privacy === null}
+          onCheckedChange={(next) => {
+            if (privacy !== null) save.mutate({ id: settings.tiktok_account_id, youtube_privacy: privacy, youtube_notify_subscribers: next === true });
+          }}
+        />
+        <Label htmlFor={`${id}-notify`}>Notify subscribers</Label>
+      </div>
     </li>
   );
 }

@@ -51,7 +51,7 @@ describe('privacy levels and creator options', () => {
 });
 
 describe('where a clip has been posted', () => {
-  const clip = (statuses: [string, string][]) => ({ posted_to: statuses.map(([account, status]) => ({ account, status, percent: null, platform: 'tiktok' as const, external_id: null, stats: null })) });
+  const clip = (statuses: [string, string][]) => ({ posted_to: statuses.map(([account, status]) => ({ account, status, percent: null, platform: 'tiktok' as const, external_id: null, stats: null, warning: null })) });
 
   it('counts a published clip and one waiting in the inbox as posted, nothing else', () => {
     expect(isPosted(clip([]))).toBe(false);

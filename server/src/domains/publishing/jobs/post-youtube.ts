@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isYouTubePrivacy, postPreflight, youtubeShortUrl } from '@clipshift/shared';
+import { isYouTubePrivacy, postPreflight, YOUTUBE_PRIVATE_LOCK_WARNING, youtubeShortUrl } from '@clipshift/shared';
 import type { AppDeps } from '../../deps.ts';
 import type { UploadStatus } from '../../../platform/db/schema.ts';
 import { findClipById, instanceWorkDir } from '../../clips/service.ts';
@@ -34,8 +34,10 @@ import { postEventData, videoToSend, withUploadProgress } from './post-common.ts
  * A retried job with a saved URL asks the session where it stands (queryUpload) and sends only the
  * rest, or takes the video id when it is complete; with a saved video id it only polls. A new
  * session is opened only while neither is saved, and a session that never received a byte is no
- * video, so no retry can post twice. quotaExceeded puts the post back to `scheduled` at the next
- * midnight Pacific time, saying so.
+ * video, so no retry can post twice. A spent daily quota (the project's count in youtube_quota_days
+ * before the upload, or YouTube's quotaExceeded) puts the post back to `scheduled` at the next
+ * midnight Pacific time, saying so. A video YouTube keeps private although public or unlisted was
+ * asked (an unaudited Google Cloud project) is posted with the upload's warning saying why.
  */
 
 /** YouTube may have the video already; we can no longer ask. */
@@ -154,7 +156,15 @@ async function runYouTubeUpload(deps: AppDeps, youtube: YouTubeClient, upload: U
     await updateUpload(deps.db, upload.id, { status: 'processing', external_id: videoId, upload_url_enc: null, percent: 100, error: null, updated_at: new Date() });
   }
 
-  const outcome = await waitForProcessing(youtube, withToken, videoId, signal);
+  let warning = upload.warning;
+  // Shown as soon as YouTube reports it (the queue lists the post while it processes), saved once.
+  const noticePrivacy = async (privacyStatus: string | null) => {
+    const seen = privacyWarning(upload.privacy_level, privacyStatus);
+    if (seen === warning) return;
+    warning = seen;
+    await updateUpload(deps.db, upload.id, { warning, updated_at: new Date() });
+  };
+  const outcome = await waitForProcessing(youtube, withToken, videoId, noticePrivacy, signal);
   if (outcome.status === 'pending') {
     // Still processing: a later job looks again (the video is on YouTube; nothing is sent again).
     await queuePostJob(deps.db, upload.id, new Date(Date.now() + PROCESSING_RECHECK_MS));
@@ -165,7 +175,7 @@ async function runYouTubeUpload(deps: AppDeps, youtube: YouTubeClient, upload: U
   await deps.db.transaction().execute(async (trx) => {
     // stats_due_at: the statistics refresh reads the new video's counts from now on.
     const now = new Date();
-    await updateUpload(trx, upload.id, { status, error: null, published_at: now, stats_due_at: firstStatsDue(now), updated_at: now });
+    await updateUpload(trx, upload.id, { status, error: null, warning, published_at: now, stats_due_at: firstStatsDue(now), updated_at: now });
     await raiseEvent(trx, upload.user_id, 'post.published', { ...(await postEventData(trx, upload)), share_url: youtubeShortUrl(videoId) });
   });
   await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'youtube', message: `Posted "${clip.title}" to YouTube (${upload.account_name})`, userId: upload.user_id });
@@ -181,13 +191,28 @@ function videoMetadata(upload: UploadRow, clipTitle: string): YouTubeVideoMetada
     // An automatic post to an account whose privacy nobody chose goes out private: never public by default.
     privacyStatus: upload.privacy_level !== null && isYouTubePrivacy(upload.privacy_level) ? upload.privacy_level : 'private',
     madeForKids: false,
+    notifySubscribers: upload.youtube_notify_subscribers,
   };
+}
+
+/**
+ * The warning for a video YouTube keeps private although public or unlisted was asked: what it does
+ * to every upload of a Google Cloud project that has not passed its API audit.
+ */
+function privacyWarning(asked: string | null, actual: string | null): string | null {
+  return actual === 'private' && (asked === 'public' || asked === 'unlisted') ? YOUTUBE_PRIVATE_LOCK_WARNING : null;
 }
 
 type Processing = { status: 'published' } | { status: 'failed'; reason: string } | { status: 'pending' };
 
 /** Reads the video until YouTube has processed (or rejected) it, for up to PROCESSING_WAIT_MS. */
-async function waitForProcessing(youtube: YouTubeClient, withToken: TokenStep, videoId: string, signal: AbortSignal): Promise<Processing> {
+async function waitForProcessing(
+  youtube: YouTubeClient,
+  withToken: TokenStep,
+  videoId: string,
+  noticePrivacy: (privacyStatus: string | null) => Promise<void>,
+  signal: AbortSignal,
+): Promise<Processing> {
   const deadline = Date.now() + PROCESSING_WAIT_MS;
   for (let attempt = 0; ; attempt++) {
     const [video] = await withToken((accessToken) => youtube.getVideos(accessToken, [videoId], signal));
@@ -196,6 +221,7 @@ async function waitForProcessing(youtube: YouTubeClient, withToken: TokenStep, v
     if (video.uploadStatus === 'failed' || video.processingStatus === 'failed' || video.processingStatus === 'terminated') {
       return { status: 'failed', reason: `YouTube could not process the video (${video.rejectionReason ?? video.processingStatus ?? 'no reason given'}).` };
     }
+    await noticePrivacy(video.privacyStatus);
     if (video.uploadStatus === 'processed' || video.processingStatus === 'succeeded') return { status: 'published' };
     if (Date.now() >= deadline) return { status: 'pending' };
     await pause(Math.min(POLL_FIRST_MS * 2 ** attempt, POLL_MAX_MS), signal);

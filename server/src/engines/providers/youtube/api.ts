@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { sendWithRetries } from '../http/retry.ts';
 import { discardBody, joinUrl } from '../http/runtime.ts';
 import { YouTubeError } from './errors.ts';
+import { MAX_IDS_PER_LIST } from './quota.ts';
 import { GAMING_CATEGORY_ID, metadataProblems } from './rules.ts';
 import { errorFromAnswer, extractGoogleError, parseWith, readJson, YOUTUBE_RETRIES, type YouTubeRuntime } from './runtime.ts';
 import {
@@ -14,16 +15,14 @@ import {
 
 /*
  * Data API v3 calls: Bearer user token, Google's error envelope, 5xx and 429 retried. Every call
- * spends quota (a list 1 unit, an upload 1,600 of a default 10,000 a day), so nothing here polls.
+ * spends quota (a list 1 unit of 10,000 a day, an upload 1 of 100 uploads a day; see quota.ts), so
+ * nothing here polls.
  */
 
 export interface ApiConfig {
   /** YOUTUBE_API_URL, e.g. https://www.googleapis.com (Data API under /youtube/v3). */
   apiUrl: string;
 }
-
-/** videos.list takes at most 50 ids per request. */
-const MAX_IDS_PER_LIST = 50;
 
 async function getJson<S extends z.ZodType>(
   config: ApiConfig,
@@ -107,7 +106,8 @@ function toCount(value: string | undefined): number | null {
 
 /**
  * Opens a resumable upload session and returns its URL, which the caller saves before sending any
- * byte: a retried job resumes that session instead of creating a second video. Costs 1,600 units.
+ * byte: a retried job resumes that session instead of creating a second video. Costs one call of
+ * the project's daily uploads. notifySubscribers is always sent: YouTube's own default is true.
  */
 export async function startUpload(
   config: ApiConfig,
@@ -122,6 +122,7 @@ export async function startUpload(
   const url = new URL(joinUrl(config.apiUrl, '/upload/youtube/v3/videos'));
   url.searchParams.set('uploadType', 'resumable');
   url.searchParams.set('part', 'snippet,status');
+  url.searchParams.set('notifySubscribers', String(metadata.notifySubscribers ?? false));
   const body = JSON.stringify({
     snippet: {
       title: metadata.title,

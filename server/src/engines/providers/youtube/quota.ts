@@ -8,9 +8,26 @@ import { wallClock, zonedInstant } from '../../../platform/zoned-time.ts';
 
 export const QUOTA_TIME_ZONE = 'America/Los_Angeles';
 
-/** Units of a project's default daily quota, and what one upload (videos.insert) costs. */
-export const DEFAULT_DAILY_QUOTA = 10_000;
-export const UPLOAD_QUOTA_COST = 1_600;
+/**
+ * A Google project's daily quota has two buckets: uploads (videos.insert, one call each; 100 a day
+ * by default, YOUTUBE_DAILY_UPLOADS) and units for every other Data API call (10,000 by default,
+ * YOUTUBE_DAILY_UNITS). Units of the calls Clipshift makes, as Google's quota calculator lists them
+ * (OAuth calls and the bytes of an upload cost none):
+ */
+export const QUOTA_UNITS = { channelsList: 1, videosList: 1 } as const;
+/** videos.list takes at most 50 ids per request. */
+export const MAX_IDS_PER_LIST = 50;
+
+/** Units the lists of these video ids cost: one videos.list per 50 distinct ids. */
+export function videosListUnits(ids: readonly string[]): number {
+  return Math.ceil(new Set(ids).size / MAX_IDS_PER_LIST) * QUOTA_UNITS.videosList;
+}
+
+/** The quota day `now` falls in, as YYYY-MM-DD: the calendar date in Los Angeles. */
+export function quotaDay(now: Date | number): string {
+  const today = wallClock(typeof now === 'number' ? now : now.getTime(), QUOTA_TIME_ZONE);
+  return `${today.year}-${String(today.month).padStart(2, '0')}-${String(today.day).padStart(2, '0')}`;
+}
 
 /**
  * The instant the quota resets after `now`: the next 00:00 in Los Angeles. Midnight is never

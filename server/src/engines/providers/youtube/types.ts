@@ -112,6 +112,8 @@ export interface YouTubeVideoMetadata {
   madeForKids: boolean;
   /** Default '20' (Gaming). */
   categoryId?: string;
+  /** Whether YouTube tells the channel's subscribers about the video; default false (YouTube's own default is true). */
+  notifySubscribers?: boolean;
 }
 
 /** Where a resumable upload stands at YouTube. */
