@@ -1,5 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { ZodError } from 'zod';
+import { ZodError, type z } from 'zod';
 import type { PublicUser } from '@clipshift/shared';
 import type { AppDeps } from '../domains/deps.ts';
 import { isDatabaseUnavailable } from '../platform/db/errors.ts';
@@ -120,3 +120,19 @@ export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
   if (!ctx.user.is_admin) throw forbidden('This action needs an administrator account');
   return next();
 });
+
+/** A procedure's output schema, parsed synchronously (see validated). */
+export interface ValidatedOutput<T extends z.ZodType> {
+  /** What the OpenAPI document describes the answer with. */
+  schema: T;
+  parse(value: unknown): z.output<T>;
+}
+
+/**
+ * The output check of a procedure. tRPC parses a zod output with parseAsync, and zod then skips the
+ * compiled fast path it has for objects: a page of 50 clips took a tenth of the process's CPU to
+ * check. Our output schemas have no async refinements, so they are parsed synchronously.
+ */
+export function validated<T extends z.ZodType>(schema: T): ValidatedOutput<T> {
+  return { schema, parse: (value) => schema.parse(value) };
+}

@@ -29,6 +29,13 @@ interface ProcedureSchemas {
   output?: z.ZodType;
 }
 
+/** A procedure's output is checked through validated(): the zod schema it was made from. */
+function outputSchemaOf(output: unknown): z.ZodType | undefined {
+  if (output instanceof z.ZodType) return output;
+  if (typeof output === 'object' && output !== null && 'schema' in output && output.schema instanceof z.ZodType) return output.schema;
+  return undefined;
+}
+
 /** The zod input and output schemas of a route's procedure (a procedure without input has none). */
 export function schemasOf(route: Pick<RestRoute, 'procedure'>): ProcedureSchemas {
   const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { inputs: unknown[]; output?: unknown } }>;
@@ -37,7 +44,7 @@ export function schemasOf(route: Pick<RestRoute, 'procedure'>): ProcedureSchemas
   const output = def?.output;
   return {
     input: input instanceof z.ZodType ? input : undefined,
-    output: output instanceof z.ZodType ? output : undefined,
+    output: outputSchemaOf(output),
   };
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { anonymousLogBudget, recordLog } from '../../domains/logs/service.ts';
 import { consumeRateLimit, RATE_LIMITS, waitInWords } from '../../platform/rate-limit.ts';
 import { unauthorized } from '../../platform/errors.ts';
-import { publicProcedure, router } from '../trpc.ts';
+import { publicProcedure, router, validated } from '../trpc.ts';
 import {
   checkCredentials,
   createSession,
@@ -21,7 +21,7 @@ const messageWithUser = z.object({ message: z.string(), user: publicUser });
 export const authRouter = router({
   login: publicProcedure
     .input(loginInput)
-    .output(messageWithUser)
+    .output(validated(messageWithUser))
     .mutation(async ({ ctx, input }) => {
       const { db, logger, appSecret } = ctx.deps;
       const guard = await guardLogin(db, appSecret, ctx.meta, input.username);
@@ -66,7 +66,7 @@ export const authRouter = router({
 
   register: publicProcedure
     .input(registerInput)
-    .output(messageWithUser)
+    .output(validated(messageWithUser))
     .mutation(async ({ ctx, input }) => {
       const { db, logger, env } = ctx.deps;
       await consumeRateLimit(db, `register:${ctx.meta.ip}`, RATE_LIMITS.register);
@@ -81,10 +81,10 @@ export const authRouter = router({
     }),
 
   registrationStatus: publicProcedure
-    .output(registrationStatus)
+    .output(validated(registrationStatus))
     .query(({ ctx }) => getRegistrationStatus(ctx.deps.db, ctx.deps.env.REGISTRATION_MODE)),
 
-  logout: publicProcedure.output(z.object({ message: z.string() })).mutation(async ({ ctx }) => {
+  logout: publicProcedure.output(validated(z.object({ message: z.string() }))).mutation(async ({ ctx }) => {
     if (ctx.sessionId) {
       await invalidateSession(ctx.deps.db, ctx.sessionId);
       if (ctx.user) {
@@ -101,6 +101,6 @@ export const authRouter = router({
   }),
 
   checkAuth: publicProcedure
-    .output(z.union([z.object({ authenticated: z.literal(true), user: publicUser }), z.object({ authenticated: z.literal(false) })]))
+    .output(validated(z.union([z.object({ authenticated: z.literal(true), user: publicUser }), z.object({ authenticated: z.literal(false) })])))
     .query(({ ctx }) => (ctx.user ? { authenticated: true as const, user: ctx.user } : { authenticated: false as const })),
 });

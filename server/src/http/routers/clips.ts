@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { clipFileUrls } from '../files.ts';
-import { authedProcedure, router } from '../trpc.ts';
+import { authedProcedure, router, validated } from '../trpc.ts';
 import { clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, startClipPage, updateDescriptions, type ClipListRow, type ClipRow } from '../../domains/clips/service.ts';
 import { postedTo, type PostedTo } from '../../domains/publishing/service.ts';
 import { renderStates } from '../../domains/subtitles/service.ts';
@@ -92,22 +92,22 @@ export async function toClipDetails(db: DbOrTrx, row: ClipRow): Promise<ClipDeta
 export const clipsRouter = router({
   list: authedProcedure
     .input(listClipsInput)
-    .output(clipList)
+    .output(validated(clipList))
     .query(({ ctx, input }) => clipListOf(ctx.deps.db, ctx.user.id, input)),
 
   details: authedProcedure
     .input(clipIdInput)
-    .output(clipDetails)
+    .output(validated(clipDetails))
     .query(async ({ ctx, input }) => toClipDetails(ctx.deps.db, await findClipRow(ctx.deps.db, ctx.user.id, input.id))),
 
   updateDescriptions: authedProcedure
     .input(updateDescriptionsInput)
-    .output(clipDetails)
+    .output(validated(clipDetails))
     .mutation(async ({ ctx, input }) => toClipDetails(ctx.deps.db, await updateDescriptions(ctx.deps.db, ctx.user.id, input))),
 
   delete: authedProcedure
     .input(clipIdInput)
-    .output(z.object({ message: z.string() }))
+    .output(validated(z.object({ message: z.string() })))
     .mutation(async ({ ctx, input }) => {
       const row = await deleteClip(ctx.deps.db, ctx.deps.storage, ctx.user.id, input.id);
       await recordLog(ctx.deps.db, ctx.deps.logger, { level: 'INFO', logger: 'clips', message: `Deleted clip "${row.title}" (${row.clip_id})`, userId: ctx.user.id });

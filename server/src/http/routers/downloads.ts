@@ -1,15 +1,15 @@
 import { startDownloadInput, startDownloadResult, statusMap as statusMapSchema, streamerNameInput } from '@clipshift/shared';
 import { z } from 'zod';
 import { recordLog } from '../../domains/logs/service.ts';
-import { authedProcedure, router } from '../trpc.ts';
+import { authedProcedure, router, validated } from '../trpc.ts';
 import { ensureRoomForRun, requestStop, startRun, statusMap } from '../../domains/downloads/service.ts';
 
 export const downloadsRouter = router({
-  status: authedProcedure.output(statusMapSchema).query(({ ctx }) => statusMap(ctx.deps.db, ctx.user.id)),
+  status: authedProcedure.output(validated(statusMapSchema)).query(({ ctx }) => statusMap(ctx.deps.db, ctx.user.id)),
 
   start: authedProcedure
     .input(startDownloadInput)
-    .output(startDownloadResult)
+    .output(validated(startDownloadResult))
     .mutation(async ({ ctx, input }) => {
       await ensureRoomForRun(ctx.deps.env);
       const { run, streamer } = await startRun(ctx.deps.db, ctx.user.id, input, {
@@ -32,7 +32,7 @@ export const downloadsRouter = router({
 
   stop: authedProcedure
     .input(streamerNameInput)
-    .output(z.object({ message: z.string() }))
+    .output(validated(z.object({ message: z.string() })))
     .mutation(async ({ ctx, input }) => {
       const streamer = await requestStop(ctx.deps.db, ctx.user.id, input.name);
       await recordLog(ctx.deps.db, ctx.deps.logger, {

@@ -1,7 +1,7 @@
 import { databaseAnswers } from '../../platform/db/database.ts';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.ts';
-import { probeProcedure, router } from '../trpc.ts';
+import { probeProcedure, router, validated } from '../trpc.ts';
 
 const healthReport = z.object({
   status: z.literal('ok'),
@@ -11,7 +11,7 @@ const healthReport = z.object({
 
 export const healthRouter = router({
   // probeProcedure: answers (503 when the database is away) whatever the session cookie says.
-  check: probeProcedure.output(healthReport).query(async ({ ctx }) => {
+  check: probeProcedure.output(validated(healthReport)).query(async ({ ctx }) => {
     const worker = ctx.deps.workerRunning() ? ('ok' as const) : ('disabled' as const);
     if (!(await databaseAnswers(ctx.deps.db))) {
       throw new AppError('SERVICE_UNAVAILABLE', 'Database is unreachable', { details: { status: 'error', database: 'error', worker } });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { accountViews, findStreamer, linkedStreamerNames, streamerView } from '../../domains/streamers/service.ts';
 import { AppError } from '../../platform/errors.ts';
-import { authedProcedure, publicProcedure, router } from '../trpc.ts';
+import { authedProcedure, publicProcedure, router, validated } from '../trpc.ts';
 import { guestPasskeyOwner } from './guests.ts';
 import {
   authorizeUrlFor,
@@ -32,7 +32,7 @@ function postedMessage(uploads: readonly Upload[]): string {
 function linkProcedure(change: (db: DbOrTrx, streamerId: string, accountId: string) => Promise<void>) {
   return authedProcedure
     .input(linkAccountInput)
-    .output(streamer)
+    .output(validated(streamer))
     .mutation(async ({ ctx, input }) => {
       const row = await findStreamer(ctx.deps.db, ctx.user.id, input.name);
       const account = await findAccount(ctx.deps.db, ctx.user.id, input.tiktok_account_id);
@@ -42,21 +42,21 @@ function linkProcedure(change: (db: DbOrTrx, streamerId: string, accountId: stri
 }
 
 export const tiktokRouter = router({
-  authUrl: authedProcedure.output(authUrlOutput).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner') })),
+  authUrl: authedProcedure.output(validated(authUrlOutput)).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner') })),
 
   guestAuthUrl: publicProcedure
     .input(passkeyInput)
-    .output(authUrlOutput)
+    .output(validated(authUrlOutput))
     .mutation(async ({ ctx, input }) => {
       const owner = await guestPasskeyOwner(ctx, input.passkey);
       return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest') };
     }),
 
-  accounts: authedProcedure.output(z.array(tiktokAccount)).query(({ ctx }) => accountViews(ctx.deps.db, ctx.user.id, 'tiktok')),
+  accounts: authedProcedure.output(validated(z.array(tiktokAccount))).query(({ ctx }) => accountViews(ctx.deps.db, ctx.user.id, 'tiktok')),
 
   deleteAccount: authedProcedure
     .input(accountIdInput)
-    .output(z.object({ message: z.string() }))
+    .output(validated(z.object({ message: z.string() })))
     .mutation(async ({ ctx, input }) => {
       await removeAccount(ctx.deps, ctx.user.id, input.id);
       return { message: 'TikTok account deleted successfully' };
@@ -64,7 +64,7 @@ export const tiktokRouter = router({
 
   linkedStreamers: authedProcedure
     .input(accountIdInput)
-    .output(z.array(z.object({ name: z.string() })))
+    .output(validated(z.array(z.object({ name: z.string() }))))
     .query(async ({ ctx, input }) => (await linkedStreamerNames(ctx.deps.db, ctx.user.id, input.id)).map((name) => ({ name }))),
 
   link: linkProcedure(linkAccount),
@@ -72,7 +72,7 @@ export const tiktokRouter = router({
 
   post: authedProcedure
     .input(postClipInput)
-    .output(z.object({ message: z.string(), uploads: z.array(upload) }))
+    .output(validated(z.object({ message: z.string(), uploads: z.array(upload) })))
     .mutation(async ({ ctx, input, signal }) => {
       const queued = await postClip(ctx.deps.db, ctx.user.id, ctx.deps.env.TIKTOK_POST_MODE, input);
       const rows = await awaitAccepted(ctx.deps.db, queued.map((row) => row.id), { signal, stopping: ctx.deps.stopping, limitMs: ctx.deps.heldCallLimitMs });
@@ -87,12 +87,12 @@ export const tiktokRouter = router({
   /** What TikTok lets this account post with right now: privacy levels, interaction flags, max duration. */
   creatorOptions: authedProcedure
     .input(accountIdInput)
-    .output(creatorOptions)
+    .output(validated(creatorOptions))
     .query(({ ctx, input }) => creatorOptionsFor(ctx.deps, ctx.user.id, input.id)),
 
   uploadStatus: authedProcedure
     .input(accountIdInput)
-    .output(upload)
+    .output(validated(upload))
     .query(async ({ ctx, input }) => toUpload(ctx.deps.db, await findUpload(ctx.deps.db, ctx.user.id, input.id))),
 });
 
@@ -100,14 +100,14 @@ export const tiktokRouter = router({
 export const youtubeRouter = router({
   /** Whether channels can be connected here, asked by Settings before anyone clicks (nothing is stored). */
   status: authedProcedure
-    .output(z.object({ configured: z.boolean(), message: z.string().nullable() }))
+    .output(validated(z.object({ configured: z.boolean(), message: z.string().nullable() })))
     .query(({ ctx }) => (ctx.deps.youtube ? { configured: true, message: null } : { configured: false, message: YOUTUBE_NOT_CONFIGURED })),
 
-  authUrl: authedProcedure.output(authUrlOutput).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner', 'youtube') })),
+  authUrl: authedProcedure.output(validated(authUrlOutput)).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner', 'youtube') })),
 
   guestAuthUrl: publicProcedure
     .input(passkeyInput)
-    .output(authUrlOutput)
+    .output(validated(authUrlOutput))
     .mutation(async ({ ctx, input }) => {
       const owner = await guestPasskeyOwner(ctx, input.passkey);
       return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest', 'youtube') };

@@ -1,7 +1,7 @@
 import { accountIdInput, PLATFORM_LABELS, postingSchedule, postingScheduleInput, queueItem, queueItemInput } from '@clipshift/shared';
 import { z } from 'zod';
 import { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from '../../domains/publishing/service.ts';
-import { authedProcedure, router } from '../trpc.ts';
+import { authedProcedure, router, validated } from '../trpc.ts';
 
 const message = z.object({ message: z.string() });
 
@@ -9,19 +9,19 @@ const message = z.object({ message: z.string() });
 export const queueRouter = router({
   schedule: authedProcedure
     .input(accountIdInput)
-    .output(postingSchedule)
+    .output(validated(postingSchedule))
     .query(({ ctx, input }) => getSchedule(ctx.deps.db, ctx.user.id, input.id)),
 
   saveSchedule: authedProcedure
     .input(postingScheduleInput)
-    .output(postingSchedule)
+    .output(validated(postingSchedule))
     .mutation(({ ctx, input }) => saveSchedule(ctx.deps.db, ctx.user.id, input)),
 
-  list: authedProcedure.output(z.array(queueItem)).query(({ ctx }) => listQueue(ctx.deps.db, ctx.user.id)),
+  list: authedProcedure.output(validated(z.array(queueItem))).query(({ ctx }) => listQueue(ctx.deps.db, ctx.user.id)),
 
   cancel: authedProcedure
     .input(queueItemInput)
-    .output(message)
+    .output(validated(message))
     .mutation(async ({ ctx, input }) => {
       await cancelQueued(ctx.deps.db, ctx.user.id, input.id);
       return { message: 'The post was taken off the queue' };
@@ -29,7 +29,7 @@ export const queueRouter = router({
 
   postNow: authedProcedure
     .input(queueItemInput)
-    .output(message)
+    .output(validated(message))
     .mutation(async ({ ctx, input }) => {
       const platform = await postQueuedNow(ctx.deps.db, ctx.user.id, input.id);
       return { message: `The post goes to ${PLATFORM_LABELS[platform]} now` };

@@ -1,7 +1,7 @@
 import { clipIdInput, whisperModelName } from '@clipshift/shared';
 import { z } from 'zod';
 import { whisperModelFor } from '../../domains/settings/service.ts';
-import { authedProcedure, router } from '../trpc.ts';
+import { authedProcedure, router, validated } from '../trpc.ts';
 import { awaitSubtitles, requestRender, requestSubtitles, stopRender } from '../../domains/subtitles/service.ts';
 
 const subtitleInput = z.object({
@@ -15,7 +15,7 @@ const messageOutput = z.object({ message: z.string() });
 export const subtitlesRouter = router({
   generate: authedProcedure
     .input(subtitleInput)
-    .output(z.object({ ok: z.boolean(), message: z.string(), no_speech: z.boolean().optional() }))
+    .output(validated(z.object({ ok: z.boolean(), message: z.string(), no_speech: z.boolean().optional() })))
     .mutation(async ({ ctx, input, signal }) => {
       // Without a model in the request, the one saved in Settings.
       const model = await whisperModelFor(ctx.deps.db, ctx.user.id, input.model);
@@ -25,11 +25,11 @@ export const subtitlesRouter = router({
 
   render: authedProcedure
     .input(clipIdInput)
-    .output(messageOutput)
+    .output(validated(messageOutput))
     .mutation(({ ctx, input }) => requestRender(ctx.deps.db, ctx.user.id, input.id)),
 
   stopRender: authedProcedure
     .input(clipIdInput)
-    .output(messageOutput)
+    .output(validated(messageOutput))
     .mutation(({ ctx, input }) => stopRender(ctx.deps.db, ctx.user.id, input.id)),
 });
