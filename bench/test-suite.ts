@@ -10,6 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { childCpuSeconds } from './lib/ffmpeg.ts';
 import { BENCHMARKS_DOC, machineDescription, writeSection } from './lib/report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -46,13 +47,6 @@ function git(args: string[], cwd = ROOT): string {
 /** A busy loop per core, niced like any other program: the tests share the machine with them. */
 function startLoad(): ChildProcess[] {
   return os.cpus().map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-}
-
-/** The test tree's own CPU: user + system seconds of waited-for descendants, from /proc/self/stat. */
-function childCpuSeconds(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  // cutime and cstime are fields 16 and 17 of stat, 14 and 15 after the command name.
-  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 function runSuite(clone: string, report: string): Promise<{ wallSeconds: number; cpuSeconds: number; code: number | null }> {

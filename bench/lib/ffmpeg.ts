@@ -16,9 +16,17 @@ export function bareFfmpeg(ffmpeg: string, args: string[]): Promise<void> {
  * the neighbours, CPU time much less, so both are reported.
  */
 export function cpuSecondsSoFar(): number {
+  return statSeconds([11, 12, 13, 14]);
+}
+
+/** CPU seconds of this process's finished children alone (cutime, cstime): a child's run, without the bench's own work. */
+export function childCpuSeconds(): number {
+  return statSeconds([13, 14]);
+}
+
+function statSeconds(indices: readonly number[]): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // Fields after the command name start at field 3 (state); utime is field 14.
-  const ticks = [11, 12, 13, 14].map((index) => Number(fields[index]));
-  return ticks.reduce((sum, value) => sum + value, 0) / 100;
+  return indices.reduce((sum, index) => sum + Number(fields[index]), 0) / 100;
 }
