@@ -89,8 +89,9 @@ describe('the review inbox and the selection settings', () => {
     await badge().getByText('3').waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Review/ }).click();
     await heading(page, 'Review').waitFor();
-    const titles = await page.getByTestId('review-clip').getByRole('heading', { level: 2 }).allTextContents();
-    expect(titles).toEqual(['Ace in overtime', 'Quiet moment', 'Rush B']);
+    // allTextContents does not wait: the heading shows before the inbox's list has loaded.
+    const titles = () => page.getByTestId('review-clip').getByRole('heading', { level: 2 }).allTextContents();
+    await expect.poll(titles).toEqual(['Ace in overtime', 'Quiet moment', 'Rush B']);
     const ace = card('Ace in overtime');
     await ace.getByRole('checkbox', { name: '@erin.creates' }).waitFor();
     expect(await ace.getByRole('checkbox', { name: '@erin.creates' }).isChecked()).toBe(true);
