@@ -71,11 +71,11 @@ async function seedClipState(db: AppDeps['db'], userId: string): Promise<void> {
         else '{}'::jsonb end
     where user_id = ${userId}::uuid`.execute(db);
   await sql`
-    insert into tiktok_accounts (user_id, platform, open_id, display_name, username, access_token_enc, refresh_token_enc, access_expires_at)
+    insert into accounts (user_id, platform, open_id, display_name, username, access_token_enc, refresh_token_enc, access_expires_at)
     select ${userId}::uuid, platform, 'bench-' || platform || '-' || k, 'Bench ' || platform || ' ' || k, 'bench_' || platform || '_' || k, 'x', 'x', now() + interval '1 day'
     from (values ('tiktok', 1), ('youtube', 2), ('tiktok', 3)) as a (platform, k)`.execute(db);
   await sql`
-    insert into uploads (user_id, clip_row_id, tiktok_account_id, account_name, account_open_id, platform, status, mode, description, external_id, stats, stats_fetched_at, published_at, error)
+    insert into uploads (user_id, clip_row_id, account_id, account_name, account_open_id, platform, status, mode, description, external_id, stats, stats_fetched_at, published_at, error)
     select c.user_id, c.id, a.id, '@' || a.username, a.open_id, a.platform,
            case when k = 3 then 'failed' else 'published' end, 'direct', 'a suggested caption #clip',
            case when k = 3 then null else 'ext' || c.clip_id || '-' || k end,
@@ -84,7 +84,7 @@ async function seedClipState(db: AppDeps['db'], userId: string): Promise<void> {
            case when k = 3 then null else now() end,
            case when k = 3 then 'TikTok refused the video' else null end
     from clips c
-    join (select id, open_id, username, platform, substring(open_id from '[0-9]+$')::int as k from tiktok_accounts where user_id = ${userId}::uuid) a
+    join (select id, open_id, username, platform, substring(open_id from '[0-9]+$')::int as k from accounts where user_id = ${userId}::uuid) a
       on (a.k = 1 and substring(c.clip_id from 5)::int % 3 = 0)
       or (a.k = 2 and substring(c.clip_id from 5)::int % 6 = 0)
       or (a.k = 3 and substring(c.clip_id from 5)::int % 30 = 0)

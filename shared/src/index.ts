@@ -8,6 +8,7 @@ export * from './streamers.ts';
 export * from './downloads.ts';
 export * from './clips.ts';
 export * from './tiktok.ts';
+export * from './posting.ts';
 export * from './tiktok-commercial.ts';
 export * from './accounts.ts';
 export * from './avatars.ts';

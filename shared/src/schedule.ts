@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rowId } from './input.ts';
-import { UPLOAD_STATUSES } from './tiktok.ts';
+import { UPLOAD_STATUSES } from './posting.ts';
 import { ACCOUNT_PLATFORMS } from './accounts.ts';
 
 /*

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DOWNLOAD_STATUSES, statusTone, type ClipStage, type StatusTone } from './downloads.ts';
-import { UPLOAD_STATUSES } from './tiktok.ts';
+import { UPLOAD_STATUSES } from './posting.ts';
 
 /*
  * Statuses the server reports, as enums with the words and colours every screen shows for them,

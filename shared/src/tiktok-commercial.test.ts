@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { approvalCommercialProblem, type AccountPostSettings } from './review.ts';
-import { postClipInput } from './tiktok.ts';
+import { postClipInput } from './posting.ts';
 import {
   BRANDED_CONTENT_LABEL,
   BRANDED_CONTENT_PRIVATE,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PrivacyLevel } from './tiktok.ts';
 
 /*
  * TikTok's commercial content disclosure (Content Posting API: brand_organic_toggle and
@@ -26,7 +27,7 @@ export const YOUR_BRAND_LABEL = 'Your photo/video will be labeled as "Promotiona
 export const BRANDED_CONTENT_LABEL = 'Your photo/video will be labeled as "Paid partnership"';
 
 /** The one privacy level branded content may not have. */
-export const PRIVATE_LEVEL = 'SELF_ONLY';
+export const PRIVATE_LEVEL: PrivacyLevel = 'SELF_ONLY';
 
 /**
  * Why TikTok would refuse this disclosure with this privacy level (a TikTok privacy level; null when

@@ -180,7 +180,7 @@ describe('the first-run checklist on the dashboard', () => {
     const { deps } = server.app;
     await seedStreamer(deps, userId, STREAMER, 'PixelQueen');
     const channel = await deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({
         user_id: userId,
         platform: 'youtube',
@@ -202,7 +202,7 @@ describe('the first-run checklist on the dashboard', () => {
     const clip = await seedClip(deps, userId, { clip_id: 'RobinClip', title: 'Robin’s first short', streamer_name: STREAMER });
     await deps.db
       .insertInto('uploads')
-      .values({ user_id: userId, clip_row_id: clip.id, tiktok_account_id: channel.id, platform: 'youtube', account_name: 'Robin Plays', account_open_id: 'UC-robin-channel', mode: 'direct', description: 'first #short', status: 'published' })
+      .values({ user_id: userId, clip_row_id: clip.id, account_id: channel.id, platform: 'youtube', account_name: 'Robin Plays', account_open_id: 'UC-robin-channel', mode: 'direct', description: 'first #short', status: 'published' })
       .execute();
     await page.goto('/app');
     await heading(page, 'Dashboard').waitFor();

@@ -355,7 +355,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     const held = new Promise<void>((resolve) => {
       letThrough = resolve;
     });
-    await page.route('**/api/trpc/tiktok.post**', async (route) => {
+    await page.route('**/api/trpc/posting.post**', async (route) => {
       await held;
       await route.continue();
     });
@@ -367,7 +367,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     letThrough();
     await toast('Posted to TikTok successfully!').waitFor();
     await wizard().waitFor({ state: 'detached' });
-    await page.unroute('**/api/trpc/tiktok.post**');
+    await page.unroute('**/api/trpc/posting.post**');
 
     const [post] = postsOf(ERIN.openId);
     expect(postsOf(ERIN.openId)).toHaveLength(1);
@@ -515,7 +515,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     await expect.poll(() => chips().allTextContents()).toEqual([`@${ERIN.username}`, `@${SAM.username}`]);
     await screenshotViewport(page, 'accounts-dialog');
 
-    const unlinkReloaded = accountsReloadAfter(page, 'tiktok.unlink');
+    const unlinkReloaded = accountsReloadAfter(page, 'posting.unlink');
     await samRow.getByRole('button', { name: `Unlink @${SAM.username}` }).click();
     await toast('Unlinked TikTok account from pixelqueen').waitFor();
     await expect.poll(() => chips().allTextContents()).toEqual([`@${ERIN.username}`]);
@@ -524,7 +524,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     // Removed only once the unlink's own reload of the list has answered: a reload reaching the
     // server after the removal would take the row away before the click.
     await unlinkReloaded;
-    await db().deleteFrom('tiktok_accounts').where('open_id', '=', SAM.openId).execute();
+    await db().deleteFrom('accounts').where('open_id', '=', SAM.openId).execute();
     await samRow.getByRole('button', { name: `Link @${SAM.username}` }).click();
     await toast('Error: Account not found').waitFor();
     await samRow.waitFor({ state: 'detached' });

@@ -68,7 +68,7 @@ describe('posting slots in Settings and the Queue screen', () => {
     const secret = server.app.deps.appSecret;
     accountId = (
       await db()
-        .insertInto('tiktok_accounts')
+        .insertInto('accounts')
         .values({
           user_id: userId,
           open_id: ACCOUNT.openId,

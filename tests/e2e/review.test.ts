@@ -80,7 +80,7 @@ describe('the review inbox and the selection settings', () => {
       tokens: { ...tokens, expiresIn: 86_400, refreshExpiresIn: 31_536_000, openId: ERIN.openId, scope: 'user.info.basic,user.info.profile,video.publish,video.upload' },
       info: { openId: ERIN.openId, unionId: null, avatarUrl: null, displayName: ERIN.displayName, username: ERIN.username },
     });
-    await db().insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: account.id }).execute();
+    await db().insertInto('streamer_accounts').values({ streamer_id: streamerId, account_id: account.id }).execute();
     await pendingClip('AceClip', 'Ace in overtime');
     await pendingClip('MehClip', 'Quiet moment');
     await pendingClip('RushClip', 'Rush B');

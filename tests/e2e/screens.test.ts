@@ -243,7 +243,7 @@ describe('every screen at 390 and 1366 px, light and dark', () => {
     await db.updateTable('clips').set({ review_status: 'pending' }).where('clip_id', '=', 'LateChat').execute();
     const secret = server.app.deps.appSecret;
     await db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({
         user_id: user.id,
         open_id: 'open-robin',

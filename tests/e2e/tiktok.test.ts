@@ -167,9 +167,9 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
   it('never puts an avatar from outside TikTok’s picture hosts into the page', async () => {
     const { db } = server.app.deps;
     const owner = await db.selectFrom('users').select('id').where('username', '=', OWNER.username).executeTakeFirstOrThrow();
-    const { avatar_url: stored } = await db.selectFrom('tiktok_accounts').select('avatar_url').where('user_id', '=', owner.id).executeTakeFirstOrThrow();
+    const { avatar_url: stored } = await db.selectFrom('accounts').select('avatar_url').where('user_id', '=', owner.id).executeTakeFirstOrThrow();
     // A row stored before avatars were checked, naming a tracking pixel.
-    await db.updateTable('tiktok_accounts').set({ avatar_url: 'https://tracker.example/pixel.gif' }).where('user_id', '=', owner.id).execute();
+    await db.updateTable('accounts').set({ avatar_url: 'https://tracker.example/pixel.gif' }).where('user_id', '=', owner.id).execute();
     const requested: string[] = [];
     const record = (request: { url(): string }) => requested.push(request.url());
     page.on('request', record);
@@ -183,19 +183,19 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
       expect(requested.filter((url) => url.includes('tracker.example'))).toEqual([]);
     } finally {
       page.off('request', record);
-      await db.updateTable('tiktok_accounts').set({ avatar_url: stored }).where('user_id', '=', owner.id).execute();
+      await db.updateTable('accounts').set({ avatar_url: stored }).where('user_id', '=', owner.id).execute();
     }
   });
 
   it('shows linked streamers and a Reconnect action that runs Connect TikTok again', async () => {
     const { db } = server.app.deps;
     const owner = await db.selectFrom('users').select('id').where('username', '=', OWNER.username).executeTakeFirstOrThrow();
-    const account = await db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', owner.id).executeTakeFirstOrThrow();
+    const account = await db.selectFrom('accounts').select('id').where('user_id', '=', owner.id).executeTakeFirstOrThrow();
     for (const name of ['pixelqueen', 'nightowl']) {
       const streamerId = await seedStreamer(server.app.deps, owner.id, name);
-      await db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: account.id }).execute();
+      await db.insertInto('streamer_accounts').values({ streamer_id: streamerId, account_id: account.id }).execute();
     }
-    await db.updateTable('tiktok_accounts').set({ needs_reconnect: true }).where('id', '=', account.id).execute();
+    await db.updateTable('accounts').set({ needs_reconnect: true }).where('id', '=', account.id).execute();
     await page.reload();
 
     const row = accountRow(OWNER_TIKTOK.displayName);

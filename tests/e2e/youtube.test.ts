@@ -84,7 +84,7 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
   }
 
   function accountIdOf(openId: string): Promise<string> {
-    return db().selectFrom('tiktok_accounts').select('id').where('open_id', '=', openId).executeTakeFirstOrThrow().then((row) => row.id);
+    return db().selectFrom('accounts').select('id').where('open_id', '=', openId).executeTakeFirstOrThrow().then((row) => row.id);
   }
 
   async function seedClipOf(spec: { clipId: string; title: string }, format: 'vertical' | 'horizontal') {
@@ -142,14 +142,14 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     ids.tiktok = await accountIdOf(ERIN.openId);
     ids.youtube = await accountIdOf(CHANNEL.channelId);
     ids.old = await accountIdOf(OLD_CHANNEL.channelId);
-    expect(await db().selectFrom('tiktok_accounts').select(['platform', 'display_name', 'username']).where('id', 'in', [ids.youtube, ids.old]).orderBy('created_at').execute()).toEqual([
+    expect(await db().selectFrom('accounts').select(['platform', 'display_name', 'username']).where('id', 'in', [ids.youtube, ids.old]).orderBy('created_at').execute()).toEqual([
       { platform: 'youtube', display_name: CHANNEL.displayName, username: CHANNEL.username },
       { platform: 'youtube', display_name: OLD_CHANNEL.displayName, username: OLD_CHANNEL.username },
     ]);
     // The old channel's owner removed the app in their Google account: the app marks the account so on
     // Google's invalid_grant; that state is set here directly.
-    await db().updateTable('tiktok_accounts').set({ needs_reconnect: true }).where('id', '=', ids.old).execute();
-    for (const accountId of [ids.tiktok, ids.youtube]) await db().insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: accountId }).execute();
+    await db().updateTable('accounts').set({ needs_reconnect: true }).where('id', '=', ids.old).execute();
+    for (const accountId of [ids.tiktok, ids.youtube]) await db().insertInto('streamer_accounts').values({ streamer_id: streamerId, account_id: accountId }).execute();
     await seedClipOf(VERTICAL, 'vertical');
     await seedClipOf(WIDE, 'horizontal');
 
@@ -415,7 +415,7 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     // Connected: the page starts over for the next guest.
     await expect.poll(() => verifiedPanel(page).count()).toBe(0);
     // The channel is the owner's, connected by a guest.
-    expect(await db().selectFrom('tiktok_accounts').select(['user_id', 'platform', 'connected_via', 'display_name']).where('open_id', '=', GUEST_CHANNEL.channelId).execute()).toEqual([
+    expect(await db().selectFrom('accounts').select(['user_id', 'platform', 'connected_via', 'display_name']).where('open_id', '=', GUEST_CHANNEL.channelId).execute()).toEqual([
       { user_id: user.id, platform: 'youtube', connected_via: 'guest', display_name: GUEST_CHANNEL.displayName },
     ]);
     expect(browser.pageErrors).toEqual([]);

@@ -104,7 +104,7 @@ describe('SIGTERM while calls and jobs are running', () => {
     tiktok.addUser({ openId: 'open-stopper', displayName: 'Stopper', username: 'stopper' });
     const tokens = tiktok.issueTokens('open-stopper');
     const account = await app.deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({
         user_id: userId,
         open_id: 'open-stopper',

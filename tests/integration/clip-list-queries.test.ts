@@ -25,16 +25,16 @@ async function seedLibrary(db: AppDeps['db'], userId: string): Promise<void> {
            '{"layout":"split","trim_start":2}'::jsonb
     from generate_series(1, ${CLIPS}) as n`.execute(db);
   await sql`
-    insert into tiktok_accounts (user_id, platform, open_id, display_name, username, access_token_enc, refresh_token_enc, access_expires_at)
+    insert into accounts (user_id, platform, open_id, display_name, username, access_token_enc, refresh_token_enc, access_expires_at)
     values (${userId}::uuid, 'tiktok', 'open-1', 'One', 'one', 'x', 'x', now() + interval '1 day'),
            (${userId}::uuid, 'youtube', 'open-2', 'Two', 'two', 'x', 'x', now() + interval '1 day')`.execute(db);
   await sql`
-    insert into uploads (user_id, clip_row_id, tiktok_account_id, account_name, account_open_id, platform, status, mode, description, stats, stats_fetched_at)
+    insert into uploads (user_id, clip_row_id, account_id, account_name, account_open_id, platform, status, mode, description, stats, stats_fetched_at)
     select c.user_id, c.id, a.id, '@' || a.username, a.open_id, a.platform,
            case when a.platform = 'tiktok' then 'published' else 'failed' end, 'direct', 'caption',
            case when a.platform = 'tiktok' then '{"views":10,"likes":2,"comments":1,"shares":0}'::jsonb end,
            case when a.platform = 'tiktok' then now() end
-    from clips c cross join tiktok_accounts a where c.user_id = ${userId}::uuid`.execute(db);
+    from clips c cross join accounts a where c.user_id = ${userId}::uuid`.execute(db);
   await sql`
     insert into subtitle_requests (user_id, clip_row_id, status, stage, percent)
     select user_id, id, 'running', 'rendering', 40 from clips where user_id = ${userId}::uuid`.execute(db);

@@ -34,13 +34,13 @@ describe.each(['local', 's3'] as const)('settings.storageUsage with STORAGE=%s',
 
     // Posted 31 days ago: retention deletes its source and video.
     const account = await app.deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({ user_id: alice.id, open_id: `open-${storage}`, union_id: null, display_name: 'a', username: 'a', avatar_url: null, access_token_enc: 'x', refresh_token_enc: 'x', access_expires_at: new Date(), refresh_expires_at: null })
       .returning('id')
       .executeTakeFirstOrThrow();
     await app.deps.db
       .insertInto('uploads')
-      .values({ user_id: alice.id, clip_row_id: second.id, tiktok_account_id: account.id, account_open_id: `open-${storage}`, account_name: 'a', status: 'published', mode: 'direct', description: 'x', privacy_level: null, publish_id: null, upload_url_enc: null, percent: null, error: null, scheduled_for: null, updated_at: new Date(Date.now() - 31 * 86_400_000) })
+      .values({ user_id: alice.id, clip_row_id: second.id, account_id: account.id, account_open_id: `open-${storage}`, account_name: 'a', status: 'published', mode: 'direct', description: 'x', privacy_level: null, publish_id: null, upload_url_enc: null, percent: null, error: null, scheduled_for: null, updated_at: new Date(Date.now() - 31 * 86_400_000) })
       .execute();
     expect(await expirePostedMedia(app.deps)).toBe(1);
     expect(await usage()).toEqual({ bytes: 2 * 1000 + 12 + 12, clips: 2, storage, retention_days: 30 });

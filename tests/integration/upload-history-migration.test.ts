@@ -59,12 +59,13 @@ describe('migration 009: uploads keep their account', () => {
     }
 
     expect((await migrate(pool)).applied).toContain(UPLOAD_HISTORY);
-    const select = `select tiktok_account_id, account_name, account_open_id, status from uploads order by account_open_id`;
+    // Every later migration ran too: 025 named the account column for any platform.
+    const select = `select account_id, account_name, account_open_id, status from uploads order by account_open_id`;
     expect((await pool.query(select)).rows).toEqual([
-      { tiktok_account_id: named, account_name: '@namedone', account_open_id: 'open-named', status: 'published' },
-      { tiktok_account_id: plain, account_name: 'Plain Display', account_open_id: 'open-plain', status: 'published' },
+      { account_id: named, account_name: '@namedone', account_open_id: 'open-named', status: 'published' },
+      { account_id: plain, account_name: 'Plain Display', account_open_id: 'open-plain', status: 'published' },
     ]);
-    await pool.query(`delete from tiktok_accounts where id = $1`, [named]);
-    expect((await pool.query(select)).rows[0]).toEqual({ tiktok_account_id: null, account_name: '@namedone', account_open_id: 'open-named', status: 'published' });
+    await pool.query(`delete from accounts where id = $1`, [named]);
+    expect((await pool.query(select)).rows[0]).toEqual({ account_id: null, account_name: '@namedone', account_open_id: 'open-named', status: 'published' });
   });
 });

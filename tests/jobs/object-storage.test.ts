@@ -203,8 +203,8 @@ describe('clips end to end with STORAGE=s3: runs, serving, re-renders, posts, de
     const authorize = await fetch(auth_url, { redirect: 'manual' });
     const callback = new URL(authorize.headers.get('location')!);
     expect((await fetch(`${server.baseUrl}${callback.pathname}${callback.search}`)).status).toBe(200);
-    const account = await app.deps.db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
-    const result = await api().tiktok.post({ id: row!.clip_id, description: 'from the bucket #s3', tiktok_account_ids: [account.id], privacy_level: 'SELF_ONLY' });
+    const account = await app.deps.db.selectFrom('accounts').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const result = await api().posting.post({ id: row!.clip_id, description: 'from the bucket #s3', tiktok_account_ids: [account.id], privacy_level: 'SELF_ONLY' });
     const publishId = result.uploads[0]!.publish_id!;
     expect(sha(tiktok.uploads.get(publishId)!.bytes())).toBe(sha(await objectBytes(clipKey(row!.files_dir, 'video'))));
     await waitUntil(() => app.deps.db.selectFrom('uploads').select('status').where('publish_id', '=', publishId).executeTakeFirstOrThrow(), {

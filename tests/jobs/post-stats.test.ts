@@ -52,9 +52,9 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
     const clipId = `StatsClip${++clipCount}`;
     await seedClip(app.deps, user.id, { clip_id: clipId, title: `Stats clip ${clipCount}` });
     const api = callerFor(app.deps, { user }).api;
-    const result = await api.tiktok.post({ id: clipId, description, tiktok_account_ids: [accountId], privacy_level: 'PUBLIC_TO_EVERYONE' });
+    const result = await api.posting.post({ id: clipId, description, tiktok_account_ids: [accountId], privacy_level: 'PUBLIC_TO_EVERYONE' });
     const uploadId = result.uploads[0]!.id;
-    await waitUntil(() => api.tiktok.uploadStatus({ id: uploadId }), {
+    await waitUntil(() => api.posting.uploadStatus({ id: uploadId }), {
       until: (upload) => upload.status === 'published',
       message: 'the post to be published',
       intervalMs: 100,
@@ -131,7 +131,7 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
     expect((await history(published.id)).map((entry) => [entry.fetched_at.toISOString(), Number(entry.views), Number(entry.shares)])).toEqual([[now.toISOString(), 1520, 7]]);
 
     // The clip details' Upload carries them.
-    const upload = await callerFor(app.deps, { user }).api.tiktok.uploadStatus({ id: published.id });
+    const upload = await callerFor(app.deps, { user }).api.posting.uploadStatus({ id: published.id });
     expect(upload.stats).toEqual({ views: 1520, likes: 130, comments: 12, shares: 7, fetched_at: now.toISOString() });
 
     // Not due again before the hour is up: nothing is asked.
@@ -187,7 +187,7 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
     youtube.setStatistics(videoId, { views: 4321, likes: 210, comments: 33 });
 
     const account = await app.deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({
         user_id: user.id,
         platform: 'youtube',
@@ -209,7 +209,7 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
       .values({
         user_id: user.id,
         clip_row_id: clip.id,
-        tiktok_account_id: account.id,
+        account_id: account.id,
         account_name: '@statschannel',
         account_open_id: google.channel!.id,
         platform: 'youtube',
@@ -262,7 +262,7 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
     const old = await tiktokAccount(user, 'open-stats-noscope', SCOPES_NO_VIDEO_LIST);
     const oldPost = await publishedTikTokPost(old);
     tiktok.setVideoStats(healthyPost.external_id!, { views: 99 });
-    await app.deps.db.updateTable('tiktok_accounts').set({ needs_reconnect: true }).where('id', '=', broken).execute();
+    await app.deps.db.updateTable('accounts').set({ needs_reconnect: true }).where('id', '=', broken).execute();
     const now = new Date();
     await app.deps.db.updateTable('uploads').set({ stats_due_at: null }).execute();
     await app.deps.db.updateTable('uploads').set({ stats_due_at: now, published_at: now }).where('id', 'in', [brokenPost.id, healthyPost.id, oldPost.id]).execute();
@@ -282,7 +282,7 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
     expect(oldRow.stats_due_at).toEqual(new Date(now.getTime() + DAY));
     const warning = await app.deps.db.selectFrom('logs').select('message').where('level', '=', 'WARNING').where('logger', '=', 'stats').executeTakeFirstOrThrow();
     expect(warning.message).toMatch(/video\.list.*reconnect the account/);
-    expect((await app.deps.db.selectFrom('tiktok_accounts').select('needs_reconnect').where('id', '=', old).executeTakeFirstOrThrow()).needs_reconnect).toBe(false);
+    expect((await app.deps.db.selectFrom('accounts').select('needs_reconnect').where('id', '=', old).executeTakeFirstOrThrow()).needs_reconnect).toBe(false);
   });
 
   it('runs one refresh at a time', async () => {
@@ -381,7 +381,7 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
     const winningTag = tagsOf(lower!.description).find((tag) => !topTags.has(tag))!;
 
     const accountId = await tiktokAccount(user, 'open-stats-rank');
-    await app.deps.db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: accountId }).execute();
+    await app.deps.db.insertInto('streamer_accounts').values({ streamer_id: streamerId, account_id: accountId }).execute();
     const performed = [
       { description: `an old clip of the stream ${winningTag}`, views: 9000 },
       { description: `another old clip of the stream ${winningTag}`, views: 8000 },
@@ -397,7 +397,7 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
         .values({
           user_id: user.id,
           clip_row_id: seeded.id,
-          tiktok_account_id: accountId,
+          account_id: accountId,
           account_name: '@openstatsrank',
           account_open_id: 'open-stats-rank',
           status: 'published',

@@ -24,7 +24,7 @@ describe('posting slots with a real worker and a fake TikTok', () => {
     tiktok.addUser({ openId, displayName: openId, username: openId });
     const tokens = tiktok.issueTokens(openId);
     const row = await app.deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({
         user_id: alice.id,
         open_id: openId,
@@ -221,7 +221,7 @@ describe('posting slots with a real worker and a fake TikTok', () => {
       const clip = await seedClip(app.deps, alice.id, { clip_id: `dst-${at.getTime()}` });
       await app.deps.db
         .insertInto('uploads')
-        .values({ user_id: alice.id, clip_row_id: clip.id, tiktok_account_id: accountId, account_name: '@open-dst', account_open_id: 'open-dst', mode: 'direct', description: 'd', status, scheduled_for: at })
+        .values({ user_id: alice.id, clip_row_id: clip.id, account_id: accountId, account_name: '@open-dst', account_open_id: 'open-dst', mode: 'direct', description: 'd', status, scheduled_for: at })
         .execute();
     };
 

@@ -36,11 +36,11 @@ describe('the review inbox', { timeout: 3 * RUN_WAIT_MS }, () => {
     const callback = new URL(authorize.headers.get('location')!);
     const answer = await fetch(`${server.baseUrl}${callback.pathname}${callback.search}`);
     expect(await answer.text()).toContain('"success":true');
-    return (await app.deps.db.selectFrom('tiktok_accounts').select('id').where('open_id', '=', openId).executeTakeFirstOrThrow()).id;
+    return (await app.deps.db.selectFrom('accounts').select('id').where('open_id', '=', openId).executeTakeFirstOrThrow()).id;
   }
 
   const uploadsOf = (clipId: string) =>
-    app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.id', 'uploads.status', 'uploads.description', 'uploads.tiktok_account_id']).where('clips.clip_id', '=', clipId).execute();
+    app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.id', 'uploads.status', 'uploads.description', 'uploads.account_id']).where('clips.clip_id', '=', clipId).execute();
   const reviewStatus = async (clipId: string) =>
     (await app.deps.db.selectFrom('clips').select(['review_status', 'reviewed_at']).where('clip_id', '=', clipId).executeTakeFirstOrThrow());
 
@@ -64,7 +64,7 @@ describe('the review inbox', { timeout: 3 * RUN_WAIT_MS }, () => {
     }
     await api().webhooks.create({ url: receiver.url('/hook'), kind: 'json', events: ['clip.review'] });
     await api().streamers.create({ name: 'careful', auto_publish: true, publish_mode: 'review', clip_limit: 4 });
-    await api().tiktok.link({ name: 'careful', tiktok_account_id: accountId });
+    await api().posting.link({ name: 'careful', tiktok_account_id: accountId });
     await api().downloads.start({ name: 'careful' });
     const entry = await waitUntil(async () => (await api().downloads.status()).careful, {
       until: (value): value is StatusEntry => value !== undefined && !['downloading', 'stopping'].includes(value.status),
@@ -155,7 +155,7 @@ describe('the review inbox', { timeout: 3 * RUN_WAIT_MS }, () => {
     const approved = await api().review.approve({ clip_id: clipId, description: '  my words #clip  ', account_ids: [otherAccountId] });
     expect(approved.uploads.map((upload) => upload.account)).toEqual(['@second']);
     const rows = await waitUntil(() => uploadsOf(clipId), { until: (list) => list[0]?.status === 'published', message: 'the post to @second', timeoutMs: 60_000, intervalMs: 200 });
-    expect(rows).toEqual([expect.objectContaining({ description: 'my words #clip', tiktok_account_id: otherAccountId })]);
+    expect(rows).toEqual([expect.objectContaining({ description: 'my words #clip', account_id: otherAccountId })]);
   });
 
   it('rejects a clip: it stays in the library and is never posted, not even by a late auto-publish job', async () => {

@@ -39,12 +39,12 @@ describe('TIKTOK_POST_MODE=inbox', () => {
   it('uploads the clip as a draft to the TikTok inbox (no post_info sent)', async () => {
     await seedClip(app.deps, user.id, { clip_id: 'Drafty' });
     const api = callerFor(app.deps, { user }).api;
-    const result = await api.tiktok.post({ id: 'Drafty', description: 'draft #a #b #c', tiktok_account_id: accountId });
+    const result = await api.posting.post({ id: 'Drafty', description: 'draft #a #b #c', tiktok_account_id: accountId });
     expect(result.message).toBe('Posted to TikTok successfully!');
     expect(tiktok.requestsTo('inbox_init')).toHaveLength(1);
     expect(tiktok.requestsTo('video_init')).toHaveLength(0);
     const uploadId = result.uploads[0]!.id;
-    const { status } = await waitUntil(() => api.tiktok.uploadStatus({ id: uploadId }), {
+    const { status } = await waitUntil(() => api.posting.uploadStatus({ id: uploadId }), {
       until: (upload) => upload.status === 'sent_to_inbox',
       message: 'the draft to reach the inbox',
       intervalMs: 200,

@@ -52,7 +52,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const { auth_url } = await callerFor(app.deps, { user }).api.tiktok.authUrl();
     const result = await completeOAuth(auth_url);
     expect(result.html).toContain('"success":true');
-    const account = await app.deps.db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', user.id).where('open_id', '=', openId).executeTakeFirstOrThrow();
+    const account = await app.deps.db.selectFrom('accounts').select('id').where('user_id', '=', user.id).where('open_id', '=', openId).executeTakeFirstOrThrow();
     return account.id;
   }
 
@@ -108,10 +108,10 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
 
   it('stores tokens only encrypted', async () => {
     await connect(alice, 'open-alice');
-    const row = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('open_id', '=', 'open-alice').executeTakeFirstOrThrow();
+    const row = await app.deps.db.selectFrom('accounts').selectAll().where('open_id', '=', 'open-alice').executeTakeFirstOrThrow();
     const access = decryptSecret(row.access_token_enc, app.deps.appSecret);
     expect(access).toMatch(/^act\./);
-    const { rows } = await sql<{ dump: string }>`select row_to_json(t)::text as dump from tiktok_accounts t`.execute(app.deps.db);
+    const { rows } = await sql<{ dump: string }>`select row_to_json(t)::text as dump from accounts t`.execute(app.deps.db);
     for (const { dump } of rows) {
       expect(dump).not.toContain(access);
       expect(dump).not.toMatch(/"(act|rft)\./);
@@ -171,18 +171,18 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
 
   it('refreshes ahead of expiry, storing the rotated refresh token; a refused refresh asks for reconnection', async () => {
     const accountId = await connect(alice, 'open-alice');
-    const before = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    const before = await app.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
     const oldRefresh = decryptSecret(before.refresh_token_enc, app.deps.appSecret);
-    await app.deps.db.updateTable('tiktok_accounts').set({ access_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', accountId).execute();
+    await app.deps.db.updateTable('accounts').set({ access_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', accountId).execute();
     const token = await freshAccessToken(app.deps.db, app.deps.tiktok!, app.deps.appSecret, accountId);
-    const after = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    const after = await app.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(decryptSecret(after.access_token_enc, app.deps.appSecret)).toBe(token);
     expect(decryptSecret(after.refresh_token_enc, app.deps.appSecret)).not.toBe(oldRefresh);
     await expect(app.deps.tiktok!.refreshToken(oldRefresh)).rejects.toMatchObject({ kind: 'reconnect_required' });
 
     // Put the dead refresh token back: the next refresh fails and the account needs reconnecting.
     const { encryptSecret } = await import('../../server/src/platform/crypto.ts');
-    await app.deps.db.updateTable('tiktok_accounts').set({ refresh_token_enc: encryptSecret(oldRefresh, app.deps.appSecret), access_expires_at: new Date() }).where('id', '=', accountId).execute();
+    await app.deps.db.updateTable('accounts').set({ refresh_token_enc: encryptSecret(oldRefresh, app.deps.appSecret), access_expires_at: new Date() }).where('id', '=', accountId).execute();
     await expect(freshAccessToken(app.deps.db, app.deps.tiktok!, app.deps.appSecret, accountId)).rejects.toThrow(/reconnect the account/);
     expect((await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).find((account) => account.id === accountId)?.needs_reconnect).toBe(true);
     await connect(alice, 'open-alice');
@@ -203,19 +203,19 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const accountId = await connect(erin, 'open-alice');
     twitch.addBroadcaster({ login: 'linked' });
     await api.streamers.create({ name: 'linked' });
-    const linked = await api.tiktok.link({ name: 'linked', tiktok_account_id: accountId });
+    const linked = await api.posting.link({ name: 'linked', tiktok_account_id: accountId });
     expect(linked.tiktok_accounts).toEqual([{ id: accountId, display_name: 'Alice Clips', username: 'aliceclips', avatar_url: expect.any(String) }]);
-    expect(await api.tiktok.linkedStreamers({ id: accountId })).toEqual([{ name: 'linked' }]);
+    expect(await api.posting.linkedStreamers({ id: accountId })).toEqual([{ name: 'linked' }]);
     expect((await api.streamers.list()).find((streamer) => streamer.name === 'linked')?.tiktok_accounts).toHaveLength(1);
-    await expect(callerFor(app.deps, { user: bob }).api.tiktok.link({ name: 'linked', tiktok_account_id: accountId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect((await api.tiktok.unlink({ name: 'linked', tiktok_account_id: accountId })).tiktok_accounts).toEqual([]);
+    await expect(callerFor(app.deps, { user: bob }).api.posting.link({ name: 'linked', tiktok_account_id: accountId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await api.posting.unlink({ name: 'linked', tiktok_account_id: accountId })).tiktok_accounts).toEqual([]);
   });
 
   it('posts a clip by Direct Post and refuses a second post to the same account (409)', async () => {
     const api = callerFor(app.deps, { user: alice }).api;
     const accountId = await connect(alice, 'open-alice');
     await seedClip(app.deps, alice.id, { clip_id: 'PostMe', title: 'post me' });
-    const result = await api.tiktok.post({ id: 'PostMe', description: 'what a play #valorant #clips #fyp', tiktok_account_ids: [accountId], privacy_level: 'PUBLIC_TO_EVERYONE' });
+    const result = await api.posting.post({ id: 'PostMe', description: 'what a play #valorant #clips #fyp', tiktok_account_ids: [accountId], privacy_level: 'PUBLIC_TO_EVERYONE' });
     expect(result.message).toBe('Posted to TikTok successfully!');
     expect(result.uploads).toHaveLength(1);
     expect(['processing', 'published']).toContain(result.uploads[0]!.status);
@@ -230,7 +230,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     expect(final).toMatchObject({ platform: 'tiktok', external_id: tiktok.posts.get(publishId)!.publicPostIds[0], stats: null });
     expect(final.external_id).toMatch(/^\d+$/);
     expect((await api.clips.details({ id: 'PostMe' })).posted_to).toEqual([{ account: '@aliceclips', status: 'published', percent: 100, platform: 'tiktok', external_id: expect.any(String), stats: null, warning: null }]);
-    await expect(api.tiktok.post({ id: 'PostMe', description: 'again', tiktok_account_ids: [accountId] })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(api.posting.post({ id: 'PostMe', description: 'again', tiktok_account_ids: [accountId] })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
   it('saves how much of the video TikTok has received, chunk by chunk (upload status and the clip)', async () => {
@@ -239,7 +239,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     // Three 10 MiB chunks (the last one a byte longer).
     const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'ThreeChunks', video: Buffer.alloc(30 * MIB + 1, 7) });
     tiktok.holdChunks();
-    const posting = api.tiktok.post({ id: 'ThreeChunks', description: 'chunky #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' });
+    const posting = api.posting.post({ id: 'ThreeChunks', description: 'chunky #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' });
     const upload = await waitUntil(() => app.deps.db.selectFrom('uploads').select('id').where('clip_row_id', '=', clipRowId).executeTakeFirst(), {
       message: 'the upload row',
       until: (row): row is { id: string } => row !== undefined,
@@ -247,11 +247,11 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const postedTo = async () => (await api.clips.list({ search: 'ThreeChunks' })).clips[0]?.posted_to;
 
     await waitUntil(() => tiktok.heldChunks(), { message: 'the first chunk to arrive', until: (held) => held === 1 });
-    expect(await api.tiktok.uploadStatus({ id: upload.id })).toMatchObject({ status: 'uploading', percent: 0 });
+    expect(await api.posting.uploadStatus({ id: upload.id })).toMatchObject({ status: 'uploading', percent: 0 });
     const seen: number[] = [];
     for (const chunk of [1, 2]) {
       tiktok.releaseChunk();
-      const status = await waitUntil(() => api.tiktok.uploadStatus({ id: upload.id }), {
+      const status = await waitUntil(() => api.posting.uploadStatus({ id: upload.id }), {
         message: `the percent after chunk ${chunk}`,
         until: (current) => (current.percent ?? 0) > (seen.at(-1) ?? 0),
       });
@@ -273,7 +273,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     tiktok.holdChunks();
     const impatient = callerFor({ ...app.deps, heldCallLimitMs: 1_000 }, { user: alice }).api;
     let answer: unknown;
-    void impatient.tiktok.post({ id: 'StalledPost', description: 'slow uplink #a', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }).then(
+    void impatient.posting.post({ id: 'StalledPost', description: 'slow uplink #a', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }).then(
       (value) => (answer = value),
       (error: unknown) => (answer = error),
     );
@@ -293,8 +293,8 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     await seedClip(app.deps, alice.id, { clip_id: 'RaceMe' });
     const inits = tiktok.requestsTo('video_init').length;
     const results = await Promise.allSettled([
-      api.tiktok.post({ id: 'RaceMe', description: 'one #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }),
-      api.tiktok.post({ id: 'RaceMe', description: 'two #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }),
+      api.posting.post({ id: 'RaceMe', description: 'one #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }),
+      api.posting.post({ id: 'RaceMe', description: 'two #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }),
     ]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' });
@@ -335,18 +335,18 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     // The wizard's post: both toggles arrive in post_info and stay with the upload.
     await seedClip(app.deps, dana.id, { clip_id: 'Branded' });
     const both = { your_brand: true, branded_content: true };
-    const posted = await api.tiktok.post({ id: 'Branded', description: 'sponsored #ad #a #b', account_ids: [accountId], privacy_level: 'PUBLIC_TO_EVERYONE', tiktok_commercial: both });
+    const posted = await api.posting.post({ id: 'Branded', description: 'sponsored #ad #a #b', account_ids: [accountId], privacy_level: 'PUBLIC_TO_EVERYONE', tiktok_commercial: both });
     expect(tiktok.posts.get(posted.uploads[0]!.publish_id!)?.postInfo).toMatchObject({ privacy_level: 'PUBLIC_TO_EVERYONE', brand_organic_toggle: true, brand_content_toggle: true });
     expect(await uploadOf('Branded')).toEqual([expect.objectContaining({ brand_organic: true, brand_content: true })]);
     // Without a disclosure both go as false; "Your brand" alone may be private.
     await seedClip(app.deps, dana.id, { clip_id: 'OwnBrand' });
-    const own = await api.tiktok.post({ id: 'OwnBrand', description: 'mine #a #b #c', account_ids: [accountId], privacy_level: 'SELF_ONLY', tiktok_commercial: { your_brand: true } });
+    const own = await api.posting.post({ id: 'OwnBrand', description: 'mine #a #b #c', account_ids: [accountId], privacy_level: 'SELF_ONLY', tiktok_commercial: { your_brand: true } });
     expect(tiktok.posts.get(own.uploads[0]!.publish_id!)?.postInfo).toMatchObject({ privacy_level: 'SELF_ONLY', brand_organic_toggle: true, brand_content_toggle: false });
 
     // Branded content that only the creator may see: 400 before anything is queued or sent.
     await seedClip(app.deps, dana.id, { clip_id: 'BrandedPrivate' });
     const inits = tiktok.requestsTo('video_init').length;
-    await expect(api.tiktok.post({ id: 'BrandedPrivate', description: 'x #a #b #c', account_ids: [accountId], privacy_level: 'SELF_ONLY', tiktok_commercial: { branded_content: true } })).rejects.toMatchObject({
+    await expect(api.posting.post({ id: 'BrandedPrivate', description: 'x #a #b #c', account_ids: [accountId], privacy_level: 'SELF_ONLY', tiktok_commercial: { branded_content: true } })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: "Branded content can't be private on TikTok",
     });
@@ -410,18 +410,18 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       const accountId = await connect(alice, 'open-alice');
       await seedClip(app.deps, alice.id, { clip_id: `Err${index}` });
       scenario.arrange();
-      const error = await api.tiktok.post({ id: `Err${index}`, description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: scenario.privacy ?? 'SELF_ONLY' }).catch((caught: unknown) => caught);
+      const error = await api.posting.post({ id: `Err${index}`, description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: scenario.privacy ?? 'SELF_ONLY' }).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code: 'BAD_GATEWAY', message: expect.stringMatching(scenario.message) });
       const upload = await app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.id', 'uploads.error', 'uploads.status']).where('clips.clip_id', '=', `Err${index}`).executeTakeFirstOrThrow();
       expect(upload.status).toBe('failed');
-      const status = await api.tiktok.uploadStatus({ id: upload.id });
+      const status = await api.posting.uploadStatus({ id: upload.id });
       expect(status).toMatchObject({ status: 'failed', clip_id: `Err${index}`, error: upload.error });
       const logged = await app.deps.db.selectFrom('logs').select('message').where('logger', '=', 'tiktok').where('level', '=', 'ERROR').execute();
       expect(logged.some((entry) => entry.message.includes(upload.error!))).toBe(true);
       // A failed post may be tried again.
       tiktok.setUnaudited(false);
       tiktok.clearFailures();
-      await expect(api.tiktok.post({ id: `Err${index}`, description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' })).resolves.toMatchObject({ message: 'Posted to TikTok successfully!' });
+      await expect(api.posting.post({ id: `Err${index}`, description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' })).resolves.toMatchObject({ message: 'Posted to TikTok successfully!' });
     });
   }
 
@@ -430,9 +430,9 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const api = callerFor(app.deps, { user: alice }).api;
     const accountId = await connect(alice, 'open-alice');
     await seedClip(app.deps, alice.id, { clip_id: 'Expired' });
-    await app.deps.db.updateTable('tiktok_accounts').set({ access_expires_at: new Date() }).where('id', '=', accountId).execute();
+    await app.deps.db.updateTable('accounts').set({ access_expires_at: new Date() }).where('id', '=', accountId).execute();
     tiktok.failNext('token', 'invalid_grant');
-    const error = await api.tiktok.post({ id: 'Expired', description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }).catch((caught: unknown) => caught);
+    const error = await api.posting.post({ id: 'Expired', description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'BAD_GATEWAY', message: expect.stringMatching(/expired: reconnect the account/) });
     expect((await api.tiktok.accounts()).find((account) => account.id === accountId)?.needs_reconnect).toBe(true);
     await connect(alice, 'open-alice');
@@ -444,7 +444,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     twitch.addBroadcaster({ login: 'autopub' });
     twitch.addClip({ broadcaster: 'autopub', title: 'auto clip', view_count: 99 });
     await api.streamers.create({ name: 'autopub', auto_publish: true, clip_limit: 1 });
-    await api.tiktok.link({ name: 'autopub', tiktok_account_id: accountId });
+    await api.posting.link({ name: 'autopub', tiktok_account_id: accountId });
     await api.downloads.start({ name: 'autopub' });
     const posted = await waitUntil(
       () => app.deps.db.selectFrom('uploads').innerJoin('clips', 'clips.id', 'uploads.clip_row_id').select(['uploads.status', 'uploads.description']).where('clips.streamer_name', '=', 'autopub').execute(),
@@ -459,7 +459,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const api = callerFor(app.deps, { user: alice }).api;
     const accountId = await connect(alice, 'open-history');
     await seedClip(app.deps, alice.id, { clip_id: 'Keepsake', title: 'keepsake' });
-    const posted = await api.tiktok.post({ id: 'Keepsake', description: 'kept #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' });
+    const posted = await api.posting.post({ id: 'Keepsake', description: 'kept #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' });
     const uploadId = posted.uploads[0]!.id;
     await waitForStatus(uploadId, ['published']);
 
@@ -468,7 +468,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     expect((await api.clips.details({ id: 'Keepsake' })).posted_to).toEqual([{ account: '@historykeeper', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
     const listed = await api.clips.list({ page: 1, limit: 100 });
     expect(listed.clips.find((clip) => clip.clip_id === 'Keepsake')?.posted_to).toEqual([{ account: '@historykeeper', status: 'published', percent: 100, platform: 'tiktok', external_id: null, stats: null, warning: null }]);
-    expect(await api.tiktok.uploadStatus({ id: uploadId })).toMatchObject({ id: uploadId, clip_id: 'Keepsake', tiktok_account_id: null, account: '@historykeeper', status: 'published' });
+    expect(await api.posting.uploadStatus({ id: uploadId })).toMatchObject({ id: uploadId, clip_id: 'Keepsake', tiktok_account_id: null, account: '@historykeeper', status: 'published' });
     const rest = await fetch(`${server.baseUrl}/api/upload-status/${uploadId}`, { headers: { cookie: await sessionCookie(alice) } });
     expect(rest.status).toBe(200);
     expect(await rest.json()).toMatchObject({ tiktok_account_id: null, account: '@historykeeper', status: 'published' });
@@ -477,7 +477,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const inits = tiktok.requestsTo('video_init').length;
     const again = await connect(alice, 'open-history');
     expect(again).not.toBe(accountId);
-    await expect(api.tiktok.post({ id: 'Keepsake', description: 'twice #a #b #c', tiktok_account_id: again, privacy_level: 'SELF_ONLY' })).rejects.toMatchObject({
+    await expect(api.posting.post({ id: 'Keepsake', description: 'twice #a #b #c', tiktok_account_id: again, privacy_level: 'SELF_ONLY' })).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This clip is already posted or being posted to @historykeeper',
     });
@@ -487,7 +487,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     expect(queued).toEqual([]);
     expect(tiktok.requestsTo('video_init').length).toBe(inits);
     // And the history is the reconnected account's again.
-    expect(await api.tiktok.uploadStatus({ id: uploadId })).toMatchObject({ tiktok_account_id: again, account: '@historykeeper' });
+    expect(await api.posting.uploadStatus({ id: uploadId })).toMatchObject({ tiktok_account_id: again, account: '@historykeeper' });
   });
 
   it('fails a queued post plainly when its account is removed before the job runs', async () => {
@@ -502,7 +502,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'orphan #a #b #c', mode: 'direct', privacyLevel: 'SELF_ONLY' }, { timing: 'now' });
       await api.tiktok.deleteAccount({ id: accountId });
       await runTypedJob(postJob(app.deps), { uploadId: row!.id }, app.deps.logger, { attempts: 1, maxAttempts: 3 });
-      expect(await api.tiktok.uploadStatus({ id: row!.id })).toMatchObject({
+      expect(await api.posting.uploadStatus({ id: row!.id })).toMatchObject({
         status: 'failed',
         error: 'The TikTok account was removed before the clip was posted',
         tiktok_account_id: null,
@@ -522,7 +522,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
 
   async function waitForStatus(uploadId: string, statuses: string[]) {
     const api = callerFor(app.deps, { user: alice }).api;
-    return waitUntil(() => api.tiktok.uploadStatus({ id: uploadId }), {
+    return waitUntil(() => api.posting.uploadStatus({ id: uploadId }), {
       until: (upload) => statuses.includes(upload.status),
       message: `upload ${uploadId} to reach ${statuses.join(' or ')}`,
       intervalMs: 200,

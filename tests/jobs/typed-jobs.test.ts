@@ -30,8 +30,10 @@ describe('typed job definitions', () => {
       'downloads/schedule',
       'subtitles/generate',
       'clips/render',
-      'tiktok/post',
+      'publishing/post',
     ]);
+    // Renamed from 'tiktok/post' when every platform came to share it: jobs stored under it still run.
+    expect(POST_JOB.formerNames).toEqual(['tiktok/post']);
     expect(jobKey(RUN_JOB, { runId: 'r' })).toBe('run:r');
     expect(jobKey(SCHEDULE_JOB, { streamerId: 's' })).toBe('schedule:s');
     expect(jobKey(SUBTITLE_JOB, { requestId: 'q' })).toBe('subtitles:q');

@@ -44,7 +44,7 @@ describe('webhook events raised by posting', () => {
     const authorize = await fetch(authUrl, { redirect: 'manual' });
     const callback = new URL(authorize.headers.get('location')!);
     expect((await fetch(`${server.baseUrl}${callback.pathname}${callback.search}`)).status).toBe(200);
-    accountId = (await app.deps.db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow()).id;
+    accountId = (await app.deps.db.selectFrom('accounts').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow()).id;
     await api().webhooks.create({ url: receiver.url('/hook'), kind: 'json', events: ['post.published', 'post.failed', 'account.reconnect'] });
   });
   afterAll(async () => {
@@ -60,7 +60,7 @@ describe('webhook events raised by posting', () => {
 
   it('sends post.published once TikTok has published the video', async () => {
     await seedClip(app.deps, user.id, { clip_id: 'Published', title: 'the clutch' });
-    await api().tiktok.post({ id: 'Published', description: 'the clutch #fyp #clips #gaming', tiktok_account_ids: [accountId], privacy_level: 'SELF_ONLY' });
+    await api().posting.post({ id: 'Published', description: 'the clutch #fyp #clips #gaming', tiktok_account_ids: [accountId], privacy_level: 'SELF_ONLY' });
     await waitUntil(() => events('post.published').length, { until: (count) => count === 1, message: 'post.published at the receiver' });
     expect(events('post.published')[0]!.data).toMatchObject({ clip_id: 'Published', account: expect.stringContaining('hookclips') });
   });
@@ -70,7 +70,7 @@ describe('webhook events raised by posting', () => {
     await seedClip(app.deps, user.id, { clip_id: 'Refused', title: 'refused clip' });
     tiktok.failNextPublish('file_format_check_failed');
     await api()
-      .tiktok.post({ id: 'Refused', description: 'refused #a #b #c', tiktok_account_ids: [accountId], privacy_level: 'SELF_ONLY' })
+      .posting.post({ id: 'Refused', description: 'refused #a #b #c', tiktok_account_ids: [accountId], privacy_level: 'SELF_ONLY' })
       .catch(() => undefined);
     await waitUntil(() => events('post.failed').length, { until: (count) => count === 1, message: 'post.failed at the receiver' });
     expect(events('post.failed')[0]!.data).toMatchObject({ clip_id: 'Refused', error: expect.any(String) });
@@ -80,10 +80,10 @@ describe('webhook events raised by posting', () => {
     expectErrorLogs(/Posting a clip to TikTok failed: The TikTok connection of Hook Clips has expired/);
     for (const clipId of ['Expired1', 'Expired2']) {
       await seedClip(app.deps, user.id, { clip_id: clipId });
-      await app.deps.db.updateTable('tiktok_accounts').set({ access_expires_at: new Date() }).where('id', '=', accountId).execute();
+      await app.deps.db.updateTable('accounts').set({ access_expires_at: new Date() }).where('id', '=', accountId).execute();
       tiktok.failNext('token', 'invalid_grant');
       await api()
-        .tiktok.post({ id: clipId, description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' })
+        .posting.post({ id: clipId, description: 'x #a #b #c', tiktok_account_id: accountId, privacy_level: 'SELF_ONLY' })
         .catch(() => undefined);
     }
     await waitUntil(() => events('account.reconnect').length, { until: (count) => count >= 1, message: 'account.reconnect at the receiver' });

@@ -56,7 +56,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
   }
 
   function waitForStatus(uploadId: string, statuses: string[]) {
-    return waitUntil(() => api().tiktok.uploadStatus({ id: uploadId }), {
+    return waitUntil(() => api().posting.uploadStatus({ id: uploadId }), {
       until: (upload) => statuses.includes(upload.status),
       message: `upload ${uploadId} to reach ${statuses.join(' or ')}`,
       intervalMs: 200,
@@ -80,7 +80,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     await api().webhooks.create({ url: receiver.url('/hook'), kind: 'json', events: ['post.published', 'post.failed', 'account.reconnect'] });
     worker = await startWorker(app.deps, app.database.pool, 3);
     expect((await connect(alice, aliceSub)).html).toContain('"type":"youtube-auth","success":true');
-    accountId = (await app.deps.db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', alice.id).executeTakeFirstOrThrow()).id;
+    accountId = (await app.deps.db.selectFrom('accounts').select('id').where('user_id', '=', alice.id).executeTakeFirstOrThrow()).id;
   });
   afterAll(async () => {
     await worker?.stop();
@@ -104,11 +104,11 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     });
     expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     const channel = youtube.users.get(aliceSub)!.channel!;
-    const row = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    const row = await app.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ platform: 'youtube', open_id: channel.id, display_name: 'Alice Plays', username: 'aliceplays', avatar_url: channel.avatarUrl, needs_reconnect: false });
     const access = decryptSecret(row.access_token_enc, app.deps.appSecret);
     expect(access).toMatch(/^ya29\./);
-    const { rows } = await sql<{ dump: string }>`select row_to_json(t)::text as dump from tiktok_accounts t`.execute(app.deps.db);
+    const { rows } = await sql<{ dump: string }>`select row_to_json(t)::text as dump from accounts t`.execute(app.deps.db);
     expect(rows.map((entry) => entry.dump).join()).not.toMatch(/ya29\.|"1\/\/0/);
     const logs = await app.deps.db.selectFrom('logs').select(['message']).where('user_id', '=', alice.id).execute();
     expect(logs.map((entry) => entry.message)).toContain('Connected YouTube channel Alice Plays');
@@ -117,10 +117,10 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
   });
 
   it('refreshes ahead of expiry and keeps the refresh token Google does not rotate', async () => {
-    const before = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('tiktok_accounts').set({ access_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', accountId).execute();
+    const before = await app.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    await app.deps.db.updateTable('accounts').set({ access_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', accountId).execute();
     const token = await freshYouTubeToken(app.deps.db, app.deps.youtube!, app.deps.appSecret, accountId);
-    const after = await app.deps.db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    const after = await app.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(token).not.toBe(decryptSecret(before.access_token_enc, app.deps.appSecret));
     expect(decryptSecret(after.access_token_enc, app.deps.appSecret)).toBe(token);
     expect(after.access_expires_at.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
@@ -135,7 +135,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
   it('publishes a Short end to end: title, tags, privacy, made-for-kids sent; video id and stats due saved', async () => {
     const video = videoOf(3);
     const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'Publish', title: 'Insane <clutch> in   ranked', video });
-    const result = await api().tiktok.post({ id: 'Publish', description: 'what a play #valorant #clips #Valorant', account_ids: [accountId], youtube_privacy: 'unlisted' });
+    const result = await api().posting.post({ id: 'Publish', description: 'what a play #valorant #clips #Valorant', account_ids: [accountId], youtube_privacy: 'unlisted' });
     expect(result.message).toBe('Posted to YouTube successfully!');
     expect(result.uploads).toEqual([expect.objectContaining({ platform: 'youtube', tiktok_account_id: accountId, account: '@aliceplays', status: 'processing', percent: 100 })]);
     expect(initiations()).toBe(1);
@@ -164,7 +164,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
 
   it('tells subscribers about the video when the user chose to', async () => {
     await seedClip(app.deps, alice.id, { clip_id: 'Notify', video: videoOf(1) });
-    const result = await api().tiktok.post({ id: 'Notify', description: 'look #a', account_ids: [accountId], youtube_privacy: 'public', youtube_notify_subscribers: true });
+    const result = await api().posting.post({ id: 'Notify', description: 'look #a', account_ids: [accountId], youtube_privacy: 'public', youtube_notify_subscribers: true });
     const upload = await publishWhenProcessed(result.uploads[0]!.id);
     expect(youtube.requestsTo('upload_init').map((request) => request.query.notifySubscribers)).toEqual(['true']);
     expect(youtube.videos.get(upload.external_id!)?.notifySubscribers).toBe(true);
@@ -175,7 +175,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     // One after the other: each job holds a worker slot until YouTube has processed its video.
     for (let index = 1; index <= 7; index++) {
       await seedClip(app.deps, alice.id, { clip_id: `Daily${index}`, video: videoOf(1) });
-      const result = await api().tiktok.post({ id: `Daily${index}`, description: 'daily #a', account_ids: [accountId], youtube_privacy: 'private' });
+      const result = await api().posting.post({ id: `Daily${index}`, description: 'daily #a', account_ids: [accountId], youtube_privacy: 'private' });
       expect(await publishWhenProcessed(result.uploads[0]!.id)).toMatchObject({ status: 'published', error: null });
     }
     expect(initiations()).toBe(7);
@@ -185,7 +185,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
   it('warns, in the queue and on the clip, when YouTube keeps a public video private (an unaudited Google project)', async () => {
     await seedClip(app.deps, alice.id, { clip_id: 'Locked', video: videoOf(1) });
     youtube.lockUploadsPrivate();
-    const result = await api().tiktok.post({ id: 'Locked', description: 'locked #a', account_ids: [accountId], youtube_privacy: 'public' });
+    const result = await api().posting.post({ id: 'Locked', description: 'locked #a', account_ids: [accountId], youtube_privacy: 'public' });
     const uploadId = result.uploads[0]!.id;
     // Seen while YouTube still processes the video: the queue lists the post with the warning.
     const queued = await waitUntil(() => api().queue.list(), {
@@ -203,7 +203,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
   it('gives no warning for a video asked to be private', async () => {
     await seedClip(app.deps, alice.id, { clip_id: 'AskedPrivate', video: videoOf(1) });
     youtube.lockUploadsPrivate();
-    const result = await api().tiktok.post({ id: 'AskedPrivate', description: 'private #a', account_ids: [accountId], youtube_privacy: 'private' });
+    const result = await api().posting.post({ id: 'AskedPrivate', description: 'private #a', account_ids: [accountId], youtube_privacy: 'private' });
     expect(await publishWhenProcessed(result.uploads[0]!.id)).toMatchObject({ status: 'published', warning: null });
   });
 
@@ -211,8 +211,8 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     await seedClip(app.deps, alice.id, { clip_id: 'Race', video: videoOf(1) });
     const videos = youtube.videos.size;
     const results = await Promise.allSettled([
-      api().tiktok.post({ id: 'Race', description: 'one', account_ids: [accountId], youtube_privacy: 'private' }),
-      api().tiktok.post({ id: 'Race', description: 'two', account_ids: [accountId], youtube_privacy: 'private' }),
+      api().posting.post({ id: 'Race', description: 'one', account_ids: [accountId], youtube_privacy: 'private' }),
+      api().posting.post({ id: 'Race', description: 'two', account_ids: [accountId], youtube_privacy: 'private' }),
     ]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' });
@@ -226,7 +226,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     const video = videoOf(4);
     await seedClip(app.deps, alice.id, { clip_id: 'Dropped', video });
     youtube.dropNextChunk({ afterBytes: 2 * UPLOAD_BLOCK + 1000 });
-    const result = await api().tiktok.post({ id: 'Dropped', description: 'dropped #a', account_ids: [accountId], youtube_privacy: 'public' });
+    const result = await api().posting.post({ id: 'Dropped', description: 'dropped #a', account_ids: [accountId], youtube_privacy: 'public' });
     const upload = await publishWhenProcessed(result.uploads[0]!.id);
     const session = [...youtube.sessions.values()].find((candidate) => candidate.videoId === upload.external_id)!;
     // The fake reads in socket-sized pieces: at least the bytes asked for, keeping whole blocks.
@@ -303,7 +303,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     await seedClip(app.deps, alice.id, { clip_id: 'Quota', video: videoOf(1) });
     // Spent by another app of the same Google project: Clipshift's own count still has room, YouTube refuses.
     youtube.setUploadsLeft(0);
-    const result = await api().tiktok.post({ id: 'Quota', description: 'later #a', account_ids: [accountId], youtube_privacy: 'private' });
+    const result = await api().posting.post({ id: 'Quota', description: 'later #a', account_ids: [accountId], youtube_privacy: 'private' });
     const [waiting] = result.uploads;
     expect(waiting).toMatchObject({ status: 'scheduled', error: expect.stringMatching(/^YouTube's daily upload quota is used up; the post waits until it resets at midnight Pacific time \(\d\d:\d\d UTC\)\.$/) });
     expect(result.message).toBe(`Queued for YouTube: ${waiting!.error}`);
@@ -331,8 +331,8 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     expectErrorLogs(/Posting a clip to YouTube failed: The YouTube connection of Alice Plays has expired/);
     await seedClip(app.deps, alice.id, { clip_id: 'Revoked', video: videoOf(1) });
     youtube.revoke(aliceSub);
-    await app.deps.db.updateTable('tiktok_accounts').set({ access_expires_at: new Date() }).where('id', '=', accountId).execute();
-    const error = await api().tiktok.post({ id: 'Revoked', description: 'x', account_ids: [accountId], youtube_privacy: 'private' }).catch((caught: unknown) => caught);
+    await app.deps.db.updateTable('accounts').set({ access_expires_at: new Date() }).where('id', '=', accountId).execute();
+    const error = await api().posting.post({ id: 'Revoked', description: 'x', account_ids: [accountId], youtube_privacy: 'private' }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'BAD_GATEWAY', message: 'The YouTube connection of Alice Plays has expired: reconnect the account in Settings' });
     expect(initiations()).toBe(0);
     expect((await api().accounts.list()).find((account) => account.id === accountId)?.status).toBe('reconnect');
@@ -342,7 +342,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     expect((await connect(alice, aliceSub)).html).toContain('"success":true');
     expect((await api().accounts.list()).find((account) => account.id === accountId)?.status).toBe('ok');
     // A failed post may be tried again, now through the new grant.
-    const retried = await api().tiktok.post({ id: 'Revoked', description: 'x', account_ids: [accountId], youtube_privacy: 'private' });
+    const retried = await api().posting.post({ id: 'Revoked', description: 'x', account_ids: [accountId], youtube_privacy: 'private' });
     await publishWhenProcessed(retried.uploads[0]!.id);
     expect(events('account.reconnect')).toHaveLength(1);
   });

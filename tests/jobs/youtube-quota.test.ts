@@ -29,7 +29,7 @@ describe("YouTube's daily quota, counted per Google project and Pacific day in t
   /** Posts a clip publicly and, once YouTube has its video, finishes processing; resolves with the post's upload. */
   async function postClip(clipId: string) {
     await seedClip(app.deps, alice.id, { clip_id: clipId, video });
-    const result = await api().tiktok.post({ id: clipId, description: `${clipId} #a`, account_ids: [accountId], youtube_privacy: 'public' });
+    const result = await api().posting.post({ id: clipId, description: `${clipId} #a`, account_ids: [accountId], youtube_privacy: 'public' });
     return result.uploads[0]!;
   }
 
@@ -39,7 +39,7 @@ describe("YouTube's daily quota, counted per Google project and Pacific day in t
       message: 'the video id saved',
     });
     youtube.finishProcessing(row.external_id!);
-    return waitUntil(() => api().tiktok.uploadStatus({ id: uploadId }), { until: (upload) => upload.status === 'published', message: 'published', intervalMs: 200 });
+    return waitUntil(() => api().posting.uploadStatus({ id: uploadId }), { until: (upload) => upload.status === 'published', message: 'published', intervalMs: 200 });
   }
 
   beforeAll(async () => {
@@ -52,7 +52,7 @@ describe("YouTube's daily quota, counted per Google project and Pacific day in t
     accessToken = tokens.accessToken;
     const secret = app.deps.appSecret;
     ({ id: accountId } = await app.deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({
         user_id: alice.id,
         platform: 'youtube',

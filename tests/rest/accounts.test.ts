@@ -12,7 +12,7 @@ describe('REST connected accounts of every platform', () => {
 
   async function addAccount(userId: string, platform: 'tiktok' | 'youtube', openId: string, name: string, needsReconnect = false): Promise<string> {
     const row = await app.deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({ user_id: userId, platform, open_id: openId, union_id: null, display_name: name, username: name.toLowerCase(), avatar_url: null, access_token_enc: 'x', refresh_token_enc: 'x', access_expires_at: new Date(), refresh_expires_at: null, needs_reconnect: needsReconnect })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -29,7 +29,7 @@ describe('REST connected accounts of every platform', () => {
     // The same external id on two platforms is two accounts.
     ids.other = await addAccount(aliceId, 'youtube', 'open-1', 'Twin');
     const streamer = await seedStreamer(app.deps, aliceId, 'shroud');
-    await app.deps.db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamer, tiktok_account_id: ids.youtube }).execute();
+    await app.deps.db.insertInto('streamer_accounts').values({ streamer_id: streamer, account_id: ids.youtube }).execute();
   });
   afterAll(async () => {
     await server.close();

@@ -47,7 +47,7 @@ describe('REST account avatars: the platforms’ picture hosts only', () => {
   }
 
   const storedAvatars = async () =>
-    (await app.deps.db.selectFrom('tiktok_accounts').select(['platform', 'avatar_url']).where('user_id', '=', aliceId).orderBy('platform').execute());
+    (await app.deps.db.selectFrom('accounts').select(['platform', 'avatar_url']).where('user_id', '=', aliceId).orderBy('platform').execute());
 
   const answeredAvatars = async () => ((await alice.get('/api/accounts')).body as { platform: string; avatar_url: string | null }[]).map((account) => account.avatar_url);
 
@@ -67,7 +67,7 @@ describe('REST account avatars: the platforms’ picture hosts only', () => {
   });
 
   it('keeps a picture on the platform’s own host', async () => {
-    await app.deps.db.deleteFrom('tiktok_accounts').execute();
+    await app.deps.db.deleteFrom('accounts').execute();
     tiktok.setAuthorizingUser(tiktok.addUser({ displayName: 'Alice Again', username: 'alicealso', avatarUrl: TIKTOK_PICTURE }).openId);
     await connect('tiktok');
     const channelOwner = youtube.addUser({ channelTitle: 'Alice Again', handle: '@aliceagain' });
@@ -78,14 +78,14 @@ describe('REST account avatars: the platforms’ picture hosts only', () => {
   });
 
   it('never answers a foreign avatar stored before the check, in any list that carries avatars', async () => {
-    await app.deps.db.deleteFrom('tiktok_accounts').execute();
+    await app.deps.db.deleteFrom('accounts').execute();
     const stored = await app.deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({ user_id: aliceId, open_id: 'open-old', union_id: null, display_name: 'Old', username: 'old', avatar_url: TRACKER, access_token_enc: 'x', refresh_token_enc: 'x', access_expires_at: new Date(), refresh_expires_at: null })
       .returning('id')
       .executeTakeFirstOrThrow();
     const streamer = await seedStreamer(app.deps, aliceId, 'shroud');
-    await app.deps.db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamer, tiktok_account_id: stored.id }).execute();
+    await app.deps.db.insertInto('streamer_accounts').values({ streamer_id: streamer, account_id: stored.id }).execute();
 
     const bodies = [await alice.get('/api/accounts'), await alice.get('/api/tiktok/accounts'), await alice.get('/api/streamers')];
     for (const reply of bodies) {

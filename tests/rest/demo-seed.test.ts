@@ -42,7 +42,7 @@ describe('the demo seeds one database again without adding anything twice', () =
     expect(currentReceiver).not.toBe(firstReceiver);
 
     const demo = await database.db.selectFrom('users').select('id').where('username', '=', DEMO_USER.username).executeTakeFirstOrThrow();
-    const accounts = await database.db.selectFrom('tiktok_accounts').select(['platform', 'display_name', 'needs_reconnect']).where('user_id', '=', demo.id).orderBy('platform').execute();
+    const accounts = await database.db.selectFrom('accounts').select(['platform', 'display_name', 'needs_reconnect']).where('user_id', '=', demo.id).orderBy('platform').execute();
     expect(accounts).toEqual([
       { platform: 'tiktok', display_name: 'Demo Creator', needs_reconnect: false },
       { platform: 'youtube', display_name: 'Demo Creator', needs_reconnect: false },
@@ -51,7 +51,7 @@ describe('the demo seeds one database again without adding anything twice', () =
     expect(webhooks).toEqual([{ url: currentReceiver }]);
     const streamers = await database.db.selectFrom('streamers').select('name').where('user_id', '=', demo.id).orderBy('name').execute();
     expect(streamers.map((streamer) => streamer.name)).toEqual(['pokimane', 'shroud', 'xqc']);
-    const links = await database.db.selectFrom('streamer_tiktok_accounts').select('streamer_id').execute();
+    const links = await database.db.selectFrom('streamer_accounts').select('streamer_id').execute();
     expect(links).toHaveLength(3);
   });
 });

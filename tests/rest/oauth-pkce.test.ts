@@ -53,7 +53,7 @@ describe('REST OAuth: a code only completes the flow it was minted for (PKCE)', 
   });
   beforeEach(async () => {
     await resetThrottles(app.deps);
-    await app.deps.db.deleteFrom('tiktok_accounts').execute();
+    await app.deps.db.deleteFrom('accounts').execute();
   });
 
   function signInOnConsentPage(platform: AccountPlatform, who: keyof (typeof people)['tiktok']): void {
@@ -80,7 +80,7 @@ describe('REST OAuth: a code only completes the flow it was minted for (PKCE)', 
   }
 
   const accountsOf = (userId: string, platform: AccountPlatform) =>
-    app.deps.db.selectFrom('tiktok_accounts').select(['display_name', 'connected_via']).where('user_id', '=', userId).where('platform', '=', platform).execute();
+    app.deps.db.selectFrom('accounts').select(['display_name', 'connected_via']).where('user_id', '=', userId).where('platform', '=', platform).execute();
 
   const codeExchanges = (platform: AccountPlatform) =>
     (platform === 'tiktok' ? tiktok.requestsTo('token') : youtube.requestsTo('token')).filter((request) => request.form?.grant_type === 'authorization_code');

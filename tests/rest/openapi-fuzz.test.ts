@@ -131,7 +131,7 @@ describe('OpenAPI document = server behaviour', () => {
     expect((await member.post('/api/streamers', { name: STREAMER })).status).toBe(201);
     const answer = await authorizeAnswer(member);
     expect((await member.get(`/api/tiktok/callback?${answer}`)).status).toBe(200);
-    const account = await app.deps.db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', memberId).executeTakeFirstOrThrow();
+    const account = await app.deps.db.selectFrom('accounts').select('id').where('user_id', '=', memberId).executeTakeFirstOrThrow();
     expect((await member.post(`/api/streamers/${STREAMER}/link-tiktok`, { tiktok_account_id: account.id })).status).toBe(200);
     const media = await clipMedia();
     for (const clipId of CLIPS) await seedClip(app.deps, memberId, { clip_id: clipId, streamer_name: STREAMER, video: media });

@@ -25,7 +25,7 @@ describe('REST posting slots and queue: /api/accounts/{id}/schedule, /api/queue'
 
   async function addAccount(userId: string, openId: string): Promise<string> {
     const row = await app.deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({ user_id: userId, open_id: openId, display_name: openId, username: openId, access_token_enc: 'x', refresh_token_enc: 'x', access_expires_at: new Date(Date.now() + 86_400_000) })
       .returning('id')
       .executeTakeFirstOrThrow();

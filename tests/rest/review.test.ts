@@ -27,7 +27,7 @@ describe('REST review inbox: /api/review', () => {
     const existing = await app.deps.db.selectFrom('streamers').select('id').where('user_id', '=', userId).where('name', '=', 'careful').executeTakeFirst();
     if (existing) return existing.id;
     const streamerId = await seedStreamer(app.deps, userId, 'careful');
-    if (userId === memberId) await app.deps.db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: accountId }).execute();
+    if (userId === memberId) await app.deps.db.insertInto('streamer_accounts').values({ streamer_id: streamerId, account_id: accountId }).execute();
     return streamerId;
   }
 
@@ -37,7 +37,7 @@ describe('REST review inbox: /api/review', () => {
     ({ admin, member } = await adminAndMember(server.baseUrl));
     memberId = await userIdOf(member);
     const account = await app.deps.db
-      .insertInto('tiktok_accounts')
+      .insertInto('accounts')
       .values({ user_id: memberId, open_id: 'open-member', display_name: 'Member', username: 'memberclips', access_token_enc: 'x', refresh_token_enc: 'x', access_expires_at: new Date(Date.now() + 3_600_000) })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -27,7 +27,7 @@ describe('REST YouTube: connection, posting refusals, review choices and streame
   }
 
   async function accountOf(userId: string): Promise<string> {
-    return (await app.deps.db.selectFrom('tiktok_accounts').select('id').where('user_id', '=', userId).where('platform', '=', 'youtube').executeTakeFirstOrThrow()).id;
+    return (await app.deps.db.selectFrom('accounts').select('id').where('user_id', '=', userId).where('platform', '=', 'youtube').executeTakeFirstOrThrow()).id;
   }
 
   beforeAll(async () => {
@@ -109,7 +109,7 @@ describe('REST YouTube: connection, posting refusals, review choices and streame
     youtube.setAuthorizingUser(guestSub);
     const query = await authorizeAnswer((reply.body as { auth_url: string }).auth_url);
     expect((await fetch(`${server.baseUrl}/api/youtube/callback${query}`)).status).toBe(200);
-    const row = await app.deps.db.selectFrom('tiktok_accounts').select(['user_id', 'connected_via', 'display_name']).where('platform', '=', 'youtube').where('user_id', '=', bobId).executeTakeFirstOrThrow();
+    const row = await app.deps.db.selectFrom('accounts').select(['user_id', 'connected_via', 'display_name']).where('platform', '=', 'youtube').where('user_id', '=', bobId).executeTakeFirstOrThrow();
     expect(row).toEqual({ user_id: bobId, connected_via: 'guest', display_name: 'Guest Channel' });
   });
 
@@ -120,7 +120,7 @@ describe('REST YouTube: connection, posting refusals, review choices and streame
       await seedClip(app.deps, aliceId, { clip_id: 'Refused' });
     });
     const post = (body: Record<string, unknown>, clipId = 'Refused') => alice.post(`/api/clips/${clipId}/post`, { description: 'x #a', account_ids: [accountId], youtube_privacy: 'private', ...body });
-    const noUploads = async () => expect(await app.deps.db.selectFrom('uploads').select('id').where('tiktok_account_id', '=', accountId).execute()).toEqual([]);
+    const noUploads = async () => expect(await app.deps.db.selectFrom('uploads').select('id').where('account_id', '=', accountId).execute()).toEqual([]);
 
     it('refuses a title over 100 characters, or with < or >', async () => {
       const tooLong = 'Title must be at most 100 characters';

@@ -30,7 +30,7 @@ interface PostCallbacks {
  */
 export function usePostClip() {
   const utils = trpc.useUtils();
-  const mutation = trpc.tiktok.post.useMutation({
+  const mutation = trpc.posting.post.useMutation({
     onSuccess: reportPosted,
     onError: (error) => toastFailure(error, { fallback: POST_FAILED, prefixed: true }),
     onSettled: (_result, _error, input) => {

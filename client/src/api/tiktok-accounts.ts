@@ -71,8 +71,8 @@ export function useAccountLinks() {
       void utils.accounts.list.invalidate();
     },
   });
-  const link = trpc.tiktok.link.useMutation(linkCallbacks(linkMessages.linked, linkMessages.linkFailed));
-  const unlink = trpc.tiktok.unlink.useMutation(linkCallbacks(linkMessages.unlinked, linkMessages.unlinkFailed));
+  const link = trpc.posting.link.useMutation(linkCallbacks(linkMessages.linked, linkMessages.linkFailed));
+  const unlink = trpc.posting.unlink.useMutation(linkCallbacks(linkMessages.unlinked, linkMessages.unlinkFailed));
 
   const { mutate: linkAccount } = link;
   const { mutate: unlinkAccount } = unlink;

@@ -13,7 +13,7 @@ const TRPC_URL = '/api/trpc';
  * Calls that answer only when long work ends (subtitles, posting to TikTok): sent on their own so
  * they never hold a batch of quick calls hostage.
  */
-const LONG_RUNNING = new Set(['subtitles.generate', 'tiktok.post']);
+const LONG_RUNNING = new Set(['subtitles.generate', 'posting.post']);
 
 /** A tRPC answer, single or batched: what the links can read. */
 function isTrpcBody(body: unknown): boolean {

@@ -19,7 +19,7 @@ export const TABLE_OWNERS = {
   invites: ['invite_codes'],
   logs: ['logs'],
   notifications: ['webhooks', 'webhook_deliveries'],
-  publishing: ['tiktok_accounts', 'streamer_tiktok_accounts', 'oauth_states', 'uploads', 'posting_schedules', 'account_post_settings', 'post_stats_history', 'youtube_quota_days'],
+  publishing: ['accounts', 'streamer_accounts', 'oauth_states', 'uploads', 'posting_schedules', 'account_post_settings', 'post_stats_history', 'youtube_quota_days'],
   review: [],
   settings: ['user_settings'],
   streamers: ['streamers'],

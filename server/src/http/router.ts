@@ -6,7 +6,7 @@ import { fontsRouter } from './routers/fonts.ts';
 import { streamersRouter } from './routers/streamers.ts';
 import { studioRouter } from './routers/studio.ts';
 import { subtitlesRouter } from './routers/subtitles.ts';
-import { tiktokRouter, youtubeRouter } from './routers/publishing.ts';
+import { postingRouter, tiktokRouter, youtubeRouter } from './routers/publishing.ts';
 import { guestsRouter } from './routers/guests.ts';
 import { healthRouter } from './routers/health.ts';
 import { invitesRouter } from './routers/invites.ts';
@@ -29,6 +29,7 @@ export const appRouter = router({
   fonts: fontsRouter,
   studio: studioRouter,
   subtitles: subtitlesRouter,
+  posting: postingRouter,
   tiktok: tiktokRouter,
   youtube: youtubeRouter,
   accounts: accountsRouter,

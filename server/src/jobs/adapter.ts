@@ -54,12 +54,14 @@ function toTask(definition: AnyJobDefinition, logger: Logger): Task {
     );
 }
 
-/** graphile-worker's task list from job definitions (one per name). */
+/** graphile-worker's task list from job definitions (one per name, and one per former name). */
 export function toTaskList(definitions: readonly AnyJobDefinition[], logger: Logger): TaskList {
   const list: TaskList = {};
   for (const definition of definitions) {
-    if (list[definition.name]) throw new Error(`two jobs are named ${definition.name}`);
-    list[definition.name] = toTask(definition, logger);
+    for (const name of [definition.name, ...(definition.formerNames ?? [])]) {
+      if (list[name]) throw new Error(`two jobs are named ${name}`);
+      list[name] = toTask(definition, logger);
+    }
   }
   return list;
 }

@@ -10,7 +10,7 @@ import { knownClipFolders, mediaRoot, workRoot } from '../domains/clips/service.
 import type { RecoveryScope, WorkerIdentity } from '../platform/identity.ts';
 import { instanceIsDead } from './instances.ts';
 import { POST_JOB, RECOVER_JOB, RENDER_JOB, RUN_JOB, SUBTITLE_JOB } from '../platform/queue/contracts.ts';
-import { defineJob } from '../platform/queue/define.ts';
+import { defineJob, isJobNamed } from '../platform/queue/define.ts';
 import { forceUnlockWorkers, jobsLockedByDeadPools, type LockedJob } from '../platform/queue/queue.ts';
 
 export interface RecoveryOptions {
@@ -98,7 +98,7 @@ async function requeueInterruptedJob(deps: AppDeps, job: LockedJob): Promise<boo
   if (!id) return false;
   if (job.task_identifier === RUN_JOB.name) return requeueInterruptedRun(deps, id);
   if (job.task_identifier === SUBTITLE_JOB.name || job.task_identifier === RENDER_JOB.name) return requeueInterruptedSubtitles(deps, id);
-  if (job.task_identifier === POST_JOB.name) return requeueInterruptedUpload(deps, id);
+  if (isJobNamed(POST_JOB, job.task_identifier)) return requeueInterruptedUpload(deps, id);
   return false;
 }
 

@@ -21,10 +21,10 @@ import {
   selectLinksOfAccounts,
   updateAccount,
   upsertAccountRow,
-  type TikTokAccountRow,
+  type AccountRow,
 } from './queries.ts';
 
-export type { TikTokAccountRow };
+export type { AccountRow };
 type LinkedAccount = Streamer['tiktok_accounts'][number];
 
 export const accountNotFound = () => notFound('Account not found');
@@ -62,7 +62,7 @@ export async function listAccounts(db: DbOrTrx, userId: string, platform?: Accou
     // Rows stored before avatars were checked may hold any URL: checked again on the way out.
     avatar_url: platformAvatarUrl(account.platform, account.avatar_url),
     created_at: account.created_at.toISOString(),
-    linked_streamer_ids: links.filter((link) => link.tiktok_account_id === account.id).map((link) => link.streamer_id),
+    linked_streamer_ids: links.filter((link) => link.account_id === account.id).map((link) => link.streamer_id),
   }));
 }
 
@@ -73,7 +73,7 @@ export async function linkedStreamerIds(db: DbOrTrx, userId: string, accountId: 
 }
 
 /** The caller's account; a null id (text that cannot be a UUID, see rowId) is missing like any other. */
-export async function findAccount(db: DbOrTrx, userId: string, accountId: string | null): Promise<TikTokAccountRow> {
+export async function findAccount(db: DbOrTrx, userId: string, accountId: string | null): Promise<AccountRow> {
   if (accountId === null) throw accountNotFound();
   const row = await selectAccount(db, userId, accountId);
   if (!row) throw accountNotFound();
@@ -108,7 +108,7 @@ export async function upsertAccount(
   appSecret: string,
   input: { userId: string; via: 'owner' | 'guest'; tokens: TikTokTokens; info: TikTokUserInfo },
   now = Date.now(),
-): Promise<TikTokAccountRow> {
+): Promise<AccountRow> {
   const profile = {
     union_id: input.info.unionId ?? null,
     display_name: input.info.displayName || input.info.username || 'TikTok account',
@@ -136,7 +136,7 @@ export async function upsertYouTubeAccount(
   appSecret: string,
   input: { userId: string; via: 'owner' | 'guest'; tokens: YouTubeTokens; channel: YouTubeChannel },
   now = Date.now(),
-): Promise<TikTokAccountRow> {
+): Promise<AccountRow> {
   const { tokens, channel } = input;
   if (!tokens.refreshToken && !(await selectAccountByExternalId(db, input.userId, 'youtube', channel.channelId))) throw new Error(NO_REFRESH_TOKEN);
   const profile = {

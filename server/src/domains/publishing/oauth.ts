@@ -9,7 +9,7 @@ import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';
 import { databaseAnswers } from '../../platform/db/database.ts';
 import { isDatabaseUnavailable } from '../../platform/db/errors.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
-import { requireTikTok, requireYouTube, upsertAccount, upsertYouTubeAccount, type TikTokAccountRow } from './accounts.ts';
+import { requireTikTok, requireYouTube, upsertAccount, upsertYouTubeAccount, type AccountRow } from './accounts.ts';
 import { consumeOAuthState, insertOAuthState } from './queries.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
@@ -36,9 +36,9 @@ interface OAuthFlow {
   /** The refusal a callback carries (`?error=`), or null. */
   refusal(query: URLSearchParams): Error | null;
   /** Code → tokens → profile → the account row of its owner. */
-  connect(deps: AppDeps, owner: Owner, grant: Grant): Promise<TikTokAccountRow>;
+  connect(deps: AppDeps, owner: Owner, grant: Grant): Promise<AccountRow>;
   /** The account in the log's words. */
-  describe(account: TikTokAccountRow): string;
+  describe(account: AccountRow): string;
 }
 
 const OAUTH_FLOWS: Record<AccountPlatform, OAuthFlow> = {
@@ -163,7 +163,7 @@ export async function completeAuthorization(
   }
 }
 
-async function connectTikTok(deps: AppDeps, owner: Owner, grant: Grant): Promise<TikTokAccountRow> {
+async function connectTikTok(deps: AppDeps, owner: Owner, grant: Grant): Promise<AccountRow> {
   const tiktok = requireTikTok(deps);
   const tokens = await tiktok.exchangeCode(grant);
   const info = await tiktok.getUserInfo(tokens.accessToken);
@@ -171,7 +171,7 @@ async function connectTikTok(deps: AppDeps, owner: Owner, grant: Grant): Promise
 }
 
 /** Code → tokens (with the scopes both ticked) → the Google account's channel → the account row. */
-async function connectYouTube(deps: AppDeps, owner: Owner, grant: Grant): Promise<TikTokAccountRow> {
+async function connectYouTube(deps: AppDeps, owner: Owner, grant: Grant): Promise<AccountRow> {
   const youtube = requireYouTube(deps);
   const tokens = await youtube.exchangeCode(grant);
   if (missingScopes(tokens.scope).length) throw new Error(YOUTUBE_SCOPES_MISSING);

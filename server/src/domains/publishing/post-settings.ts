@@ -44,7 +44,7 @@ export async function saveAccountPostSettings(db: DbOrTrx, userId: string, input
   const privacy = youtube ? input.youtube_privacy : input.privacy_level;
   if (!privacy) throw badRequest(youtube ? YOUTUBE_PRIVACY_NEEDED : `privacy_level must be one of ${PRIVACY_LEVELS.join(', ')}`);
   await upsertPostSettings(db, {
-    tiktok_account_id: account.id,
+    account_id: account.id,
     privacy_level: privacy,
     // Comments, duets and stitches are TikTok's choices.
     disable_comment: !youtube && (input.disable_comment ?? false),
@@ -63,7 +63,7 @@ export async function postChoices(db: DbOrTrx, accountIds: readonly string[]): P
   if (!accountIds.length) return map;
   for (const row of await selectPostSettingsOf(db, accountIds)) {
     if (!isAccountPrivacy(row.privacy_level)) continue;
-    map.set(row.tiktok_account_id, {
+    map.set(row.account_id, {
       privacyLevel: row.privacy_level,
       disableComment: row.disable_comment,
       disableDuet: row.disable_duet,

@@ -1,84 +1,84 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { anyUuid } from '../../platform/db/arrays.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { AccountPlatform, AccountPostSettingsTable, OAuthStatesTable, PostingSchedulesTable, TikTokAccountsTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
+import type { AccountPlatform, AccountPostSettingsTable, OAuthStatesTable, PostingSchedulesTable, AccountsTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
 
 /**
- * SQL of the tables the publishing domain owns: tiktok_accounts, streamer_tiktok_accounts, uploads,
+ * SQL of the tables the publishing domain owns: accounts, streamer_accounts, uploads,
  * posting_schedules, account_post_settings and oauth_states. Other domains reach them through service.ts.
  */
 
-export type TikTokAccountRow = Selectable<TikTokAccountsTable>;
+export type AccountRow = Selectable<AccountsTable>;
 export type UploadRow = Selectable<UploadsTable>;
 export type ScheduleRow = Selectable<PostingSchedulesTable>;
 
-// tiktok_accounts
+// accounts
 
 /** The user's accounts, oldest first, as the user sees them. */
 export function selectAccounts(db: DbOrTrx, userId: string, platform?: AccountPlatform) {
   let query = db
-    .selectFrom('tiktok_accounts')
+    .selectFrom('accounts')
     .select(['id', 'platform', 'display_name', 'username', 'avatar_url', 'created_at', 'needs_reconnect'])
     .where('user_id', '=', userId);
   if (platform) query = query.where('platform', '=', platform);
   return query.orderBy('created_at').execute();
 }
 
-export function selectAccount(db: DbOrTrx, userId: string, accountId: string): Promise<TikTokAccountRow | undefined> {
-  return db.selectFrom('tiktok_accounts').selectAll().where('user_id', '=', userId).where('id', '=', accountId).executeTakeFirst();
+export function selectAccount(db: DbOrTrx, userId: string, accountId: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('user_id', '=', userId).where('id', '=', accountId).executeTakeFirst();
 }
 
 /** The user's account of a platform by the platform's own id of it. */
-export function selectAccountByExternalId(db: DbOrTrx, userId: string, platform: AccountPlatform, openId: string): Promise<TikTokAccountRow | undefined> {
-  return db.selectFrom('tiktok_accounts').selectAll().where('user_id', '=', userId).where('platform', '=', platform).where('open_id', '=', openId).executeTakeFirst();
+export function selectAccountByExternalId(db: DbOrTrx, userId: string, platform: AccountPlatform, openId: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('user_id', '=', userId).where('platform', '=', platform).where('open_id', '=', openId).executeTakeFirst();
 }
 
 /** An account by id alone (jobs hold ids), row-locked: refreshing its tokens must not race. */
-export function selectAccountForUpdate(db: DbOrTrx, accountId: string): Promise<TikTokAccountRow | undefined> {
-  return db.selectFrom('tiktok_accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
+export function selectAccountForUpdate(db: DbOrTrx, accountId: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
 }
 
 /** What names the accounts, with their open_id (which outlives a removal), by id. */
 export function selectAccountNames(db: DbOrTrx, accountIds: readonly string[]) {
-  return db.selectFrom('tiktok_accounts').select(['id', 'platform', 'open_id', 'display_name', 'username']).where('id', 'in', accountIds).execute();
+  return db.selectFrom('accounts').select(['id', 'platform', 'open_id', 'display_name', 'username']).where('id', 'in', accountIds).execute();
 }
 
 /** Inserts the account, or updates the user's one with the same open_id with `update`. */
-export function upsertAccountRow(db: DbOrTrx, values: Insertable<TikTokAccountsTable>, update: Updateable<TikTokAccountsTable>): Promise<TikTokAccountRow> {
+export function upsertAccountRow(db: DbOrTrx, values: Insertable<AccountsTable>, update: Updateable<AccountsTable>): Promise<AccountRow> {
   return db
-    .insertInto('tiktok_accounts')
+    .insertInto('accounts')
     .values(values)
     .onConflict((conflict) => conflict.columns(['user_id', 'platform', 'open_id']).doUpdateSet(update))
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function updateAccount(db: DbOrTrx, accountId: string, values: Updateable<TikTokAccountsTable>): Promise<void> {
-  await db.updateTable('tiktok_accounts').set(values).where('id', '=', accountId).execute();
+export async function updateAccount(db: DbOrTrx, accountId: string, values: Updateable<AccountsTable>): Promise<void> {
+  await db.updateTable('accounts').set(values).where('id', '=', accountId).execute();
 }
 
 export async function deleteAccountRow(db: DbOrTrx, accountId: string): Promise<void> {
-  await db.deleteFrom('tiktok_accounts').where('id', '=', accountId).execute();
+  await db.deleteFrom('accounts').where('id', '=', accountId).execute();
 }
 
-// streamer_tiktok_accounts
+// streamer_accounts
 
 /** The links of these accounts, in no particular order. */
 export function selectLinksOfAccounts(db: DbOrTrx, accountIds: readonly string[]) {
-  return db.selectFrom('streamer_tiktok_accounts').select(['tiktok_account_id', 'streamer_id']).where('tiktok_account_id', 'in', accountIds).execute();
+  return db.selectFrom('streamer_accounts').select(['account_id', 'streamer_id']).where('account_id', 'in', accountIds).execute();
 }
 
 /** Ids of the accounts linked to the streamer. */
 export async function selectLinkedAccountIds(db: DbOrTrx, streamerId: string): Promise<string[]> {
-  const rows = await db.selectFrom('streamer_tiktok_accounts').select('tiktok_account_id').where('streamer_id', '=', streamerId).execute();
-  return rows.map((row) => row.tiktok_account_id);
+  const rows = await db.selectFrom('streamer_accounts').select('account_id').where('streamer_id', '=', streamerId).execute();
+  return rows.map((row) => row.account_id);
 }
 
 /** The accounts linked to any of the streamers, oldest link first. */
 export function selectLinkedAccounts(db: DbOrTrx, streamerIds: readonly string[]) {
   return db
-    .selectFrom('streamer_tiktok_accounts as l')
-    .innerJoin('tiktok_accounts as a', 'a.id', 'l.tiktok_account_id')
+    .selectFrom('streamer_accounts as l')
+    .innerJoin('accounts as a', 'a.id', 'l.account_id')
     .select(['l.streamer_id', 'a.id', 'a.platform', 'a.display_name', 'a.username', 'a.avatar_url'])
     .where('l.streamer_id', 'in', streamerIds)
     .orderBy('l.created_at')
@@ -86,11 +86,11 @@ export function selectLinkedAccounts(db: DbOrTrx, streamerIds: readonly string[]
 }
 
 export async function insertLink(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
-  await db.insertInto('streamer_tiktok_accounts').values({ streamer_id: streamerId, tiktok_account_id: accountId }).onConflict((conflict) => conflict.doNothing()).execute();
+  await db.insertInto('streamer_accounts').values({ streamer_id: streamerId, account_id: accountId }).onConflict((conflict) => conflict.doNothing()).execute();
 }
 
 export async function deleteLink(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
-  await db.deleteFrom('streamer_tiktok_accounts').where('streamer_id', '=', streamerId).where('tiktok_account_id', '=', accountId).execute();
+  await db.deleteFrom('streamer_accounts').where('streamer_id', '=', streamerId).where('account_id', '=', accountId).execute();
 }
 
 // uploads
@@ -111,7 +111,7 @@ export function selectUploads(db: DbOrTrx, uploadIds: readonly string[]): Promis
 export function selectUploadsOfClips(db: DbOrTrx, clipRowIds: readonly string[]) {
   return db
     .selectFrom('uploads as u')
-    .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
+    .leftJoin('accounts as a', 'a.id', 'u.account_id')
     .select(['u.clip_row_id', 'u.status', 'u.percent', 'u.account_name', 'u.platform', 'u.external_id', 'u.stats', 'u.stats_fetched_at', 'u.warning', 'a.username', 'a.display_name'])
     .where('u.clip_row_id', '=', anyUuid(clipRowIds))
     .orderBy('u.created_at')
@@ -167,14 +167,14 @@ export async function updateUpload(db: DbOrTrx, uploadId: string, values: Update
 }
 
 /** The same TikTok account connected again: the user's posts to its open_id that lost their account get it back. */
-export async function reattachUploads(db: DbOrTrx, account: Pick<TikTokAccountRow, 'id' | 'user_id' | 'platform' | 'open_id'>): Promise<void> {
+export async function reattachUploads(db: DbOrTrx, account: Pick<AccountRow, 'id' | 'user_id' | 'platform' | 'open_id'>): Promise<void> {
   await db
     .updateTable('uploads')
-    .set({ tiktok_account_id: account.id })
+    .set({ account_id: account.id })
     .where('user_id', '=', account.user_id)
     .where('platform', '=', account.platform)
     .where('account_open_id', '=', account.open_id)
-    .where('tiktok_account_id', 'is', null)
+    .where('account_id', 'is', null)
     .execute();
 }
 
@@ -207,8 +207,8 @@ export async function lockAccountSlots(db: DbOrTrx, openId: string): Promise<voi
 export function selectUnfinishedUploads(db: DbOrTrx, userId: string, statuses: readonly UploadStatus[]) {
   return db
     .selectFrom('uploads as u')
-    .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
-    .leftJoin('posting_schedules as s', 's.account_id', 'u.tiktok_account_id')
+    .leftJoin('accounts as a', 'a.id', 'u.account_id')
+    .leftJoin('posting_schedules as s', 's.account_id', 'u.account_id')
     .selectAll('u')
     .select(['a.username', 'a.display_name', 's.timezone'])
     .where('u.user_id', '=', userId)
@@ -269,8 +269,8 @@ export function consumeOAuthState(db: DbOrTrx, stateHash: string, platform: Acco
 /** The user's accounts with the post settings chosen for each (null columns: none chosen yet), oldest first. */
 export function selectAccountPostSettings(db: DbOrTrx, userId: string) {
   return db
-    .selectFrom('tiktok_accounts as a')
-    .leftJoin('account_post_settings as s', 's.tiktok_account_id', 'a.id')
+    .selectFrom('accounts as a')
+    .leftJoin('account_post_settings as s', 's.account_id', 'a.id')
     .select(['a.id', 'a.platform', 'a.display_name', 'a.username', 's.privacy_level', 's.disable_comment', 's.disable_duet', 's.disable_stitch', 's.youtube_notify_subscribers'])
     .where('a.user_id', '=', userId)
     .orderBy('a.created_at')
@@ -279,7 +279,7 @@ export function selectAccountPostSettings(db: DbOrTrx, userId: string) {
 
 /** The post settings of these accounts, where chosen. */
 export function selectPostSettingsOf(db: DbOrTrx, accountIds: readonly string[]): Promise<Selectable<AccountPostSettingsTable>[]> {
-  return db.selectFrom('account_post_settings').selectAll().where('tiktok_account_id', 'in', accountIds).execute();
+  return db.selectFrom('account_post_settings').selectAll().where('account_id', 'in', accountIds).execute();
 }
 
 export async function upsertPostSettings(db: DbOrTrx, values: Insertable<AccountPostSettingsTable>): Promise<void> {
@@ -287,7 +287,7 @@ export async function upsertPostSettings(db: DbOrTrx, values: Insertable<Account
     .insertInto('account_post_settings')
     .values(values)
     .onConflict((conflict) =>
-      conflict.column('tiktok_account_id').doUpdateSet({
+      conflict.column('account_id').doUpdateSet({
         privacy_level: values.privacy_level,
         disable_comment: values.disable_comment ?? false,
         disable_duet: values.disable_duet ?? false,

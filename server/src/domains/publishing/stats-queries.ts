@@ -11,8 +11,8 @@ import type { PostStats } from '../../platform/db/schema.ts';
 export function selectDueStats(db: DbOrTrx, now: Date, limit: number) {
   return db
     .selectFrom('uploads as u')
-    .leftJoin('tiktok_accounts as a', 'a.id', 'u.tiktok_account_id')
-    .select(['u.id', 'u.user_id', 'u.tiktok_account_id', 'u.platform', 'u.external_id', 'u.account_name', 'u.published_at', 'u.updated_at'])
+    .leftJoin('accounts as a', 'a.id', 'u.account_id')
+    .select(['u.id', 'u.user_id', 'u.account_id', 'u.platform', 'u.external_id', 'u.account_name', 'u.published_at', 'u.updated_at'])
     .where('u.stats_due_at', '<=', now)
     .where('u.status', '=', 'published')
     .where('u.external_id', 'is not', null)
@@ -29,7 +29,7 @@ export async function clearUnreadableStats(db: DbOrTrx, now: Date): Promise<void
     .updateTable('uploads')
     .set({ stats_due_at: null })
     .where('stats_due_at', '<=', now)
-    .where((eb) => eb.or([eb('status', '!=', 'published'), eb('external_id', 'is', null), eb('tiktok_account_id', 'is', null)]))
+    .where((eb) => eb.or([eb('status', '!=', 'published'), eb('external_id', 'is', null), eb('account_id', 'is', null)]))
     .execute();
 }
 
@@ -68,7 +68,7 @@ export function selectAccountPostStats(db: DbOrTrx, accountId: string) {
   return db
     .selectFrom('uploads')
     .select(['id', 'clip_row_id', 'title', 'description', 'stats', 'published_at', 'updated_at'])
-    .where('tiktok_account_id', '=', accountId)
+    .where('account_id', '=', accountId)
     .where('status', '=', 'published')
     .where('stats', 'is not', null)
     .orderBy(sql`(stats->>'views')::bigint`, 'desc')
@@ -90,7 +90,7 @@ export async function selectDailyViews(db: DbOrTrx, accountId: string, first: st
         h.upload_id, (h.fetched_at at time zone 'UTC')::date as day, h.views
       from post_stats_history h
       join uploads u on u.id = h.upload_id
-      where u.tiktok_account_id = ${accountId} and h.fetched_at < (${last}::date + 1)::timestamp at time zone 'UTC'
+      where u.account_id = ${accountId} and h.fetched_at < (${last}::date + 1)::timestamp at time zone 'UTC'
       order by h.upload_id, (h.fetched_at at time zone 'UTC')::date, h.fetched_at desc
     )
     select to_char(d.day, 'YYYY-MM-DD') as date, coalesce(sum(latest.views), 0)::text as views
@@ -111,9 +111,9 @@ export async function selectDailyViews(db: DbOrTrx, accountId: string, first: st
 export function selectPerformancePosts(db: DbOrTrx, userId: string, accountIds: readonly string[], limit: number) {
   return db
     .selectFrom('uploads')
-    .select(['tiktok_account_id', 'description', 'stats'])
+    .select(['account_id', 'description', 'stats'])
     .where('user_id', '=', userId)
-    .where('tiktok_account_id', 'in', accountIds)
+    .where('account_id', 'in', accountIds)
     .where('status', '=', 'published')
     .where('stats', 'is not', null)
     .orderBy(sql`coalesce(published_at, updated_at)`, 'desc')

@@ -57,10 +57,10 @@ export async function refreshDueStats(deps: AppDeps, now = new Date(), signal?: 
   const due = await selectDueStats(deps.db, now, MAX_DUE_PER_RUN);
   const byAccount = new Map<string, DueUpload[]>();
   for (const upload of due) {
-    if (!upload.tiktok_account_id) continue;
-    const list = byAccount.get(upload.tiktok_account_id);
+    if (!upload.account_id) continue;
+    const list = byAccount.get(upload.account_id);
     if (list) list.push(upload);
-    else byAccount.set(upload.tiktok_account_id, [upload]);
+    else byAccount.set(upload.account_id, [upload]);
   }
   const report: StatsRefreshReport = { read: 0, gone: 0, skippedAccounts: 0 };
   for (const [accountId, uploads] of byAccount) {
@@ -120,7 +120,7 @@ async function accountFailed(deps: AppDeps, first: DueUpload, uploads: readonly 
     });
     return;
   }
-  deps.logger.warn({ err: error, accountId: first.tiktok_account_id, platform: first.platform }, 'reading post statistics failed; retried at the next run');
+  deps.logger.warn({ err: error, accountId: first.account_id, platform: first.platform }, 'reading post statistics failed; retried at the next run');
 }
 
 function readerFor(deps: AppDeps, platform: AccountPlatform, accountId: string, signal?: AbortSignal): Promise<ReadCounts> {
@@ -214,5 +214,5 @@ export async function performanceProfileFor(db: DbOrTrx, userId: string, streame
   const accountIds = await selectLinkedAccountIds(db, streamerId);
   if (!accountIds.length) return EMPTY_PROFILE;
   const posts = await selectPerformancePosts(db, userId, accountIds, PROFILE_POSTS);
-  return performanceProfile(posts.map((post) => ({ account_id: post.tiktok_account_id ?? '', description: post.description, views: post.stats?.views ?? 0 })));
+  return performanceProfile(posts.map((post) => ({ account_id: post.account_id ?? '', description: post.description, views: post.stats?.views ?? 0 })));
 }

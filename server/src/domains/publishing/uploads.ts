@@ -19,8 +19,8 @@ const POLL_MS = 500;
 
 /** The account's current name while it is connected, else the name it had when the upload was made. */
 async function uploadAccountName(db: DbOrTrx, row: UploadRow): Promise<string> {
-  if (!row.tiktok_account_id) return row.account_name;
-  const [account] = await selectAccountNames(db, [row.tiktok_account_id]);
+  if (!row.account_id) return row.account_name;
+  const [account] = await selectAccountNames(db, [row.account_id]);
   return account ? accountLabel(account) : row.account_name;
 }
 
@@ -37,7 +37,7 @@ export async function toUpload(db: DbOrTrx, row: UploadRow): Promise<Upload> {
   return {
     id: row.id,
     clip_id: clip.get(row.clip_row_id)?.clip_id ?? '',
-    tiktok_account_id: row.tiktok_account_id,
+    tiktok_account_id: row.account_id,
     account,
     status: row.status,
     percent: row.percent,
@@ -117,7 +117,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
       timing: options.timing,
       user_id: input.userId,
       clip_row_id: input.clipRowId,
-      tiktok_account_id: account.id,
+      account_id: account.id,
       platform: account.platform,
       account_name: accountLabel(account),
       account_open_id: account.open_id,

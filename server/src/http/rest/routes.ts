@@ -253,7 +253,7 @@ export const REST_ROUTES: RestRoute[] = [
   {
     method: 'POST',
     path: '/clips/{id}/post',
-    procedure: 'tiktok.post',
+    procedure: 'posting.post',
     auth: true,
     errors: {
       400: 'A YouTube account without youtube_privacy, a title over 100 characters, or a video the platform would refuse (postPreflight: landscape or over 3 minutes for YouTube Shorts, too large)',
@@ -266,7 +266,7 @@ export const REST_ROUTES: RestRoute[] = [
     summary:
       "Post a clip to TikTok and YouTube accounts (account_ids of any platform; none: every account linked to the clip's streamer); answers once each platform accepted or refused it, or the post waits for YouTube's daily quota (status scheduled)",
   },
-  { method: 'GET', path: '/upload-status/{id}', procedure: 'tiktok.uploadStatus', auth: true, errors: { 404: 'No such upload' }, tag: 'Clips', summary: 'Where an upload to TikTok stands' },
+  { method: 'GET', path: '/upload-status/{id}', procedure: 'posting.uploadStatus', auth: true, errors: { 404: 'No such upload' }, tag: 'Clips', summary: 'Where an upload to TikTok stands' },
 
   {
     method: 'GET',
@@ -337,7 +337,7 @@ export const REST_ROUTES: RestRoute[] = [
   {
     method: 'GET',
     path: '/tiktok/accounts/{id}/linked-streamers',
-    procedure: 'tiktok.linkedStreamers',
+    procedure: 'posting.linkedStreamers',
     auth: true,
     errors: { 404: 'No such TikTok account' },
     tag: 'TikTok',
@@ -346,7 +346,7 @@ export const REST_ROUTES: RestRoute[] = [
   {
     method: 'POST',
     path: '/streamers/{name}/link-tiktok',
-    procedure: 'tiktok.link',
+    procedure: 'posting.link',
     auth: true,
     errors: { 404: 'No such streamer or TikTok account' },
     tag: 'Streamers',
@@ -355,7 +355,7 @@ export const REST_ROUTES: RestRoute[] = [
   {
     method: 'POST',
     path: '/streamers/{name}/unlink-tiktok',
-    procedure: 'tiktok.unlink',
+    procedure: 'posting.unlink',
     auth: true,
     errors: { 404: 'No such streamer or TikTok account' },
     tag: 'Streamers',

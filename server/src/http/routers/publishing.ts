@@ -41,27 +41,8 @@ function linkProcedure(change: (db: DbOrTrx, streamerId: string, accountId: stri
     });
 }
 
-export const tiktokRouter = router({
-  authUrl: authedProcedure.output(validated(authUrlOutput)).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner') })),
-
-  guestAuthUrl: publicProcedure
-    .input(passkeyInput)
-    .output(validated(authUrlOutput))
-    .mutation(async ({ ctx, input }) => {
-      const owner = await guestPasskeyOwner(ctx, input.passkey);
-      return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest') };
-    }),
-
-  accounts: authedProcedure.output(validated(z.array(tiktokAccount))).query(({ ctx }) => accountViews(ctx.deps.db, ctx.user.id, 'tiktok')),
-
-  deleteAccount: authedProcedure
-    .input(accountIdInput)
-    .output(validated(z.object({ message: z.string() })))
-    .mutation(async ({ ctx, input }) => {
-      await removeAccount(ctx.deps, ctx.user.id, input.id);
-      return { message: 'TikTok account deleted successfully' };
-    }),
-
+/** Posting to accounts of any platform, and which streamers' clips go to which account. */
+export const postingRouter = router({
   linkedStreamers: authedProcedure
     .input(accountIdInput)
     .output(validated(z.array(z.object({ name: z.string() }))))
@@ -84,19 +65,42 @@ export const tiktokRouter = router({
       return { message: postedMessage(uploads), uploads };
     }),
 
-  /** What TikTok lets this account post with right now: privacy levels, interaction flags, max duration. */
-  creatorOptions: authedProcedure
-    .input(accountIdInput)
-    .output(validated(creatorOptions))
-    .query(({ ctx, input }) => creatorOptionsFor(ctx.deps, ctx.user.id, input.id)),
-
   uploadStatus: authedProcedure
     .input(accountIdInput)
     .output(validated(upload))
     .query(async ({ ctx, input }) => toUpload(ctx.deps.db, await findUpload(ctx.deps.db, ctx.user.id, input.id))),
 });
 
-/** Connecting YouTube channels (posting goes through tiktok.post, which takes accounts of every platform). */
+/** TikTok's own routes: connecting accounts and what TikTok lets an account post with. */
+export const tiktokRouter = router({
+  authUrl: authedProcedure.output(validated(authUrlOutput)).query(async ({ ctx }) => ({ auth_url: await authorizeUrlFor(ctx.deps, ctx.user.id, 'owner') })),
+
+  guestAuthUrl: publicProcedure
+    .input(passkeyInput)
+    .output(validated(authUrlOutput))
+    .mutation(async ({ ctx, input }) => {
+      const owner = await guestPasskeyOwner(ctx, input.passkey);
+      return { auth_url: await authorizeUrlFor(ctx.deps, owner.id, 'guest') };
+    }),
+
+  accounts: authedProcedure.output(validated(z.array(tiktokAccount))).query(({ ctx }) => accountViews(ctx.deps.db, ctx.user.id, 'tiktok')),
+
+  deleteAccount: authedProcedure
+    .input(accountIdInput)
+    .output(validated(z.object({ message: z.string() })))
+    .mutation(async ({ ctx, input }) => {
+      await removeAccount(ctx.deps, ctx.user.id, input.id);
+      return { message: 'TikTok account deleted successfully' };
+    }),
+
+  /** What TikTok lets this account post with right now: privacy levels, interaction flags, max duration. */
+  creatorOptions: authedProcedure
+    .input(accountIdInput)
+    .output(validated(creatorOptions))
+    .query(({ ctx, input }) => creatorOptionsFor(ctx.deps, ctx.user.id, input.id)),
+});
+
+/** Connecting YouTube channels (posting goes through posting.post, which takes accounts of every platform). */
 export const youtubeRouter = router({
   /** Whether channels can be connected here, asked by Settings before anyone clicks (nothing is stored). */
   status: authedProcedure

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { PostingSlot } from '@clipshift/shared';
+import type { AccountPlatform, PostingSlot } from '@clipshift/shared';
 import type { CaptionStyle, ClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
@@ -203,7 +203,7 @@ export type ClipReviewStatus = 'pending' | 'approved' | 'rejected';
 
 /** The privacy and interaction choices a user made once for an account's unattended posts. */
 export interface AccountPostSettingsTable {
-  tiktok_account_id: string;
+  account_id: string;
   privacy_level: string;
   disable_comment: ColumnType<boolean, boolean | undefined, boolean>;
   disable_duet: ColumnType<boolean, boolean | undefined, boolean>;
@@ -249,7 +249,7 @@ export interface SubtitleRequestsTable {
   finished_at: Timestamp | null;
 }
 
-export type AccountPlatform = 'tiktok' | 'youtube';
+export type { AccountPlatform };
 
 /** A published post's counts as last read from its platform (YouTube has no shares: null). */
 export interface PostStats {
@@ -259,7 +259,8 @@ export interface PostStats {
   shares: number | null;
 }
 
-export interface TikTokAccountsTable {
+/** A connected account of any platform (TikTok, YouTube, Instagram, a Facebook Page). */
+export interface AccountsTable {
   id: Generated<string>;
   user_id: string;
   /** The platform the account belongs to (migration 017); open_id is that platform's id of it. */
@@ -280,9 +281,9 @@ export interface TikTokAccountsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-interface StreamerTikTokAccountsTable {
+interface StreamerAccountsTable {
   streamer_id: string;
-  tiktok_account_id: string;
+  account_id: string;
   created_at: CreatedAt;
 }
 
@@ -303,7 +304,7 @@ export interface UploadsTable {
   user_id: string;
   clip_row_id: string;
   /** Null once the account is removed: the upload stays as history. */
-  tiktok_account_id: string | null;
+  account_id: string | null;
   /** The account's name when the upload was made ("@username" or the display name). */
   account_name: string;
   /** The TikTok account's open_id: a clip goes to one TikTok account at most once, even across reconnections. */
@@ -427,8 +428,8 @@ export interface Database {
   download_runs: DownloadRunsTable;
   clips: ClipsTable;
   subtitle_requests: SubtitleRequestsTable;
-  tiktok_accounts: TikTokAccountsTable;
-  streamer_tiktok_accounts: StreamerTikTokAccountsTable;
+  accounts: AccountsTable;
+  streamer_accounts: StreamerAccountsTable;
   oauth_states: OAuthStatesTable;
   uploads: UploadsTable;
   posting_schedules: PostingSchedulesTable;

@@ -5,7 +5,7 @@ import { jobContract } from './define.ts';
  * Every job's name and payload, with no domain code: a domain queues another domain's job through
  * its contract (a saved clip queues auto-publish) without importing that domain. The names are the
  * task identifiers stored in graphile-worker's tables; jobs queued by earlier versions must still
- * find their task, so they never change. The key prefixes are read back by recovery.
+ * find their task, so a renamed job keeps its old name in formerNames. The key prefixes are read back by recovery.
  */
 
 const empty = z.object({});
@@ -46,8 +46,15 @@ export const RENDER_JOB = jobContract('clips/render', z.object({ requestId: z.uu
   key: ({ requestId }) => `render:${requestId}`,
 });
 
-/** One clip to one TikTok account; its saved publish_id keeps it to one post. */
-export const POST_JOB = jobContract('tiktok/post', z.object({ uploadId: z.uuid() }), { maxAttempts: 3, key: ({ uploadId }) => `upload:${uploadId}` });
+/**
+ * One clip to one account of any platform; what the upload saves before sending (publish id, upload
+ * session, container) keeps it to one post. Named 'tiktok/post' until every platform shared it.
+ */
+export const POST_JOB = jobContract('publishing/post', z.object({ uploadId: z.uuid() }), {
+  maxAttempts: 3,
+  key: ({ uploadId }) => `upload:${uploadId}`,
+  formerNames: ['tiktok/post'],
+});
 
 /** A clip just saved by a run of an auto_publish streamer: post it to the streamer's linked accounts. */
 export const AUTO_PUBLISH_JOB = jobContract('publishing/auto-publish', z.object({ clipRowId: z.uuid() }), {

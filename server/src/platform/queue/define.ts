@@ -14,10 +14,21 @@ export interface JobContract<P> {
   readonly maxAttempts?: number;
   /** The job key: a second job with the same key replaces the queued one instead of doubling it. */
   key?(payload: P): string;
+  /** Names the task had before a rename: jobs an earlier version stored under them still run. */
+  readonly formerNames?: readonly string[];
+}
+
+/** Whether a stored task identifier is this job's, under its name or a former one. */
+export function isJobNamed(contract: Pick<JobContract<unknown>, 'name' | 'formerNames'>, taskIdentifier: string): boolean {
+  return taskIdentifier === contract.name || (contract.formerNames ?? []).includes(taskIdentifier);
 }
 
 /** Declares a contract; the payload type is the schema's output. */
-export function jobContract<P>(name: string, payload: z.ZodType<P>, options: { maxAttempts?: number; key?(payload: P): string } = {}): JobContract<P> {
+export function jobContract<P>(
+  name: string,
+  payload: z.ZodType<P>,
+  options: { maxAttempts?: number; key?(payload: P): string; formerNames?: readonly string[] } = {},
+): JobContract<P> {
   return { name, payload, ...options };
 }
 

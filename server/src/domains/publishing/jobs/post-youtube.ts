@@ -93,7 +93,7 @@ async function failUpload(deps: AppDeps, upload: UploadRow, error: unknown): Pro
 async function waitForQuota(deps: AppDeps, uploadId: string, retryAt: Date): Promise<void> {
   const upload = await selectUpload(deps.db, uploadId);
   if (!upload) return;
-  const schedule = upload.tiktok_account_id ? await selectSchedule(deps.db, upload.tiktok_account_id) : undefined;
+  const schedule = upload.account_id ? await selectSchedule(deps.db, upload.account_id) : undefined;
   const message = explainQuotaWait(retryAt, schedule ? { timeZone: schedule.timezone } : {});
   const waiting = await deps.db.transaction().execute(async (trx) => {
     const moved = upload.external_id
@@ -107,7 +107,7 @@ async function waitForQuota(deps: AppDeps, uploadId: string, retryAt: Date): Pro
 }
 
 async function runYouTubeUpload(deps: AppDeps, youtube: YouTubeClient, upload: UploadRow, scratchDir: string, signal: AbortSignal): Promise<void> {
-  const accountId = upload.tiktok_account_id;
+  const accountId = upload.account_id;
   if (!accountId) throw new Error(upload.upload_url_enc || upload.external_id ? ACCOUNT_REMOVED_MIDWAY : YOUTUBE_ACCOUNT_REMOVED);
   let token = await freshYouTubeToken(deps.db, youtube, deps.appSecret, accountId, { signal });
   // An access token Google refuses mid-way is refreshed once and the step tried again.

@@ -139,7 +139,7 @@ async function rescheduleAfterRefusal(deps: AppDeps, uploadId: string, code: str
 }
 
 async function runUpload(deps: AppDeps, tiktok: TikTokClient, upload: UploadRow, scratchDir: string, signal: AbortSignal): Promise<void> {
-  const accountId = upload.tiktok_account_id;
+  const accountId = upload.account_id;
   if (!accountId) throw new Error(upload.publish_id ? ACCOUNT_REMOVED_MIDWAY : ACCOUNT_REMOVED);
   let token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { signal });
   // An access token TikTok refuses mid-way is refreshed once and the step tried again.
