@@ -7,7 +7,7 @@ import type { Locator, Page, Response } from 'playwright-core';
 import { DESCRIPTION_MAX_LENGTH, descriptionStats, DISCLOSURE_TYPE_NEEDED } from '@clipshift/shared';
 import { CLIP_FILES } from '../../server/src/domains/clips/files.ts';
 import { startFakeTikTok, type FakePost, type FakeTikTok } from '../fakes/tiktok/index.ts';
-import { upsertAccount } from '../../server/src/domains/publishing/accounts.ts';
+import { upsertTikTokAccount as upsertAccount } from '../../server/src/domains/publishing/platforms/tiktok.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { expectErrorLogs } from '../helpers/error-logs.ts';
 import { seedStreamer } from '../helpers/streamers.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CLIP_FILES } from '../../server/src/domains/clips/files.ts';
-import { upsertAccount } from '../../server/src/domains/publishing/accounts.ts';
+import { upsertTikTokAccount as upsertAccount } from '../../server/src/domains/publishing/platforms/tiktok.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';

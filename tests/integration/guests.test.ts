@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { TIKTOK_NOT_CONFIGURED } from '../../server/src/domains/publishing/accounts.ts';
+import { TIKTOK_NOT_CONFIGURED } from '../../server/src/domains/publishing/platforms/tiktok.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectError, nextIp, register, storedLogs } from './support.ts';
 

@@ -4,7 +4,7 @@ import type { WorkerHandle } from '../../server/src/app/jobs.ts';
 import { CRON, startWorker } from '../../server/src/app/jobs.ts';
 import { createSession } from '../../server/src/domains/auth/service.ts';
 import { describeClip } from '../../server/src/domains/descriptions/service.ts';
-import { upsertAccount } from '../../server/src/domains/publishing/accounts.ts';
+import { upsertTikTokAccount as upsertAccount } from '../../server/src/domains/publishing/platforms/tiktok.ts';
 import { refreshStatsOnce } from '../../server/src/domains/publishing/jobs/stats.ts';
 import { nextStatsDue, performanceProfileFor } from '../../server/src/domains/publishing/service.ts';
 import { createYouTubeClient } from '../../server/src/engines/providers/youtube/client.ts';

@@ -1,7 +1,7 @@
 import type { WorkerHandle } from '../../server/src/app/jobs.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@clipshift/shared';
-import { upsertAccount } from '../../server/src/domains/publishing/accounts.ts';
+import { upsertTikTokAccount as upsertAccount } from '../../server/src/domains/publishing/platforms/tiktok.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
 import { startFakeTikTok, type FakeTikTok } from '../fakes/tiktok/index.ts';
 import { callerFor, createTestApp, type TestApp } from '../helpers/app.ts';

@@ -6,7 +6,8 @@ import { postJob } from '../../server/src/domains/publishing/jobs/post.ts';
 import { runTypedJob } from '../../server/src/jobs/adapter.ts';
 import { POST_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { jobKey, removeJob } from '../../server/src/platform/queue/queue.ts';
-import { freshAccessToken } from '../../server/src/domains/publishing/accounts.ts';
+import { tiktokPlatform } from '../../server/src/domains/publishing/platforms/tiktok.ts';
+import { refreshedToken } from '../../server/src/domains/publishing/tokens.ts';
 import { UPLOADS_CARRY_ON } from '../../server/src/domains/publishing/uploads.ts';
 import { decryptSecret } from '../../server/src/platform/crypto.ts';
 import { startWorker } from '../../server/src/app/jobs.ts';
@@ -174,7 +175,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     const before = await app.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
     const oldRefresh = decryptSecret(before.refresh_token_enc, app.deps.appSecret);
     await app.deps.db.updateTable('accounts').set({ access_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', accountId).execute();
-    const token = await freshAccessToken(app.deps.db, app.deps.tiktok!, app.deps.appSecret, accountId);
+    const token = await refreshedToken(app.deps, tiktokPlatform, accountId);
     const after = await app.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(decryptSecret(after.access_token_enc, app.deps.appSecret)).toBe(token);
     expect(decryptSecret(after.refresh_token_enc, app.deps.appSecret)).not.toBe(oldRefresh);
@@ -183,7 +184,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     // Put the dead refresh token back: the next refresh fails and the account needs reconnecting.
     const { encryptSecret } = await import('../../server/src/platform/crypto.ts');
     await app.deps.db.updateTable('accounts').set({ refresh_token_enc: encryptSecret(oldRefresh, app.deps.appSecret), access_expires_at: new Date() }).where('id', '=', accountId).execute();
-    await expect(freshAccessToken(app.deps.db, app.deps.tiktok!, app.deps.appSecret, accountId)).rejects.toThrow(/reconnect the account/);
+    await expect(refreshedToken(app.deps, tiktokPlatform, accountId)).rejects.toThrow(/reconnect the account/);
     expect((await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).find((account) => account.id === accountId)?.needs_reconnect).toBe(true);
     await connect(alice, 'open-alice');
     expect((await callerFor(app.deps, { user: alice }).api.tiktok.accounts()).find((account) => account.id === accountId)?.needs_reconnect).toBe(false);
@@ -321,6 +322,23 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
       await dropQueuedPost(row);
       worker = await startWorker(app.deps, app.database.pool, 3);
     }
+  });
+
+  it('runs a post job an earlier version stored under its old name, tiktok/post', async () => {
+    const accountId = await connect(alice, 'open-alice');
+    const { id: clipRowId } = await seedClip(app.deps, alice.id, { clip_id: 'OldName' });
+    const { queueUploads } = await import('../../server/src/domains/publishing/uploads.ts');
+    await worker.stop();
+    let row: { id: string } | undefined;
+    try {
+      [row] = await queueUploads(app.deps.db, { userId: alice.id, clipRowId, accountIds: [accountId], description: 'old name', mode: 'direct', privacyLevel: 'SELF_ONLY' }, { timing: 'now' });
+      // What a database upgraded from an earlier version holds: the job under the task name it had then.
+      await removeJob(app.deps.db, jobKey(POST_JOB, { uploadId: row!.id }));
+      await sql`select graphile_worker.add_job('tiktok/post', json_build_object('uploadId', ${row!.id}::text), job_key => ${jobKey(POST_JOB, { uploadId: row!.id })})`.execute(app.deps.db);
+    } finally {
+      worker = await startWorker(app.deps, app.database.pool, 3);
+    }
+    expect((await waitForStatus(row!.id, ['published', 'failed'])).status).toBe('published');
   });
 
   it('sends the commercial content disclosure to TikTok and never posts branded content privately (API, approvals, post job, fake)', async () => {

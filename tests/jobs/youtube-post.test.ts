@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { YOUTUBE_PRIVATE_LOCK_WARNING, type PublicUser } from '@clipshift/shared';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
-import { freshYouTubeToken } from '../../server/src/domains/publishing/accounts.ts';
+import { youtubePlatform } from '../../server/src/domains/publishing/platforms/youtube.ts';
+import { refreshedToken } from '../../server/src/domains/publishing/tokens.ts';
 import { postJob } from '../../server/src/domains/publishing/jobs/post.ts';
 import { queuePostJob, queueUploads } from '../../server/src/domains/publishing/uploads.ts';
 import { runTypedJob } from '../../server/src/jobs/adapter.ts';
@@ -119,7 +120,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
   it('refreshes ahead of expiry and keeps the refresh token Google does not rotate', async () => {
     const before = await app.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
     await app.deps.db.updateTable('accounts').set({ access_expires_at: new Date(Date.now() + 60_000) }).where('id', '=', accountId).execute();
-    const token = await freshYouTubeToken(app.deps.db, app.deps.youtube!, app.deps.appSecret, accountId);
+    const token = await refreshedToken(app.deps, youtubePlatform, accountId);
     const after = await app.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
     expect(token).not.toBe(decryptSecret(before.access_token_enc, app.deps.appSecret));
     expect(decryptSecret(after.access_token_enc, app.deps.appSecret)).toBe(token);
@@ -128,7 +129,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
     expect(youtube.requestsTo('token').at(-1)?.form).toMatchObject({ grant_type: 'refresh_token' });
     // Not due: no call to Google.
     const calls = youtube.requestsTo('token').length;
-    expect(await freshYouTubeToken(app.deps.db, app.deps.youtube!, app.deps.appSecret, accountId)).toBe(token);
+    expect(await refreshedToken(app.deps, youtubePlatform, accountId)).toBe(token);
     expect(youtube.requestsTo('token')).toHaveLength(calls);
   });
 
@@ -258,7 +259,7 @@ describe('YouTube channels and posting against a fake YouTube, with the real wor
         { timing: 'now' },
       );
       await removeJob(app.deps.db, jobKey(POST_JOB, { uploadId: row!.id }));
-      const token = await freshYouTubeToken(app.deps.db, app.deps.youtube!, app.deps.appSecret, accountId);
+      const token = await refreshedToken(app.deps, youtubePlatform, accountId);
       const uploadUrl = await app.deps.youtube!.startUpload(token, { title: clipId, description: 'retry #a', tags: ['a'], privacyStatus: 'private', madeForKids: false }, video.length);
       await app.deps.db.updateTable('uploads').set({ status: 'uploading', percent: 0, upload_url_enc: encryptSecret(uploadUrl, app.deps.appSecret) }).where('id', '=', row!.id).execute();
       if (sent > 0) {

@@ -1,62 +1,26 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { formatAccountHandle, PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, YOUTUBE_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
+import { PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, YOUTUBE_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
 import { newCodeVerifier } from '../../platform/pkce.ts';
-import { callbackError as tiktokCallbackError } from '../../engines/providers/tiktok/index.ts';
-import { callbackError as youtubeCallbackError, missingScopes } from '../../engines/providers/youtube/index.ts';
 import { decryptSecret, encryptSecret } from '../../platform/crypto.ts';
 import { databaseAnswers } from '../../platform/db/database.ts';
 import { isDatabaseUnavailable } from '../../platform/db/errors.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
-import { requireTikTok, requireYouTube, upsertAccount, upsertYouTubeAccount, type AccountRow } from './accounts.ts';
+import { AppError, DATABASE_UNAVAILABLE_MESSAGE } from '../../platform/errors.ts';
+import { platformOf, type Owner, type PlatformAdapter } from './platforms/index.ts';
 import { consumeOAuthState, insertOAuthState } from './queries.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
-/** The permissions a YouTube connection needs, in the user's words, when Google's page let them untick one. */
-const YOUTUBE_SCOPES_MISSING = 'Clipshift needs permission to upload videos and to see your YouTube channel: connect again and leave both boxes ticked on Google’s page.';
-
-type Owner = { userId: string; via: 'owner' | 'guest' };
-
-/** A code from the callback and the PKCE verifier of the flow whose state came with it. */
-interface Grant {
-  code: string;
-  codeVerifier: string;
+/** The platform's adapter; 503 naming the variables to set when it is not configured here. */
+function configuredPlatform(deps: AppDeps, platform: AccountPlatform): PlatformAdapter {
+  const adapter = platformOf(platform);
+  const problem = adapter.configurationProblem(deps);
+  if (problem) throw new AppError('SERVICE_UNAVAILABLE', problem);
+  return adapter;
 }
-
-/** What differs from one platform's connection to another's; everything else is one flow for all. */
-interface OAuthFlow {
-  /** Who runs the consent page, as the user knows them ("Google" for YouTube). */
-  provider: string;
-  /** Throws 503 when the platform is not configured, before anything is stored. */
-  authorizeUrl(deps: AppDeps, request: { state: string; codeVerifier: string }): string;
-  /** The refusal a callback carries (`?error=`), or null. */
-  refusal(query: URLSearchParams): Error | null;
-  /** Code → tokens → profile → the account row of its owner. */
-  connect(deps: AppDeps, owner: Owner, grant: Grant): Promise<AccountRow>;
-  /** The account in the log's words. */
-  describe(account: AccountRow): string;
-}
-
-const OAUTH_FLOWS: Record<AccountPlatform, OAuthFlow> = {
-  tiktok: {
-    provider: PLATFORM_LABELS.tiktok,
-    authorizeUrl: (deps, request) => requireTikTok(deps).buildAuthorizeUrl(request),
-    refusal: tiktokCallbackError,
-    connect: connectTikTok,
-    describe: (account) => `TikTok account ${formatAccountHandle(account)}`,
-  },
-  youtube: {
-    provider: 'Google',
-    authorizeUrl: (deps, request) => requireYouTube(deps).buildAuthorizeUrl(request),
-    refusal: youtubeCallbackError,
-    connect: connectYouTube,
-    describe: (account) => `YouTube channel ${account.display_name}`,
-  },
-};
 
 /**
  * The platform's authorize URL with a fresh single-use state bound to the user and to the platform
@@ -67,7 +31,7 @@ export async function authorizeUrlFor(deps: AppDeps, userId: string, via: 'owner
   const state = randomBytes(32).toString('base64url');
   const codeVerifier = newCodeVerifier();
   // Built before the state is stored: an unconfigured platform leaves nothing behind.
-  const url = OAUTH_FLOWS[platform].authorizeUrl(deps, { state, codeVerifier });
+  const url = configuredPlatform(deps, platform).authorizeUrl(deps, { state, codeVerifier });
   await insertOAuthState(deps.db, {
     state_hash: hashState(state),
     user_id: userId,
@@ -122,7 +86,7 @@ export async function completeAuthorization(
   sessionUserId: string | null,
   platform: AccountPlatform = 'tiktok',
 ): Promise<CallbackResult> {
-  const flow = OAUTH_FLOWS[platform];
+  const flow = platformOf(platform);
   const params = callbackParams(query);
   const state = params.get('state') ?? '';
   try {
@@ -135,11 +99,12 @@ export async function completeAuthorization(
     if (refused) throw new Error(refused.message);
     const code = params.get('code') ?? '';
     if (!code) throw new Error(`${flow.provider} sent no authorization code.`);
-    const account = await flow.connect(deps, owner, { code, codeVerifier: owner.codeVerifier });
+    const accounts = await configuredPlatform(deps, platform).connect(deps, owner, { code, codeVerifier: owner.codeVerifier });
+    if (!accounts.length) throw new Error(`${flow.provider} gave access to no account that can post.`);
     await recordLog(deps.db, deps.logger, {
       level: 'INFO',
       logger: platform,
-      message: `Connected ${flow.describe(account)}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
+      message: `Connected ${accounts.map((account) => flow.describe(account)).join(', ')}${owner.via === 'guest' ? ' (by a guest with your passkey)' : ''}`,
       userId: owner.userId,
       budget: callbackLogBudget(owner.userId),
     });
@@ -161,22 +126,6 @@ export async function completeAuthorization(
     });
     return { success: false, error: message };
   }
-}
-
-async function connectTikTok(deps: AppDeps, owner: Owner, grant: Grant): Promise<AccountRow> {
-  const tiktok = requireTikTok(deps);
-  const tokens = await tiktok.exchangeCode(grant);
-  const info = await tiktok.getUserInfo(tokens.accessToken);
-  return upsertAccount(deps.db, deps.appSecret, { userId: owner.userId, via: owner.via, tokens, info });
-}
-
-/** Code → tokens (with the scopes both ticked) → the Google account's channel → the account row. */
-async function connectYouTube(deps: AppDeps, owner: Owner, grant: Grant): Promise<AccountRow> {
-  const youtube = requireYouTube(deps);
-  const tokens = await youtube.exchangeCode(grant);
-  if (missingScopes(tokens.scope).length) throw new Error(YOUTUBE_SCOPES_MISSING);
-  const channel = await youtube.getMyChannel(tokens.accessToken);
-  return upsertYouTubeAccount(deps.db, deps.appSecret, { userId: owner.userId, via: owner.via, tokens, channel });
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);

@@ -103,7 +103,7 @@ export async function listQueue(db: DbOrTrx, userId: string): Promise<QueueItem[
   return rows.map((row) => ({
     id: row.id,
     clip_id: clips.get(row.clip_row_id)?.clip_id ?? '',
-    account_id: row.tiktok_account_id,
+    account_id: row.account_id,
     platform: row.platform,
     status: row.status,
     scheduled_for: (row.scheduled_for ?? row.created_at).toISOString(),
@@ -173,22 +173,29 @@ export function isRateRefusal(code: string | null): boolean {
   return code !== null && code in RATE_REASONS;
 }
 
+/** TikTok's rate refusal in words for the queue. */
+export function rateRefusalReason(code: string): string {
+  return RATE_REASONS[code] ?? 'TikTok limits how often this account can post';
+}
+
 /**
- * A post TikTok refused for rate reasons before it received anything: back to `scheduled` at the
- * account's next free slot (an hour later without slots), saying so. Null when the upload left
- * the states a job holds meanwhile (canceled). The caller has checked that TikTok holds no publish_id.
+ * A post its platform refused for how often the account posts before it received anything (TikTok's
+ * rate refusals, Instagram's publishing limit): back to `scheduled` at the account's next free slot
+ * (an hour later without slots, or `notBefore` when the platform says when), saying why. Null when
+ * the upload left the states a job holds meanwhile (canceled). The caller has checked that the
+ * platform holds nothing of this post.
  */
-export async function rescheduleRefused(db: Db, upload: UploadRow, code: string, now = new Date()): Promise<{ at: Date; message: string } | null> {
+export async function rescheduleRefused(db: Db, upload: UploadRow, reason: string, now = new Date(), notBefore?: Date): Promise<{ at: Date; message: string } | null> {
   return db.transaction().execute(async (trx) => {
-    const accountId = upload.tiktok_account_id;
+    const accountId = upload.account_id;
     const schedule = accountId ? await selectSchedule(trx, accountId) : undefined;
     const rules = rulesOf(schedule);
     // Not in the same minute again: the refusal is about now.
-    const after = new Date(now.getTime() + 60_000);
+    const after = notBefore && notBefore.getTime() > now.getTime() + 60_000 ? notBefore : new Date(now.getTime() + 60_000);
     const planned = accountId && rules.slots.length ? await planPost(trx, { id: accountId, open_id: upload.account_open_id }, 'next-slot', after, upload.id) : null;
-    const at = planned?.status === 'scheduled' ? planned.scheduled_for : new Date(now.getTime() + NO_SLOT_RETRY_MS);
+    const at = planned?.status === 'scheduled' ? planned.scheduled_for : new Date(Math.max(after.getTime(), now.getTime() + NO_SLOT_RETRY_MS));
     const zone = schedule ? ` (${rules.timezone})` : ' UTC';
-    const message = `${RATE_REASONS[code] ?? 'TikTok limits how often this account can post'}; moved to ${slotLabel(at.getTime(), rules.timezone)}${zone}`;
+    const message = `${reason}; moved to ${slotLabel(at.getTime(), rules.timezone)}${zone}`;
     const moved = await transitionUpload(trx, upload.id, ['queued', 'scheduled', 'uploading'], { status: 'scheduled', scheduled_for: at, error: message, percent: null });
     if (!moved) return null;
     await queuePostJob(trx, upload.id, at);

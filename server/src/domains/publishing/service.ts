@@ -10,7 +10,9 @@ import { postChoices, type PostChoice } from './post-settings.ts';
 import { selectAccountNames, selectLinkedAccountIds, selectUpload, selectUploadsOfClips } from './queries.ts';
 import { queuePostJob, queueUploads, statsOf, UNFINISHED_UPLOAD, type UploadRow } from './uploads.ts';
 
-export { creatorOptionsFor, findAccount, linkAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts, removeAccount, unlinkAccount, YOUTUBE_NOT_CONFIGURED } from './accounts.ts';
+export { findAccount, linkAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts, removeAccount, unlinkAccount } from './accounts.ts';
+export { creatorOptionsFor } from './creator-options.ts';
+export { YOUTUBE_NOT_CONFIGURED } from './platforms/youtube.ts';
 export { authorizeUrlFor, callbackPage, completeAuthorization, type CallbackResult } from './oauth.ts';
 export { listAccountPostSettings, saveAccountPostSettings } from './post-settings.ts';
 export { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from './schedule.ts';

@@ -6,9 +6,9 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import { DAY_MS } from '../../platform/zoned-time.ts';
 import { publicReason } from '../../platform/public-reason.ts';
 import type { AccountPlatform, PostStats } from '../../platform/db/schema.ts';
-import { isTikTokError } from '../../engines/providers/tiktok/index.ts';
-import { isYouTubeError } from '../../engines/providers/youtube/index.ts';
-import { findAccount, freshAccessToken, freshYouTubeToken, ReconnectRequired } from './accounts.ts';
+import { findAccount } from './accounts.ts';
+import { platformOf } from './platforms/index.ts';
+import { accountToken, ReconnectRequired } from './tokens.ts';
 import { selectLinkedAccountIds } from './queries.ts';
 import {
   clearUnreadableStats,
@@ -40,9 +40,6 @@ export interface StatsRefreshReport {
   skippedAccounts: number;
 }
 
-/** A platform's reading of the counts of some posts: external id → counts; absent ids are gone. */
-type ReadCounts = (externalIds: readonly string[], signal?: AbortSignal) => Promise<Map<string, PostStats>>;
-
 class SkipAccount extends Error {}
 
 /**
@@ -67,8 +64,7 @@ export async function refreshDueStats(deps: AppDeps, now = new Date(), signal?: 
     signal?.throwIfAborted();
     const first = uploads[0]!;
     try {
-      const counts = await readerFor(deps, first.platform, accountId, signal);
-      const found = await counts(uploads.map((upload) => upload.external_id!), signal);
+      const found = await readCounts(deps, first.platform, accountId, uploads.map((upload) => upload.external_id!), signal);
       const readings = uploads.flatMap((upload) => {
         const stats = found.get(upload.external_id!);
         return stats ? [{ uploadId: upload.id, stats, nextDue: nextStatsDue(upload.published_at ?? upload.updated_at, now) }] : [];
@@ -104,8 +100,7 @@ export async function refreshDueStats(deps: AppDeps, now = new Date(), signal?: 
  */
 async function accountFailed(deps: AppDeps, first: DueUpload, uploads: readonly DueUpload[], now: Date, error: unknown): Promise<void> {
   if (error instanceof SkipAccount) return;
-  const waitsForUser =
-    error instanceof ReconnectRequired || isTikTokError(error, 'reconnect_required') || isYouTubeError(error, 'reconnect_required');
+  const waitsForUser = error instanceof ReconnectRequired || platformOf(first.platform).waitsForUser(error);
   if (waitsForUser) {
     // Asked again in a day (told again then, if nothing changed), and never past the 30 days.
     const stillRead = (upload: DueUpload) => nextStatsDue(upload.published_at ?? upload.updated_at, now) !== null;
@@ -123,47 +118,13 @@ async function accountFailed(deps: AppDeps, first: DueUpload, uploads: readonly 
   deps.logger.warn({ err: error, accountId: first.account_id, platform: first.platform }, 'reading post statistics failed; retried at the next run');
 }
 
-function readerFor(deps: AppDeps, platform: AccountPlatform, accountId: string, signal?: AbortSignal): Promise<ReadCounts> {
-  return platform === 'youtube' ? youtubeReader(deps, accountId, signal) : tiktokReader(deps, accountId, signal);
-}
-
-async function tiktokReader(deps: AppDeps, accountId: string, signal?: AbortSignal): Promise<ReadCounts> {
-  const tiktok = deps.tiktok;
-  if (!tiktok) throw new SkipAccount('TikTok is not configured');
-  let token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { signal });
-  return async (ids, readSignal) => {
-    const query = (accessToken: string) => tiktok.queryVideos(accessToken, ids, readSignal);
-    let videos;
-    try {
-      videos = await query(token);
-    } catch (error) {
-      // An access token TikTok refuses is refreshed once and the query tried again.
-      if (!isTikTokError(error, 'token_invalid')) throw error;
-      token = await freshAccessToken(deps.db, tiktok, deps.appSecret, accountId, { force: true, signal });
-      videos = await query(token);
-    }
-    return new Map(videos.map((video) => [video.id, { views: video.views, likes: video.likes, comments: video.comments, shares: video.shares }]));
-  };
-}
-
-async function youtubeReader(deps: AppDeps, accountId: string, signal?: AbortSignal): Promise<ReadCounts> {
-  const youtube = deps.youtube;
-  if (!youtube) throw new SkipAccount('YouTube is not configured');
-  let token = await freshYouTubeToken(deps.db, youtube, deps.appSecret, accountId, { signal });
-  return async (ids, readSignal) => {
-    let videos;
-    try {
-      videos = await youtube.getVideos(token, ids, readSignal);
-    } catch (error) {
-      if (!isYouTubeError(error, 'token_invalid')) throw error;
-      token = await freshYouTubeToken(deps.db, youtube, deps.appSecret, accountId, { force: true, signal });
-      videos = await youtube.getVideos(token, ids, readSignal);
-    }
-    // Hidden counts (a channel can hide likes) read as 0; YouTube tells no shares.
-    return new Map(
-      videos.map((video) => [video.videoId, { views: video.stats.views ?? 0, likes: video.stats.likes ?? 0, comments: video.stats.comments ?? 0, shares: null }]),
-    );
-  };
+/** The counts of the account's posts by the platform's post id (one token, refreshed once if refused). */
+async function readCounts(deps: AppDeps, platform: AccountPlatform, accountId: string, externalIds: readonly string[], signal?: AbortSignal): Promise<Map<string, PostStats>> {
+  const adapter = platformOf(platform);
+  const problem = adapter.configurationProblem(deps);
+  if (problem) throw new SkipAccount(problem);
+  const token = await accountToken(deps, adapter, accountId, signal);
+  return adapter.readCounts(deps, token, externalIds, signal);
 }
 
 const utcDate = (date: Date) => date.toISOString().slice(0, 10);

@@ -4,4 +4,4 @@ export { isYouTubeError, YouTubeQuotaExceededError } from './errors.ts';
 export { callbackError, missingScopes } from './oauth.ts';
 export { explainQuotaWait, nextPacificMidnight, QUOTA_UNITS, quotaDay, videosListUnits } from './quota.ts';
 export { youtubeDescription, youtubeTags, youtubeTitle } from './rules.ts';
-export { type YouTubeChannel, type YouTubeTokens, type YouTubeVideoMetadata } from './types.ts';
+export { type YouTubeVideoMetadata } from './types.ts';

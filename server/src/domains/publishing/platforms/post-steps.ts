@@ -7,7 +7,7 @@ import { throttledWriter } from '../../../platform/throttled-writer.ts';
 import { updateUploadPercent } from '../queries.ts';
 import type { UploadRow } from '../uploads.ts';
 
-/* What the TikTok and the YouTube post jobs share: the video on this machine, progress, event data. */
+/* What the platforms' post runs share: the video on this machine, progress, event data. */
 
 /** What a post's webhooks are told about it (the clip may be gone by the time a post fails). */
 export async function postEventData(db: DbOrTrx, upload: UploadRow) {

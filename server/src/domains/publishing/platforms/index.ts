@@ -1,0 +1,14 @@
+import type { AccountPlatform } from '../../../platform/db/schema.ts';
+import type { PlatformAdapter } from './adapter.ts';
+import { tiktokPlatform } from './tiktok.ts';
+import { youtubePlatform } from './youtube.ts';
+
+export type { AccountToken, Grant, Owner, PlatformAdapter, PostOutcome } from './adapter.ts';
+
+/** Every platform's adapter: a new platform is one file beside these and one line here. */
+export const PLATFORMS: Readonly<Record<AccountPlatform, PlatformAdapter>> = {
+  tiktok: tiktokPlatform,
+  youtube: youtubePlatform,
+};
+
+export const platformOf = (platform: AccountPlatform): PlatformAdapter => PLATFORMS[platform];
