@@ -9,6 +9,7 @@ import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/src/app/http-app.ts';
 import { createSession } from '../../server/src/domains/auth/service.ts';
+import { publicMediaUrl } from '../../server/src/domains/clips/service.ts';
 import { createDatabase, type DatabaseHandle } from '../../server/src/platform/db/database.ts';
 import { toExpressPath } from '../../server/src/http/rest/routes.ts';
 import { startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
@@ -134,7 +135,9 @@ describe('OpenAPI document = server behaviour', () => {
     const account = await app.deps.db.selectFrom('accounts').select('id').where('user_id', '=', memberId).executeTakeFirstOrThrow();
     expect((await member.post(`/api/streamers/${STREAMER}/link-tiktok`, { tiktok_account_id: account.id })).status).toBe(200);
     const media = await clipMedia();
-    for (const clipId of CLIPS) await seedClip(app.deps, memberId, { clip_id: clipId, streamer_name: STREAMER, video: media });
+    const seeded = [];
+    for (const clipId of CLIPS) seeded.push(await seedClip(app.deps, memberId, { clip_id: clipId, streamer_name: STREAMER, video: media }));
+    const mediaLink = await publicMediaUrl(app.deps, seeded[0]!.id);
     const posted = await member.post(`/api/clips/${CLIPS[0]}/post`, { description: 'First post #fuzz', tiktok_account_id: account.id });
     expect(posted.status, posted.text).toBe(200);
     const uploadId = (posted.body as { uploads: { id: string }[] }).uploads[0]!.id;
@@ -171,6 +174,7 @@ describe('OpenAPI document = server behaviour', () => {
     pathHints['/streamers/'] = { name: { values: [STREAMER] } };
     pathHints['/downloads/'] = { name: { values: [STREAMER] } };
     pathHints['/clips/'] = { id: { values: CLIPS } };
+    pathHints['/media/'] = { token: { values: [mediaLink.url.slice(mediaLink.url.lastIndexOf('/') + 1)] } };
     pathHints['/subtitle/'] = { id: { values: CLIPS } };
     pathHints['/upload-status/'] = { id: { values: [uploadId] } };
     pathHints['/tiktok/accounts/'] = { id: { values: [account.id] } };
@@ -322,9 +326,14 @@ describe('OpenAPI document during a database outage', () => {
   let server: TestServer;
   let unreachable: DatabaseHandle;
   let document: JsonSchema;
+  /** A media link whose signature holds, so that the route gets as far as the database. */
+  let mediaPath: string;
 
   beforeAll(async () => {
     app = await createTestApp();
+    const owner = await app.deps.db.insertInto('users').values({ username: 'outage', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();
+    const mediaLink = await publicMediaUrl(app.deps, (await seedClip(app.deps, owner.id, { clip_id: 'OutageClip' })).id);
+    mediaPath = mediaLink.url.slice(app.deps.env.publicUrl.length);
     // Nothing listens on port 1: every query fails to connect.
     unreachable = createDatabase('postgres://postgres@127.0.0.1:1/clipshift', 2);
     server = await startTestServer({ ...app.deps, db: unreachable.db });
@@ -341,7 +350,7 @@ describe('OpenAPI document during a database outage', () => {
     for (const operation of operationsOf(document)) {
       // The callback with a state, so that it gets as far as the database.
       const query = operation.operationId?.endsWith('.callback') ? '?state=some-state&code=some-code' : '';
-      const url = `/api${operation.path.replace(/\{[^}]+\}/g, 'x')}${query}`;
+      const url = operation.operationId === 'media.video' ? mediaPath : `/api${operation.path.replace(/\{[^}]+\}/g, 'x')}${query}`;
       const headers: Record<string, string> = { cookie: `${SESSION_COOKIE}=0123456789abcdef.0123456789abcdef0123456789abcdef`, 'content-type': 'application/json' };
       const reply = await rawRequest(server.baseUrl, operation.method, url, { headers, body: operation.method === 'GET' ? undefined : '{}' });
       const expected = operation.responses['503'] ? 503 : 200;

@@ -5,7 +5,7 @@ import type { AppDeps } from '../domains/deps.ts';
 import { FAULT_LOG_BUDGET, recordLog } from '../domains/logs/service.ts';
 import { createRequestContext } from './context.ts';
 import { isServerFault } from './errors.ts';
-import { clipFilesRouter } from './files.ts';
+import { clipFilesRouter, mediaLinkRouter } from './files.ts';
 import { metricsRouter } from './metrics.ts';
 import { rejectUndecodableUrls } from './input.ts';
 import { finalErrorHandler, limitTrpcBatches, rejectCrossSite, requireJsonBodies } from './middleware.ts';
@@ -56,6 +56,7 @@ export function createApiRouter(deps: AppDeps): express.Router {
     res.type('html').send(docsPage);
   });
   api.use(metricsRouter(deps));
+  api.use(mediaLinkRouter(deps));
   api.use(clipFilesRouter(deps));
   api.use(studioImagesRouter(deps));
   api.use(oauthCallbackRouter(deps));

@@ -7,7 +7,7 @@ import type { AppDeps } from '../domains/deps.ts';
 import { sendClientError, sendError } from './rest/errors.ts';
 import { createRequestContext } from './context.ts';
 import { databaseUnavailable, notFound, unauthorized } from '../platform/errors.ts';
-import { CLIP_CONTENT_TYPES, clipKey, findClipRow, type ClipFile } from '../domains/clips/service.ts';
+import { CLIP_CONTENT_TYPES, clipKey, findClipRow, MEDIA_LINK_GONE, mediaLinkVideo, type ClipFile } from '../domains/clips/service.ts';
 import { storageErrors } from '../platform/metrics.ts';
 import { StorageMissing, type StoredObject } from '../platform/storage/index.ts';
 
@@ -15,6 +15,8 @@ import { StorageMissing, type StoredObject } from '../platform/storage/index.ts'
 type ServedFile = Exclude<ClipFile, 'source'>;
 
 const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable';
+/** A platform fetching a media link may re-read what it fetched for this long; the link itself lasts 2 hours. */
+const MEDIA_LINK_CACHE_SECONDS = 300;
 /** The Range form `send` (behind res.sendFile) serves; any other unit is ignored, as RFC 9110 asks. */
 const BYTES_RANGE = /^ *bytes=/;
 
@@ -44,13 +46,23 @@ function sendRangeNotSatisfiable(deps: AppDeps, req: Request, res: Response, siz
   sendClientError(deps, req, res, 416, 'RANGE_NOT_SATISFIABLE', RANGE_NOT_SATISFIABLE);
 }
 
+/** One stored file to answer with, and the words of its 404 and 412. */
+interface ServedObject {
+  key: string;
+  contentType: string;
+  missing: string;
+  changed: string;
+}
+
+const changedError = (file: ServedObject) => new TRPCError({ code: 'PRECONDITION_FAILED', message: file.changed });
+
 /** What `send` failed with, as the contract's error; `send` marks client errors with an HTTP status. */
-function sendFailure(deps: AppDeps, req: Request, res: Response, error: Error & { status?: number; code?: string }, size: number, what: string): void {
+function sendFailure(deps: AppDeps, req: Request, res: Response, error: Error & { status?: number; code?: string }, size: number, file: ServedObject): void {
   // The client went away: nobody is left to answer, and nothing went wrong here.
   if (error.code === 'ECONNABORTED') return;
   if (error.status === 416) sendRangeNotSatisfiable(deps, req, res, size);
-  else if (error.status === 404) void sendError(deps, req, res, notFound(`${what} is missing`));
-  else if (error.status === 412) void sendError(deps, req, res, new TRPCError({ code: 'PRECONDITION_FAILED', message: `${what} has changed` }));
+  else if (error.status === 404) void sendError(deps, req, res, notFound(file.missing));
+  else if (error.status === 412) void sendError(deps, req, res, changedError(file));
   else {
     storageErrors.inc({ operation: 'read' });
     void sendError(deps, req, res, error);
@@ -66,7 +78,6 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: S
     const clipId = String(req.params.id);
     const row = await findClipRow(deps.db, ctx.user.id, clipId);
     if (file === 'video' && row.media_expired_at) throw notFound(MEDIA_EXPIRED_MESSAGE);
-    const key = clipKey(row.files_dir, file);
     const what = `The ${file} of clip ${clipId}`;
     if (file === 'video' && req.query.download === '1') {
       // The contract's exact form: a quoted filename, the clip id made header-safe.
@@ -74,25 +85,30 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: S
     }
     // Files change when a clip is rendered again (e.g. with subtitles): revalidate each time.
     res.setHeader('Cache-Control', 'private, no-cache');
-    res.setHeader('Content-Type', CLIP_CONTENT_TYPES[file]);
-    const filePath = deps.storage.localPath(key);
-    if (filePath) await sendLocalFile(deps, req, res, filePath, what);
-    else await streamStoredObject(deps, req, res, key, what);
+    await serveStoredFile(deps, req, res, { key: clipKey(row.files_dir, file), contentType: CLIP_CONTENT_TYPES[file], missing: `${what} is missing`, changed: `${what} has changed` });
   } catch (error) {
     await sendError(deps, req, res, error);
   }
 }
 
+/** A stored file with Range, validators and conditional requests, from disk or from the bucket alike. */
+async function serveStoredFile(deps: AppDeps, req: Request, res: Response, file: ServedObject): Promise<void> {
+  res.setHeader('Content-Type', file.contentType);
+  const filePath = deps.storage.localPath(file.key);
+  if (filePath) await sendLocalFile(deps, req, res, filePath, file);
+  else await streamStoredObject(deps, req, res, file);
+}
+
 /** A file on this machine's disk, through `send` (conditional requests, Range, validators). */
-async function sendLocalFile(deps: AppDeps, req: Request, res: Response, filePath: string, what: string): Promise<void> {
+async function sendLocalFile(deps: AppDeps, req: Request, res: Response, filePath: string, file: ServedObject): Promise<void> {
   const size = await fileSize(filePath);
-  if (size === null) throw notFound(`${what} is missing`);
+  if (size === null) throw notFound(file.missing);
   if (refusesRange(req, size)) {
     sendRangeNotSatisfiable(deps, req, res, size);
     return;
   }
   res.sendFile(filePath, { acceptRanges: true, lastModified: true }, (error) => {
-    if (error && !res.headersSent) sendFailure(deps, req, res, error, size, what);
+    if (error && !res.headersSent) sendFailure(deps, req, res, error, size, file);
   });
 }
 
@@ -102,13 +118,14 @@ async function sendLocalFile(deps: AppDeps, req: Request, res: Response, filePat
  * as `send` does). Streaming rather than redirecting keeps the bucket private and reachable only
  * by the app (docs/decisions/0020-object-storage.md).
  */
-async function streamStoredObject(deps: AppDeps, req: Request, res: Response, key: string, what: string): Promise<void> {
+async function streamStoredObject(deps: AppDeps, req: Request, res: Response, file: ServedObject): Promise<void> {
+  const { key } = file;
   const object = await deps.storage.head(key);
-  if (!object) throw notFound(`${what} is missing`);
+  if (!object) throw notFound(file.missing);
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('ETag', object.etag);
   res.setHeader('Last-Modified', object.modified.toUTCString());
-  if (failsPrecondition(req, object)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: `${what} has changed` });
+  if (failsPrecondition(req, object)) throw changedError(file);
   if (req.fresh) {
     res.status(304).end();
     return;
@@ -132,7 +149,7 @@ async function streamStoredObject(deps: AppDeps, req: Request, res: Response, ke
     body = await deps.storage.read(key, range ?? undefined);
   } catch (error) {
     // Deleted between the HEAD and the GET.
-    if (error instanceof StorageMissing) throw notFound(`${what} is missing`);
+    if (error instanceof StorageMissing) throw notFound(file.missing);
     throw error;
   }
   try {
@@ -184,6 +201,28 @@ type ClipFileUrls = Pick<Clip, 'thumbnail' | 'video_url' | 'video'>;
 export function clipFileUrls(clipId: string): ClipFileUrls {
   const base = `/api/clips/${encodeURIComponent(clipId)}`;
   return { thumbnail: `${base}/thumbnail`, video_url: `${base}/video`, video: `${base}/video?download=1` };
+}
+
+/**
+ * A media link's video (publicMediaUrl), for a platform that fetches it by URL: no session, the
+ * signed token alone decides. Never cached beyond a few minutes by the one who fetched it; the
+ * token, not a path, names the file, so nothing outside the clip's video can be reached.
+ */
+async function serveMediaLink(deps: AppDeps, req: Request, res: Response): Promise<void> {
+  try {
+    const key = await mediaLinkVideo(deps, String(req.params.token));
+    res.setHeader('Cache-Control', `private, max-age=${MEDIA_LINK_CACHE_SECONDS}`);
+    await serveStoredFile(deps, req, res, { key, contentType: CLIP_CONTENT_TYPES.video, missing: MEDIA_LINK_GONE, changed: 'The video has changed' });
+  } catch (error) {
+    await sendError(deps, req, res, error);
+  }
+}
+
+/** GET (and HEAD) /api/media/{token}: nothing on its way reads a session or the Origin of a GET. */
+export function mediaLinkRouter(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/media/:token', (req, res) => serveMediaLink(deps, req, res));
+  return router;
 }
 
 /** Video (with Range, so browsers can seek) and thumbnail of the caller's own clips. */

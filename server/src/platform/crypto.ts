@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * AES-256-GCM for third-party tokens at rest. The key is derived from APP_SECRET (which lives
@@ -24,4 +24,24 @@ export function decryptSecret(stored: string, appSecret: string): string {
   const decipher = createDecipheriv('aes-256-gcm', keyFrom(appSecret), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/**
+ * A key of its own per purpose, derived from APP_SECRET, so that a value signed for one use (a
+ * media link) never passes for another.
+ */
+function signingKey(appSecret: string, purpose: string): Buffer {
+  return createHmac('sha256', `clipshift signing key\0${appSecret}`).update(purpose).digest();
+}
+
+/** HMAC-SHA256 of `value` for `purpose`, base64url (43 characters). */
+export function signValue(appSecret: string, purpose: string, value: string): string {
+  return createHmac('sha256', signingKey(appSecret, purpose)).update(value).digest('base64url');
+}
+
+/** Whether `signature` is signValue's for this value, compared in constant time. */
+export function hasValidSignature(appSecret: string, purpose: string, value: string, signature: string): boolean {
+  const expected = Buffer.from(signValue(appSecret, purpose, value));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given);
 }

@@ -39,6 +39,8 @@ import {
 export { CLIP_CONTENT_TYPES, CLIP_FILES, clipKey, instanceWorkDir, mediaRoot, workRoot, type ClipFile } from './files.ts';
 
 export { storageUsage, type StorageUsage } from './storage.ts';
+/** URLs a platform fetches a clip's video from without a session (Instagram's video_url), and the route's check of them. */
+export { MEDIA_LINK_GONE, mediaLinkVideo, PUBLIC_MEDIA_PATH, PUBLIC_MEDIA_TTL_SECONDS, publicMediaUrl, type PublicMediaUrl } from './media-links.ts';
 export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
 /** The review inbox's state of each clip: the review domain reads and settles it through these. */
 export { countPendingClips, selectPendingClips as pendingClips, settlePendingClip } from './queries.ts';

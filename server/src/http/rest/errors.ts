@@ -16,8 +16,14 @@ function writeErrorBody(res: Response, status: number, body: ErrorBody & Record<
   res.status(status).json(body);
 }
 
+/** The path as logged: a credential in it (a media link's token, its last segment) never reaches a log. */
+function loggedPath(req: Request): string {
+  if (typeof req.params?.token !== 'string') return req.path;
+  return `${req.path.slice(0, req.path.lastIndexOf('/') + 1)}{token}`;
+}
+
 function logClientError(deps: AppDeps, req: Request, status: number, body: ErrorBody): void {
-  deps.logger.info({ method: req.method, path: req.path, status, code: body.code }, body.message);
+  deps.logger.info({ method: req.method, path: loggedPath(req), status, code: body.code }, body.message);
 }
 
 /**
@@ -32,7 +38,7 @@ export async function sendError(deps: AppDeps, req: Request, res: Response, thro
     await recordLog(deps.db, deps.logger, {
       level: 'ERROR',
       logger: 'http',
-      message: `${req.method} ${req.path} failed: ${error.cause instanceof Error ? error.cause.message : error.message}`,
+      message: `${req.method} ${loggedPath(req)} failed: ${error.cause instanceof Error ? error.cause.message : error.message}`,
       error: error.cause ?? error,
       budget: FAULT_LOG_BUDGET,
     });

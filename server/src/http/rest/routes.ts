@@ -536,6 +536,20 @@ const CONDITIONAL_HEADERS: DirectParameter[] = [
   { name: 'If-Unmodified-Since', in: 'header', description: 'Serve only while the file is unchanged since this date (412 otherwise)', schema: { type: 'string' } },
 ];
 
+/** How a stored file answers, whichever route serves it: whole, one range, or unchanged. */
+function fileAnswers(contentType: string, headers: Record<string, string> = {}): DirectRoute['answers'] {
+  return {
+    200: { description: 'The file', content: [contentType], headers: { 'Accept-Ranges': 'bytes', ETag: 'The file version', 'Last-Modified': 'When the file was written', ...headers } },
+    206: { description: 'The requested byte range', content: [contentType], headers: { 'Content-Range': 'bytes FIRST-LAST/SIZE' } },
+    304: { description: 'Unchanged since the copy the client holds', content: [] },
+  };
+}
+
+const FILE_ERRORS = {
+  412: 'The file has changed since the version named in If-Match or If-Unmodified-Since',
+  416: 'No part of the file satisfies the Range (Content-Range: bytes */SIZE)',
+} as const;
+
 function clipFileRoute(file: 'video' | 'thumbnail', contentType: string, summary: string, extra: DirectParameter[] = []): DirectRoute {
   return {
     method: 'GET',
@@ -545,18 +559,27 @@ function clipFileRoute(file: 'video' | 'thumbnail', contentType: string, summary
     tag: 'Clips',
     summary,
     parameters: [...extra, ...CONDITIONAL_HEADERS],
-    answers: {
-      200: { description: 'The file', content: [contentType], headers: { 'Accept-Ranges': 'bytes', ETag: 'The file version', 'Last-Modified': 'When the file was written' } },
-      206: { description: 'The requested byte range', content: [contentType], headers: { 'Content-Range': 'bytes FIRST-LAST/SIZE' } },
-      304: { description: 'Unchanged since the copy the client holds', content: [] },
-    },
-    errors: {
-      404: 'No such clip, or its file is missing',
-      412: 'The file has changed since the version named in If-Match or If-Unmodified-Since',
-      416: 'No part of the file satisfies the Range (Content-Range: bytes */SIZE)',
-    },
+    answers: fileAnswers(contentType),
+    errors: { 404: 'No such clip, or its file is missing', ...FILE_ERRORS },
   };
 }
+
+/** A media link (docs/decisions/0035-public-media-urls.md): what a platform fetches a clip's video from. */
+const MEDIA_LINK_ROUTE: DirectRoute = {
+  method: 'GET',
+  path: '/media/{token}',
+  operationId: 'media.video',
+  auth: false,
+  tag: 'Media',
+  summary:
+    "A clip's video for a platform that fetches it by URL (Instagram's video_url) with local storage: no cookie, the signed token alone names one version of one clip's video, for 2 hours from when the post made it. HEAD and Range as for /clips/{id}/video; PUBLIC_URL must be reachable by the platform",
+  parameters: CONDITIONAL_HEADERS,
+  answers: fileAnswers('video/mp4', { 'Cache-Control': 'private, max-age=300' }),
+  errors: {
+    404: 'Not found or expired: a token that was changed, cut short or is past its 2 hours; the clip deleted, or its video replaced (rendered again) or removed by retention',
+    ...FILE_ERRORS,
+  },
+};
 
 const IMAGES_BUSY_MEANING = 'Too many previews are being made at once on this server: try again after Retry-After seconds';
 
@@ -565,6 +588,7 @@ export const DIRECT_ROUTES: readonly DirectRoute[] = [
     { name: 'download', in: 'query', description: '1: answer as an attachment named {clip_id}.mp4; other values are ignored', schema: { type: 'string' } },
   ]),
   clipFileRoute('thumbnail', 'image/jpeg', 'The clip thumbnail (Range supported as for the video)'),
+  MEDIA_LINK_ROUTE,
   {
     method: 'GET',
     path: '/clips/{id}/frame',

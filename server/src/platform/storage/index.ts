@@ -45,6 +45,7 @@ function counted(storage: MediaStorage): MediaStorage {
     read: (key, range) => countingStorageErrors('read', () => storage.read(key, range)),
     localCopy: (key, scratchPath, signal) => countingStorageErrors('read', () => storage.localCopy(key, scratchPath, signal)),
     localPath: (key) => storage.localPath(key),
+    presignedGet: (key, expiresInSeconds, signedAt) => countingStorageErrors('read', () => storage.presignedGet(key, expiresInSeconds, signedAt)),
     delete: (keys) => countingStorageErrors('delete', () => storage.delete(keys)),
   };
 }

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { StorageMissing, type ByteRange, type MediaStorage, type StoredObject } from './types.ts';
 
 export interface S3StorageConfig {
@@ -103,6 +104,8 @@ export function s3Storage(config: S3StorageConfig): MediaStorage {
       return scratchPath;
     },
     localPath: () => null,
+    presignedGet: (key, expiresInSeconds, signedAt) =>
+      getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn: expiresInSeconds, ...(signedAt ? { signingDate: signedAt } : {}) }),
     async delete(keys) {
       // One request per key: DeleteObjects is a bucket-level POST that some S3-compatible servers sign differently.
       for (const key of keys) await client.send(new DeleteObjectCommand({ Bucket, Key: key }));

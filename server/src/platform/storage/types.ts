@@ -38,6 +38,12 @@ export interface MediaStorage {
   localCopy(key: string, scratchPath: string, signal?: AbortSignal): Promise<string>;
   /** The stored file's path when the storage is this machine's disk (served with sendFile), else null. */
   localPath(key: string): string | null;
+  /**
+   * A URL that anyone may GET the object at for `expiresInSeconds` from `signedAt` (default now)
+   * without asking this app (a presigned URL), or null where the storage has none: local disk is
+   * reached through the app.
+   */
+  presignedGet(key: string, expiresInSeconds: number, signedAt?: Date): Promise<string | null>;
   /** Removes these objects; missing ones are no error. */
   delete(keys: readonly string[]): Promise<void>;
 }
