@@ -67,7 +67,7 @@ export async function finishReel(config: UploadConfig, runtime: MetaRuntime, pag
       path: `/${encodeURIComponent(pageId)}/video_reels`,
       json: { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: metadata.description },
       token: pageToken,
-      retryNetworkErrors: false,
+      once: true,
       signal,
     },
     successSchema,

@@ -114,8 +114,8 @@ export async function waitForContainer(
 const NOT_ABOUT_THE_CONTAINER = new Set<MetaErrorKind>(['reconnect_required', 'rate_limited', 'blocked', 'config', 'aborted']);
 
 /**
- * Publishes a FINISHED container and returns the new media id. When media_publish is refused or
- * its answer is lost, the container's status decides: PUBLISHED means the post exists (thrown as
+ * Publishes a FINISHED container and returns the new media id. It is sent once: when media_publish
+ * is refused, fails or its answer is lost, the container's status decides: PUBLISHED means the post exists (thrown as
  * already_published: Instagram does not say which media it became), IN_PROGRESS not_ready, ERROR
  * and EXPIRED their own errors.
  */
@@ -131,7 +131,7 @@ export async function publishContainer(config: ContainersConfig, runtime: MetaRu
         path: `/${encodeURIComponent(igUserId)}/media_publish`,
         token,
         json: { creation_id: containerId },
-        retryNetworkErrors: false,
+        once: true,
         signal,
       },
       idSchema,

@@ -101,6 +101,12 @@ export interface GraphRequest {
    * happen twice unseen (publishing, a single-use code): the caller finds out what happened instead.
    */
   retryNetworkErrors?: boolean;
+  /**
+   * Send it once, whatever answers (default: retry 5xx and network failures). For what must not go
+   * out twice unseen (publishing): a 5xx may come after the work was done, so the caller asks
+   * instead of sending again.
+   */
+  once?: boolean;
   signal?: AbortSignal;
 }
 
@@ -126,7 +132,7 @@ export async function graphRequest<S extends z.ZodType>(runtime: MetaRuntime, re
   const response = await sendWithRetries(
     runtime,
     { what: request.what, signal: request.signal, retryNetworkErrors: request.retryNetworkErrors, send: (signal) => fetch(url, { ...init, signal }) },
-    metaRetries(request.platform),
+    request.once ? { ...metaRetries(request.platform), attempts: 1 } : metaRetries(request.platform),
   );
   const body = await readMetaJson(response);
   if (!response.ok || extractGraphError(body)) {
