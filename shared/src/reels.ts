@@ -148,7 +148,8 @@ export function reelsPreflight(platform: ReelsPlatform, video: ReelsVideo): stri
 // ---------------------------------------------------------------------------------------------
 // Caption and options (Instagram)
 
-const HASHTAG = /#[\p{L}\p{N}_]+/gu;
+/** A # that starts a word: "a#b" tags nothing. */
+const HASHTAG = /(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu;
 /** An @ that starts a word: "me@example.com" mentions no one. */
 const MENTION = /(?<![\p{L}\p{N}_.@])@[A-Za-z0-9._]+/gu;
 

@@ -476,7 +476,7 @@ function createContainer(context: Context, res: ServerResponse, user: FakeInstag
   if (!videoUrl) return sendGraphError(res, 400, 100, 'The parameter video_url is required');
   const caption = text(params.caption) ?? '';
   if (caption.length > 2200) return sendGraphError(res, 400, 100, 'The caption is longer than 2200 characters', { subcode: 2207010 });
-  if ((caption.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30) return sendGraphError(res, 400, 100, 'The caption has more than 30 hashtags', { subcode: 2207010 });
+  if ((caption.match(/(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30) return sendGraphError(res, 400, 100, 'The caption has more than 30 hashtags', { subcode: 2207010 });
   const shareToFeed = booleanParam(params.share_to_feed, true);
   if (shareToFeed === 'invalid') return sendGraphError(res, 400, 100, 'share_to_feed must be a boolean');
   const collaborators = listParam(params.collaborators);

@@ -112,12 +112,11 @@ export async function uploadBytes(
       return;
     }
     if ('received' in attempt) {
+      // Only a failure leads here, and it has been counted: what arrived decides whether it was progress.
       mustAsk = false;
       options.onProgress?.(attempt.received, size);
-      const progressed = attempt.received > offset;
+      if (attempt.received > offset) failures = 0;
       offset = attempt.received;
-      if (progressed) failures = 0;
-      else if (++failures >= MAX_FAILURES_WITHOUT_PROGRESS) throw gaveUp(failures, `upload host stuck at ${offset} bytes`);
       continue;
     }
     if (++failures >= MAX_FAILURES_WITHOUT_PROGRESS) throw gaveUp(failures, attempt.failure);

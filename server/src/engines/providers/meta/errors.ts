@@ -204,10 +204,13 @@ const KIND_BY_SUBCODE: Readonly<Record<number, MetaErrorKind>> = {
   2207052: 'media_rejected',
   2207053: 'expired',
   2207057: 'invalid_request',
-  // Login: the code expired (36007) or was used (36009); the redirect URI differs (36008).
-  36007: 'reconnect_required',
-  36008: 'config',
-  36009: 'reconnect_required',
+};
+
+/** Facebook Login's subcodes: the code expired (36007) or was used (36009); the redirect URI differs (36008). */
+const LOGIN_SUBCODES: Readonly<Record<number, Classified>> = {
+  36007: { kind: 'reconnect_required', reason: 'code_refused' },
+  36008: { kind: 'config', reason: 'bad_redirect' },
+  36009: { kind: 'reconnect_required', reason: 'code_refused' },
 };
 
 /** Application, user, Page and Instagram rate limits (80001…80014: business use case limits). */
@@ -245,8 +248,11 @@ function classifyOAuth(error: GraphErrorBody): Classified | null {
 }
 
 export function classifyGraphError(error: GraphErrorBody | null, httpStatus: number, oauth = false): Classified {
-  const bySubcode = error?.subcode === null || error?.subcode === undefined ? undefined : KIND_BY_SUBCODE[error.subcode];
-  if (bySubcode && error?.subcode !== null && error?.subcode !== undefined) return { kind: bySubcode, reason: `sub:${error.subcode}` };
+  const subcode = error?.subcode ?? null;
+  const bySubcode = subcode === null ? undefined : KIND_BY_SUBCODE[subcode];
+  if (bySubcode) return { kind: bySubcode, reason: `sub:${subcode}` };
+  const login = subcode === null ? undefined : LOGIN_SUBCODES[subcode];
+  if (login) return login;
   if (error && oauth && httpStatus < 500) {
     const refused = classifyOAuth(error);
     if (refused) return refused;
