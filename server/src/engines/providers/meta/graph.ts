@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { exponentialBackoff, sendWithRetries, type RetryPolicy } from '../http/retry.ts';
 import { discardBody, joinUrl, pauseOrAbort, type ProviderRuntime, REQUEST_TIMEOUT_MS, TRANSIENT_ATTEMPTS } from '../http/runtime.ts';
-import { abortedError, errorFromAnswer, explainMetaError, extractGraphError, MetaError, type MetaPlatform } from './errors.ts';
+import { abortedError, errorFromAnswer, explainMetaError, extractGraphError, MetaError, type MetaPlatform, scrubSecrets } from './errors.ts';
 
 /*
  * One Graph API call, as the Instagram and Facebook clients make them: the token in an
@@ -124,19 +124,37 @@ function requestInit(request: GraphRequest): RequestInit {
   return { method: request.method, headers };
 }
 
+/**
+ * A failure without an answer names what went wrong in the runtime's words, which may quote the
+ * URL: the secrets this request carried in its query come out of the detail.
+ */
+function scrubbed(error: unknown, secrets: readonly (string | undefined)[]): unknown {
+  if (!(error instanceof MetaError)) return error;
+  return new MetaError(error.platform, error.kind, error.message, {
+    code: error.code,
+    graphCode: error.graphCode,
+    graphSubcode: error.graphSubcode,
+    httpStatus: error.httpStatus,
+    detail: scrubSecrets(error.detail, secrets),
+    cause: error.cause,
+  });
+}
+
 /** Sends one Graph call and returns its answer read through `schema`; a refusal throws a MetaError. */
 export async function graphRequest<S extends z.ZodType>(runtime: MetaRuntime, request: GraphRequest, schema: S): Promise<z.output<S>> {
   const url = new URL(request.path ? joinUrl(request.base, request.path) : request.base);
   for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
   const init = requestInit(request);
+  const secrets = [request.token, ...(request.secrets ?? [])];
   const response = await sendWithRetries(
     runtime,
     { what: request.what, signal: request.signal, retryNetworkErrors: request.retryNetworkErrors, send: (signal) => fetch(url, { ...init, signal }) },
     request.once ? { ...metaRetries(request.platform), attempts: 1 } : metaRetries(request.platform),
-  );
+  ).catch((error: unknown) => {
+    throw scrubbed(error, secrets);
+  });
   const body = await readMetaJson(response);
   if (!response.ok || extractGraphError(body)) {
-    const secrets = [request.token, ...(request.secrets ?? [])];
     const error = errorFromAnswer({ platform: request.platform, what: request.what, httpStatus: response.status, body, oauth: request.oauth, secrets });
     runtime.logger.warn({ what: request.what, status: response.status, errorCode: error.code, kind: error.kind }, `${request.platform === 'instagram' ? 'Instagram' : 'Facebook'} refused the request`);
     throw error;
