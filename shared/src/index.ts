@@ -24,5 +24,6 @@ export * from './review.ts';
 export * from './schedule.ts';
 export * from './youtube.ts';
 export * from './preflight.ts';
+export * from './reels.ts';
 export * from './stats.ts';
 export * from './ranking.ts';

@@ -45,7 +45,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('passes the credentials of every provider through to the app, workers and web alike', () => {
-    const providers = ['TWITCH_CLIENT_ID', 'TWITCH_CLIENT_SECRET', 'TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET', 'YOUTUBE_CLIENT_ID', 'YOUTUBE_CLIENT_SECRET'];
+    const providers = ['TWITCH_CLIENT_ID', 'TWITCH_CLIENT_SECRET', 'TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET', 'YOUTUBE_CLIENT_ID', 'YOUTUBE_CLIENT_SECRET', 'INSTAGRAM_CLIENT_ID', 'INSTAGRAM_CLIENT_SECRET', 'FACEBOOK_APP_ID', 'FACEBOOK_APP_SECRET'];
     for (const service of ['app', 'worker', 'web', 'scale-worker']) {
       for (const variable of providers) expect(compose.services[service]!.environment, `${service}.${variable}`).toHaveProperty(variable);
     }

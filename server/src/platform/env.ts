@@ -99,6 +99,22 @@ const rawEnv = z.object({
   /** The Google project's daily quota: uploads (videos.insert) have their own bucket; every other call spends units. */
   YOUTUBE_DAILY_UPLOADS: integer(100, 1, 1_000_000),
   YOUTUBE_DAILY_UNITS: integer(10_000, 1, 1_000_000_000),
+  /** Instagram API with Instagram Login (Reels); unset turns Instagram off. */
+  INSTAGRAM_CLIENT_ID: optionalText,
+  INSTAGRAM_CLIENT_SECRET: optionalText,
+  INSTAGRAM_AUTH_URL: url('https://www.instagram.com/oauth/authorize'),
+  INSTAGRAM_TOKEN_URL: url('https://api.instagram.com/oauth/access_token'),
+  INSTAGRAM_GRAPH_URL: url('https://graph.instagram.com'),
+  INSTAGRAM_REDIRECT_URI: optionalUrl(),
+  /** Facebook Login and Page Reels; unset turns Facebook off. */
+  FACEBOOK_APP_ID: optionalText,
+  FACEBOOK_APP_SECRET: optionalText,
+  FACEBOOK_AUTH_URL: url('https://www.facebook.com/v21.0/dialog/oauth'),
+  /** The Graph API with its version, e.g. https://graph.facebook.com/v21.0. */
+  FACEBOOK_GRAPH_URL: url('https://graph.facebook.com/v21.0'),
+  /** Where Reels' bytes go: the only host that is sent a Page token outside the Graph API. */
+  FACEBOOK_RUPLOAD_URL: url('https://rupload.facebook.com'),
+  FACEBOOK_REDIRECT_URI: optionalUrl(),
   TRANSCRIBE_ENGINE: z.enum(['local', 'openai']).default('local'),
   /** Unset: large-v3-turbo for the local engine, whisper-1 for an OpenAI-compatible server. */
   WHISPER_MODEL: optionalText,
@@ -153,6 +169,8 @@ export interface Env extends RawEnv {
   whisperModelsDir: string;
   tiktokRedirectUri: string;
   youtubeRedirectUri: string;
+  instagramRedirectUri: string;
+  facebookRedirectUri: string;
 }
 
 export class ConfigError extends Error {
@@ -177,5 +195,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     whisperModelsDir: path.resolve(env.WHISPER_MODELS_DIR ?? path.join(dataDir, 'models')),
     tiktokRedirectUri: env.TIKTOK_REDIRECT_URI ?? `${publicUrl}/api/tiktok/callback`,
     youtubeRedirectUri: env.YOUTUBE_REDIRECT_URI ?? `${publicUrl}/api/youtube/callback`,
+    instagramRedirectUri: env.INSTAGRAM_REDIRECT_URI ?? `${publicUrl}/api/instagram/callback`,
+    facebookRedirectUri: env.FACEBOOK_REDIRECT_URI ?? `${publicUrl}/api/facebook/callback`,
   };
 }
