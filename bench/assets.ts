@@ -100,7 +100,7 @@ async function startApp(): Promise<{ baseUrl: string; token: string; stop: () =>
   const database = createDatabase(url, 5);
   await migrate(database.pool);
   const env = loadEnv({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: path.resolve(import.meta.dirname, 'out/assets-data'), DATABASE_URL: url, PUBLIC_URL: 'http://127.0.0.1' });
-  const deps: AppDeps = { env, db: database.db, logger, appSecret: 'bench-secret-bench-secret-bench-secret', twitch: null, tiktok: null, youtube: null, media: resolveMediaBinaries(env), transcriber: null, workerRunning: () => false, storage: createStorage(env) };
+  const deps: AppDeps = { env, db: database.db, logger, appSecret: 'bench-secret-bench-secret-bench-secret', twitch: null, tiktok: null, youtube: null, instagram: null, facebook: null, media: resolveMediaBinaries(env), transcriber: null, workerRunning: () => false, storage: createStorage(env) };
   const user = await deps.db.insertInto('users').values({ username: 'bench', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow();
   const session = await createSession(deps.db, user.id);
   const http = createApp(deps, { clientDist: CLIENT_DIST }).listen(0, '127.0.0.1');

@@ -1,10 +1,35 @@
 import { z } from 'zod';
 
 /** Where clips can be posted. */
-export const ACCOUNT_PLATFORMS = ['tiktok', 'youtube'] as const;
+export const ACCOUNT_PLATFORMS = ['tiktok', 'youtube', 'instagram', 'facebook'] as const;
 export type AccountPlatform = (typeof ACCOUNT_PLATFORMS)[number];
 
-export const PLATFORM_LABELS: Record<AccountPlatform, string> = { tiktok: 'TikTok', youtube: 'YouTube' };
+export const PLATFORM_LABELS: Record<AccountPlatform, string> = { tiktok: 'TikTok', youtube: 'YouTube', instagram: 'Instagram', facebook: 'Facebook' };
+
+export const UNKNOWN_PLATFORM = `Unknown platform: choose one of ${ACCOUNT_PLATFORMS.join(', ')}`;
+
+/** A platform in a path (GET /api/accounts/{platform}/auth-url): anything else is a 400. */
+export const platformField = z.enum(ACCOUNT_PLATFORMS, { error: UNKNOWN_PLATFORM });
+export const platformInput = z.object({ platform: platformField });
+
+/** The `type` of the message each platform's OAuth callback page sends to the window that opened it. */
+export const authMessageType = (platform: AccountPlatform): `${AccountPlatform}-auth` => `${platform}-auth`;
+
+/**
+ * Platforms where someone must choose who sees a post (TikTok's privacy level, YouTube's privacy
+ * status). Instagram Reels and Facebook Page Reels are public posts of a professional account.
+ */
+export const PRIVACY_PLATFORMS: readonly AccountPlatform[] = ['tiktok', 'youtube'];
+export const choosesPrivacy = (platform: AccountPlatform): boolean => PRIVACY_PLATFORMS.includes(platform);
+
+/** Whether the server can connect accounts of each platform (GET /api/accounts/platforms). */
+export const platformAvailability = z.object({
+  platform: z.enum(ACCOUNT_PLATFORMS),
+  configured: z.boolean(),
+  /** What to set when it is not configured. */
+  message: z.string().nullable(),
+});
+export type PlatformAvailability = z.infer<typeof platformAvailability>;
 
 export const postStats = z.object({
   views: z.number().int().nonnegative(),

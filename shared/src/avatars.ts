@@ -5,11 +5,14 @@ import type { AccountPlatform } from './accounts.ts';
  * subdomain). A provider's avatar URL elsewhere (a tracking pixel, anybody's server) is never shown:
  * the server drops it and the page's Content-Security-Policy allows images from these hosts only.
  * TikTok's CDN hosts are numbered per region (p16-sign-va.tiktokcdn.com, p19-sign.tiktokcdn-us.com);
- * YouTube channel pictures come from yt3.
+ * YouTube channel pictures come from yt3; Instagram's and Facebook Pages' from Meta's CDNs
+ * (scontent-*.cdninstagram.com, scontent-*.xx.fbcdn.net).
  */
 export const AVATAR_HOSTS: Record<AccountPlatform, readonly string[]> = {
   tiktok: ['*.tiktokcdn.com', '*.tiktokcdn-us.com', '*.tiktokcdn-eu.com'],
   youtube: ['yt3.ggpht.com', 'yt3.googleusercontent.com'],
+  instagram: ['*.cdninstagram.com', '*.fbcdn.net'],
+  facebook: ['*.fbcdn.net', 'platform-lookaside.fbsbx.com'],
 };
 
 /** Longer URLs are no profile picture of theirs (TikTok's signed ones are about 300 characters). */

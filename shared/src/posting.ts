@@ -5,6 +5,7 @@ import { rowId } from './input.ts';
 import { ACCOUNT_PLATFORMS, postStats } from './accounts.ts';
 import { PRIVACY_LEVELS } from './tiktok.ts';
 import { tiktokCommercial } from './tiktok-commercial.ts';
+import { instagramPostOptions } from './reels.ts';
 import { YOUTUBE_PRIVACY_NEEDED, YOUTUBE_PRIVACY_STATUSES, YOUTUBE_TITLE_BRACKETS, YOUTUBE_TITLE_MAX_LENGTH, YOUTUBE_TITLE_TOO_LONG } from './youtube.ts';
 
 /*
@@ -83,6 +84,8 @@ export const postClipInput = z.object({
   disable_stitch: z.boolean().optional(),
   /** TikTok's commercial content disclosure; absent: nothing disclosed. Branded content cannot be private (commercialProblem). */
   tiktok_commercial: tiktokCommercial.optional(),
+  /** Reels options for the Instagram accounts; absent: shared to the feed, no trial, no collaborators. */
+  instagram: instagramPostOptions.optional(),
 });
 /** What a caller sends; PostClipRequest is what the server works with (ids that cannot exist are null). */
 export type PostClipInput = z.input<typeof postClipInput>;

@@ -1,4 +1,5 @@
 import type { AccountPlatform } from './accounts.ts';
+import { reelsPreflight } from './reels.ts';
 
 /*
  * What can be checked about a clip's video before anything is queued or sent, per platform, in
@@ -36,7 +37,9 @@ function gigabytes(bytes: number): string {
 export function postPreflight(platform: AccountPlatform, video: PreflightVideo): string[] {
   const problems: string[] = [];
   if (video.size_bytes !== null && video.size_bytes <= 0) problems.push('The video file is empty.');
-  if (platform === 'youtube') {
+  if (platform === 'instagram' || platform === 'facebook') {
+    problems.push(...reelsPreflight(platform, video));
+  } else if (platform === 'youtube') {
     if (video.width > 0 && video.height > 0 && video.width > video.height) {
       problems.push(`The video is ${video.width}×${video.height} (landscape); YouTube Shorts must be vertical or square.`);
     }

@@ -4,7 +4,8 @@ import { DESCRIPTION_TOO_LONG } from './clips.ts';
 import { rowId } from './input.ts';
 import { PRIVACY_LEVELS } from './tiktok.ts';
 import { upload } from './posting.ts';
-import { ACCOUNT_PLATFORMS } from './accounts.ts';
+import { instagramPostOptions } from './reels.ts';
+import { ACCOUNT_PLATFORMS, choosesPrivacy } from './accounts.ts';
 import { YOUTUBE_PRIVACY_NEEDED, YOUTUBE_PRIVACY_STATUSES } from './youtube.ts';
 import { commercialProblem, tiktokCommercial, type TikTokCommercialInput } from './tiktok-commercial.ts';
 
@@ -30,6 +31,8 @@ export const approveClipInput = z.object({
   youtube_notify_subscribers: z.boolean().optional(),
   /** TikTok's commercial content disclosure for the TikTok accounts; absent: nothing disclosed. */
   tiktok_commercial: tiktokCommercial.optional(),
+  /** Reels options for the Instagram accounts; absent: shared to the feed, no trial, no collaborators. */
+  instagram: instagramPostOptions.optional(),
 });
 export type ApproveClipInput = z.input<typeof approveClipInput>;
 export type ApproveClipRequest = z.output<typeof approveClipInput>;
@@ -93,6 +96,7 @@ export function privacyNeededMessage(account: string): string {
 
 /** Whether someone chose who sees the account's approved posts (its platform's privacy field). */
 export function privacyChosen(settings: Pick<AccountPostSettings, 'platform' | 'privacy_level' | 'youtube_privacy'>): boolean {
+  if (!choosesPrivacy(settings.platform)) return true;
   return settings.platform === 'youtube' ? settings.youtube_privacy !== null : settings.privacy_level !== null;
 }
 

@@ -122,7 +122,7 @@ describe('REST review inbox: /api/review', () => {
     await clip('Lonely', 'pending', { linked: false });
     const answer = await member.post('/api/review/Lonely/approve', {});
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(errorBody('BAD_REQUEST', 'No TikTok account to post to: link one to streamer or choose one'));
+    expect(answer.body).toEqual(errorBody('BAD_REQUEST', 'No account to post to: link one to streamer or choose one'));
   });
 
   it('reject: 200 once, then 409; 404 for other users’ and unknown clips', async () => {

@@ -1,12 +1,9 @@
 import { useCallback } from 'react';
 import { toast } from 'sonner';
-import { PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
+import { authMessageType, PLATFORM_LABELS, type AccountPlatform } from '@clipshift/shared';
 import { useOAuthPopup, type OAuthOutcome } from '@/lib/use-oauth-popup';
 import { errorCode, HttpStatusError, serverMessage, toastFailure } from './errors';
 import { trpc } from './trpc';
-
-/** The `type` of each platform's callback-page message to the opener. */
-const AUTH_MESSAGE_TYPE: Record<AccountPlatform, string> = { tiktok: TIKTOK_AUTH_MESSAGE_TYPE, youtube: 'youtube-auth' };
 
 /** Connect toasts of spec section 8, worded for the platform; shared by Settings, the streamer dialog, the wizard and the guest page. */
 export function authMessages(platform: AccountPlatform) {
@@ -48,7 +45,7 @@ export function usePlatformAuthPopup(platform: AccountPlatform, { onConnected, o
     },
     [onConnected, platform],
   );
-  const popup = useOAuthPopup({ messageType: AUTH_MESSAGE_TYPE[platform], onOutcome, onClosed });
+  const popup = useOAuthPopup({ messageType: authMessageType(platform), onOutcome, onClosed });
   const { start: startPopup } = popup;
 
   const start = useCallback(
@@ -94,7 +91,7 @@ export function useConnectPlatform(platform: AccountPlatform, onUnavailable?: (r
 
   const connect = useCallback(() => {
     // A fresh single-use state each time: never a cached answer.
-    const authUrl = async () => (await utils[platform].authUrl.fetch(undefined, { staleTime: 0, gcTime: 0 })).auth_url;
+    const authUrl = async () => (await utils.accounts.authUrl.fetch({ platform }, { staleTime: 0, gcTime: 0 })).auth_url;
     start(authUrl).catch((error: unknown) => {
       startFailureToast(platform, error);
       const reason = isNotConfigured(error) ? serverMessage(error) : null;

@@ -3,6 +3,8 @@ import { withYouTubeQuota, youtubeQuotaFromEnv } from '../domains/publishing/ser
 import { configureRendering, resolveMediaBinaries } from '../engines/media/index.ts';
 import { tiktokFromEnv } from '../engines/providers/tiktok/index.ts';
 import { youtubeFromEnv } from '../engines/providers/youtube/index.ts';
+import { instagramFromEnv } from '../engines/providers/instagram/index.ts';
+import { facebookFromEnv } from '../engines/providers/facebook/index.ts';
 import { transcriberFromEnv } from '../engines/providers/transcription/index.ts';
 import { twitchFromEnv } from '../engines/providers/twitch/index.ts';
 import type { Db } from '../platform/db/database.ts';
@@ -15,7 +17,7 @@ interface DepsOptions {
   workerRunning?: () => boolean;
   stopping?: AbortSignal;
   /** Clients to use instead of those the configuration makes (a bench without Twitch, a fake). */
-  overrides?: Partial<Pick<AppDeps, 'twitch' | 'tiktok' | 'youtube' | 'media' | 'storage' | 'transcriber' | 'transcriberProblem'>>;
+  overrides?: Partial<Pick<AppDeps, 'twitch' | 'tiktok' | 'youtube' | 'instagram' | 'facebook' | 'media' | 'storage' | 'transcriber' | 'transcriberProblem'>>;
 }
 
 /**
@@ -39,6 +41,8 @@ export function createDeps(env: Env, db: Db, logger: Logger, options: DepsOption
     twitch: 'twitch' in overrides ? (overrides.twitch ?? null) : twitchFromEnv(env, logger),
     tiktok: 'tiktok' in overrides ? (overrides.tiktok ?? null) : tiktokFromEnv(env, logger),
     youtube: youtube && youtubeQuota ? withYouTubeQuota(youtube, db, youtubeQuota) : youtube,
+    instagram: 'instagram' in overrides ? (overrides.instagram ?? null) : instagramFromEnv(env, logger),
+    facebook: 'facebook' in overrides ? (overrides.facebook ?? null) : facebookFromEnv(env, logger),
     storage: overrides.storage ?? createStorage(env),
     media,
     transcriber: transcription.transcriber,

@@ -7,6 +7,8 @@ import type { Transcriber } from '../engines/providers/transcription/index.ts';
 import type { TikTokClient } from '../engines/providers/tiktok/index.ts';
 import type { YouTubeClient } from '../engines/providers/youtube/index.ts';
 import type { TwitchClient } from '../engines/providers/twitch/index.ts';
+import type { InstagramClient } from '../engines/providers/instagram/index.ts';
+import type { FacebookClient } from '../engines/providers/facebook/index.ts';
 
 /**
  * How long a call that waits on a job (POST /api/subtitle/{id}, POST /api/clips/{id}/post) is held
@@ -31,6 +33,10 @@ export interface AppDeps {
   tiktok: TikTokClient | null;
   /** The YouTube client, or null when YOUTUBE_CLIENT_ID/SECRET are not configured. */
   youtube: YouTubeClient | null;
+  /** The Instagram client, or null when INSTAGRAM_CLIENT_ID/SECRET are not configured. */
+  instagram: InstagramClient | null;
+  /** The Facebook client, or null when FACEBOOK_APP_ID/SECRET are not configured. */
+  facebook: FacebookClient | null;
   /** Where finished clip files live (STORAGE: local disk or an S3-compatible bucket). */
   storage: MediaStorage;
   /** ffmpeg and ffprobe (from npm, or FFMPEG_PATH/FFPROBE_PATH). */

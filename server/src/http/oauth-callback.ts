@@ -11,8 +11,8 @@ const statusOf = (result: CallbackResult) => (result.success ? 200 : result.unav
 export const OAUTH_CALLBACK_PLATFORMS = ACCOUNT_PLATFORMS;
 
 /**
- * GET /api/tiktok/callback and GET /api/youtube/callback: where the platform sends the popup back;
- * each answers the page that tells the opener ({type:'tiktok-auth'|'youtube-auth', success, error?}).
+ * GET /api/{platform}/callback for every platform: where the platform sends the popup back; each
+ * answers the page that tells the opener ({type:'<platform>-auth', success, error?}).
  */
 export function oauthCallbackRouter(deps: AppDeps): Router {
   const router = Router();

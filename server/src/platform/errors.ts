@@ -34,7 +34,7 @@ export const unauthorized = (message = 'Authentication required') => new AppErro
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
-/** A third party (Twitch, TikTok, transcription) refused or failed the work. */
+/** A third party (Twitch, a posting platform, transcription) refused or failed the work. */
 export const badGateway = (message: string, cause?: unknown) => new AppError('BAD_GATEWAY', message, { cause });
 /** A held request cut short because the process is shutting down; the work itself carries on. */
 export const serviceRestarting = (message: string) => new AppError('SERVICE_UNAVAILABLE', message);

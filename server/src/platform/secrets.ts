@@ -12,7 +12,7 @@ type GeneratedSecrets = z.infer<typeof secretsFile>;
 
 /**
  * Secrets the operator did not set, generated once into DATA_DIR/secrets.json (mode 0600) so they
- * survive restarts. Losing this file makes stored TikTok tokens unreadable, as losing APP_SECRET would.
+ * survive restarts. Losing this file makes stored platform tokens unreadable, as losing APP_SECRET would.
  */
 export async function loadGeneratedSecrets(dataDir: string): Promise<GeneratedSecrets> {
   const file = path.join(dataDir, 'secrets.json');

@@ -70,6 +70,8 @@ export function ConnectedAccountsSection() {
   const onYouTubeUnavailable = useCallback((reason: string) => setYouTubeRefusal(reason), []);
   const tiktok = useConnectPlatform('tiktok');
   const youtube = useConnectPlatform('youtube', onYouTubeUnavailable);
+  const instagram = useConnectPlatform('instagram');
+  const facebook = useConnectPlatform('facebook');
   const youtubeOff = youtubeRefusal ?? (availability.data?.available === false ? availability.data.reason : null);
   const waiting = tiktok.waiting || youtube.waiting;
 
@@ -94,7 +96,7 @@ export function ConnectedAccountsSection() {
       </CardHeader>
       <CardContent className="space-y-4">
         {waiting && <PopupWaitingNote platform={PLATFORM_LABELS[youtube.waiting ? 'youtube' : 'tiktok']} />}
-        <AccountsBody connects={{ tiktok, youtube }} />
+        <AccountsBody connects={{ tiktok, youtube, instagram, facebook }} />
         <GuestCode />
       </CardContent>
     </Card>

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { PLATFORM_LABELS, TIKTOK_AUTH_MESSAGE_TYPE, YOUTUBE_AUTH_MESSAGE_TYPE, type AccountPlatform } from '@clipshift/shared';
+import { authMessageType, PLATFORM_LABELS, type AccountPlatform } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
 import { newCodeVerifier } from '../../platform/pkce.ts';
@@ -13,6 +13,9 @@ import { consumeOAuthState, insertOAuthState } from './queries.ts';
 const STATE_TTL_MS = 10 * 60_000;
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
+
+/** Null when accounts of the platform can be connected here, else what to set. */
+export const configurationProblem = (deps: AppDeps, platform: AccountPlatform): string | null => platformOf(platform).configurationProblem(deps);
 
 /** The platform's adapter; 503 naming the variables to set when it is not configured here. */
 function configuredPlatform(deps: AppDeps, platform: AccountPlatform): PlatformAdapter {
@@ -137,7 +140,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': 
 export function callbackPage(result: CallbackResult, appOrigin: string, platform: AccountPlatform = 'tiktok'): { html: string; csp: string } {
   const nonce = randomUUID().replace(/-/g, '');
   const label = PLATFORM_LABELS[platform];
-  const type = platform === 'youtube' ? YOUTUBE_AUTH_MESSAGE_TYPE : TIKTOK_AUTH_MESSAGE_TYPE;
+  const type = authMessageType(platform);
   const message = { type, success: result.success, ...(result.success ? {} : { error: result.error }) };
   const text = result.success ? `${label} account connected. You can close this window.` : `Could not connect ${label}: ${result.error ?? 'unknown error'}`;
   const html = `<!doctype html>

@@ -139,7 +139,7 @@ export function insertUpload(db: DbOrTrx, values: Insertable<UploadsTable>): Pro
     .executeTakeFirst();
 }
 
-/** The share of the video TikTok has received, while the upload is still sending it. */
+/** The share of the video the platform has received, while the upload is still sending it. */
 /**
  * Clips (row ids after `afterId`, in order) whose last successful post is older than `cutoff` and
  * that have no post still to go (queued, scheduled or under way): retention may delete their video.
@@ -166,7 +166,7 @@ export async function updateUpload(db: DbOrTrx, uploadId: string, values: Update
   await db.updateTable('uploads').set(values).where('id', '=', uploadId).execute();
 }
 
-/** The same TikTok account connected again: the user's posts to its open_id that lost their account get it back. */
+/** The same account connected again: the user's posts to its platform id that lost their account get it back. */
 export async function reattachUploads(db: DbOrTrx, account: Pick<AccountRow, 'id' | 'user_id' | 'platform' | 'open_id'>): Promise<void> {
   await db
     .updateTable('uploads')
@@ -181,7 +181,7 @@ export async function reattachUploads(db: DbOrTrx, account: Pick<AccountRow, 'id
 /** Statuses of uploads that will not post (again) by themselves: they take no slot. */
 const SLOT_FREE_UPLOAD: UploadStatus[] = ['failed', 'canceled'];
 
-/** When the TikTok account's posts since `since` go or went out (other than `exceptUploadId`), any user's. */
+/** When the account's posts since `since` go or went out (other than `exceptUploadId`), any user's. */
 export async function selectPostTimes(db: DbOrTrx, openId: string, since: Date, exceptUploadId?: string): Promise<Date[]> {
   let query = db
     .selectFrom('uploads')
@@ -195,9 +195,9 @@ export async function selectPostTimes(db: DbOrTrx, openId: string, since: Date, 
 }
 
 /**
- * Serialises slot choices for one TikTok account until the transaction ends, so two posts queued
+ * Serialises slot choices for one account until the transaction ends, so two posts queued
  * at once cannot both take the same free slot. An advisory lock rather than the account row's:
- * token refreshes hold that one across a call to TikTok.
+ * token refreshes hold that one across a call to the platform.
  */
 export async function lockAccountSlots(db: DbOrTrx, openId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${`posting-slots:${openId}`}))`.execute(db);

@@ -34,7 +34,7 @@ export type PostTiming = 'now' | 'next-slot';
 const DEFAULT_ZONE = 'UTC';
 /** Taken times older than this cannot share a local day or a gap with a new slot (caps ≤ a day, gaps ≤ a day). */
 const LOOK_BACK_MS = 2 * 86_400_000;
-/** A post TikTok refused for rate reasons on an account without slots tries again this much later. */
+/** A post its platform refused for rate reasons on an account without slots tries again this much later. */
 export const NO_SLOT_RETRY_MS = 60 * 60_000;
 /** Statuses the queue lists: not finished yet. */
 const QUEUE_STATUSES: UploadStatus[] = ['scheduled', 'queued', 'uploading', 'processing'];
@@ -127,7 +127,7 @@ function notWaiting(row: UploadRow, action: string) {
   return conflict(`This post cannot be ${action}: ${why}`);
 }
 
-/** Takes a post off the queue before it starts; 409 once it is uploading (TikTok may have it). */
+/** Takes a post off the queue before it starts; 409 once it is uploading (the platform may have it). */
 export async function cancelQueued(db: Db, userId: string, uploadId: string | null): Promise<void> {
   const row = await findQueued(db, userId, uploadId);
   await db.transaction().execute(async (trx) => {
@@ -181,19 +181,24 @@ export function rateRefusalReason(code: string): string {
 /**
  * A post its platform refused for how often the account posts before it received anything (TikTok's
  * rate refusals, Instagram's publishing limit): back to `scheduled` at the account's next free slot
- * (an hour later without slots, or `notBefore` when the platform says when), saying why. Null when
+ * (`noSlotWaitMs` later without slots: an hour by default), saying why. Null when
  * the upload left the states a job holds meanwhile (canceled). The caller has checked that the
  * platform holds nothing of this post.
  */
-export async function rescheduleRefused(db: Db, upload: UploadRow, reason: string, now = new Date(), notBefore?: Date): Promise<{ at: Date; message: string } | null> {
+export async function rescheduleRefused(
+  db: Db,
+  upload: UploadRow,
+  reason: string,
+  { now = new Date(), noSlotWaitMs = NO_SLOT_RETRY_MS }: { now?: Date; noSlotWaitMs?: number } = {},
+): Promise<{ at: Date; message: string } | null> {
   return db.transaction().execute(async (trx) => {
     const accountId = upload.account_id;
     const schedule = accountId ? await selectSchedule(trx, accountId) : undefined;
     const rules = rulesOf(schedule);
     // Not in the same minute again: the refusal is about now.
-    const after = notBefore && notBefore.getTime() > now.getTime() + 60_000 ? notBefore : new Date(now.getTime() + 60_000);
+    const after = new Date(now.getTime() + 60_000);
     const planned = accountId && rules.slots.length ? await planPost(trx, { id: accountId, open_id: upload.account_open_id }, 'next-slot', after, upload.id) : null;
-    const at = planned?.status === 'scheduled' ? planned.scheduled_for : new Date(Math.max(after.getTime(), now.getTime() + NO_SLOT_RETRY_MS));
+    const at = planned?.status === 'scheduled' ? planned.scheduled_for : new Date(now.getTime() + noSlotWaitMs);
     const zone = schedule ? ` (${rules.timezone})` : ' UTC';
     const message = `${reason}; moved to ${slotLabel(at.getTime(), rules.timezone)}${zone}`;
     const moved = await transitionUpload(trx, upload.id, ['queued', 'scheduled', 'uploading'], { status: 'scheduled', scheduled_for: at, error: message, percent: null });

@@ -1,4 +1,4 @@
-import { commercialProblem, privacyNeededMessage, type Clip, type TikTokCommercial } from '@clipshift/shared';
+import { choosesPrivacy, commercialProblem, privacyNeededMessage, type Clip, type InstagramPostOptions, type TikTokCommercial } from '@clipshift/shared';
 import { youtubeTitle } from '../../engines/providers/youtube/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
@@ -13,7 +13,7 @@ import { queuePostJob, queueUploads, statsOf, UNFINISHED_UPLOAD, type UploadRow 
 export { findAccount, linkAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts, removeAccount, unlinkAccount } from './accounts.ts';
 export { creatorOptionsFor } from './creator-options.ts';
 export { YOUTUBE_NOT_CONFIGURED } from './platforms/youtube.ts';
-export { authorizeUrlFor, callbackPage, completeAuthorization, type CallbackResult } from './oauth.ts';
+export { authorizeUrlFor, callbackPage, completeAuthorization, configurationProblem, type CallbackResult } from './oauth.ts';
 export { listAccountPostSettings, saveAccountPostSettings } from './post-settings.ts';
 export { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from './schedule.ts';
 export { awaitAccepted, findUpload, postClip, targetAccounts, toUpload, type UploadRow } from './uploads.ts';
@@ -47,7 +47,7 @@ export async function autoPublishClip(deps: AppDeps, clipRowId: string): Promise
   const accountIds = clip.streamer_id ? await selectLinkedAccountIds(deps.db, clip.streamer_id) : [];
   const userId = clip.user_id;
   if (!accountIds.length) {
-    await recordLog(deps.db, deps.logger, { level: 'WARNING', logger: 'tiktok', message: `Auto-publish is on but no TikTok account is linked: "${clip.title}" was not posted`, userId });
+    await recordLog(deps.db, deps.logger, { level: 'WARNING', logger: 'publishing', message: `Auto-publish is on but no account is linked: "${clip.title}" was not posted`, userId });
     return;
   }
   // A clip held for review posts only through an approval, and a rejected one never.
@@ -58,7 +58,7 @@ export async function autoPublishClip(deps: AppDeps, clipRowId: string): Promise
   );
   const scheduled = rows.filter((row) => row.status === 'scheduled').length;
   const when = scheduled ? ` (${scheduled === rows.length ? 'all' : scheduled} into posting slots: see the Queue)` : '';
-  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'tiktok', message: `Auto-publishing "${clip.title}" to ${rows.length} TikTok account${rows.length === 1 ? '' : 's'}${when}`, userId });
+  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'publishing', message: `Auto-publishing "${clip.title}" to ${rows.length} account${rows.length === 1 ? '' : 's'}${when}`, userId });
 }
 
 interface UnattendedPost {
@@ -73,6 +73,8 @@ interface UnattendedPost {
   youtubeNotifySubscribers?: boolean;
   /** TikTok's commercial content disclosure (an approval's); absent: nothing disclosed. */
   commercial?: TikTokCommercial;
+  /** Instagram's Reels options (an approval's); absent: the defaults. */
+  instagram?: InstagramPostOptions;
 }
 
 /** Branded content cannot go to a TikTok account whose chosen privacy is "Only me": refused before anything is queued. */
@@ -94,11 +96,9 @@ async function assertCommercialAllowed(db: DbOrTrx, accountIds: readonly string[
  */
 export async function queueUnattendedUploads(db: DbOrTrx, post: UnattendedPost, options: { requireChoice: boolean }): Promise<UploadRow[]> {
   const choices = await postChoices(db, post.accountIds);
-  const unchosen = post.accountIds.filter((id) => !choices.has(id));
-  if (options.requireChoice && unchosen.length) {
-    const [first] = await selectAccountNames(db, unchosen);
-    throw badRequest(privacyNeededMessage(first ? accountLabel(first) : 'this account'));
-  }
+  // Only platforms where someone chooses who sees a post need that choice (Reels are public).
+  const unchosen = (await selectAccountNames(db, post.accountIds)).filter((account) => choosesPrivacy(account.platform) && !choices.has(account.id));
+  if (options.requireChoice && unchosen[0]) throw badRequest(privacyNeededMessage(accountLabel(unchosen[0])));
   await assertCommercialAllowed(db, post.accountIds, choices, post.commercial);
   const rows: UploadRow[] = [];
   const { clipTitle, youtubeNotifySubscribers, ...queueInput } = post;

@@ -3,7 +3,7 @@ import { DAY_MS, MINUTE_MS } from '../../platform/zoned-time.ts';
 /**
  * When a published post's statistics are read (issue 14): at once, then hourly for the first 7
  * days after publishing, then daily until 30 days, then never again. One place for the rule: the
- * post jobs (TikTok, YouTube) set the first reading, the refresh job the following ones.
+ * post jobs (every platform) set the first reading, the refresh job the following ones.
  */
 
 const HOUR_MS = 60 * MINUTE_MS;

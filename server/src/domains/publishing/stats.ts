@@ -45,7 +45,7 @@ class SkipAccount extends Error {}
 /**
  * Reads the statistics of every published post that is due (stats_due_at ≤ now), account by
  * account: one fresh token and a few batched queries per account (TikTok 20 ids a call, YouTube
- * 50). Each post gets its counts, a history row and its next reading (stats-schedule.ts); a post
+ * 50, Instagram and Facebook one post a call). Each post gets its counts, a history row and its next reading (stats-schedule.ts); a post
  * the platform no longer returns (deleted) is no longer read. Accounts that need reconnecting are
  * skipped, and one account's failure never stops the others: its posts stay due for the next run.
  */
@@ -95,7 +95,7 @@ export async function refreshDueStats(deps: AppDeps, now = new Date(), signal?: 
 /**
  * An account whose reading failed. A refused grant (reconnect) or a missing permission waits for
  * the user: the posts move to their next reading rather than being asked every run, and the user
- * is told in words, at most once a day. Anything else (TikTok down, a network error) is retried at the
+ * is told in words, at most once a day. Anything else (the platform down, a network error) is retried at the
  * next run.
  */
 async function accountFailed(deps: AppDeps, first: DueUpload, uploads: readonly DueUpload[], now: Date, error: unknown): Promise<void> {

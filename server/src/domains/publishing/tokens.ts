@@ -19,7 +19,7 @@ interface TokenOptions {
 
 /**
  * A valid access token for the account, refreshed ahead of expiry. The row lock makes two
- * concurrent refreshes impossible: TikTok rotates refresh tokens, so the loser would be locked out.
+ * concurrent refreshes impossible: a platform that rotates refresh tokens (TikTok) would lock the loser out.
  * A refused refresh marks the account as needing reconnection and tells the user once.
  */
 export async function refreshedToken(deps: AppDeps, adapter: PlatformAdapter, accountId: string, options: TokenOptions = {}): Promise<string> {

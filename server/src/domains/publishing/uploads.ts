@@ -1,4 +1,4 @@
-import { commercialProblem, postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type PostClipRequest, type PostStatsDto, type TikTokCommercial, type Upload } from '@clipshift/shared';
+import { commercialProblem, DEFAULT_INSTAGRAM_OPTIONS, postPreflight, YOUTUBE_PRIVACY_NEEDED, type AccountPlatform, type InstagramPostOptions, type PostClipRequest, type PostStatsDto, type TikTokCommercial, type Upload } from '@clipshift/shared';
 import { youtubeTitle } from '../../engines/providers/youtube/index.ts';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { clipLabelsOf, findClipWithMedia, type ClipRow } from '../clips/service.ts';
@@ -85,6 +85,8 @@ interface QueueInput {
   youtubeNotifySubscribers?: boolean;
   /** TikTok's commercial content disclosure, for TikTok accounts (absent: nothing disclosed). */
   commercial?: TikTokCommercial;
+  /** Reels options, for Instagram accounts (absent: each option's default). */
+  instagram?: InstagramPostOptions;
 }
 
 interface QueueOptions {
@@ -99,9 +101,9 @@ interface QueueOptions {
 }
 
 /**
- * One upload row per (clip, TikTok account) and its job, in one transaction (pass it: the slot
- * lock lasts until it commits). A clip already posted or posting to an account is refused — also
- * when that TikTok account was removed and connected again since (same open_id); a failed or
+ * One upload row per (clip, account) and its job, in one transaction (pass it: the slot lock lasts
+ * until it commits). A clip already posted or posting to an account is refused — also when that
+ * account was removed and connected again since (same platform id); a failed or
  * canceled attempt may be tried again.
  */
 export async function queueUploads(db: DbOrTrx, input: QueueInput, options: QueueOptions): Promise<UploadRow[]> {
@@ -131,6 +133,7 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
       brand_content: account.platform === 'tiktok' && (input.commercial?.branded_content ?? false),
       title: youtube ? (input.title ?? null) : null,
       youtube_notify_subscribers: youtube && (input.youtubeNotifySubscribers ?? false),
+      ...instagramColumns(account.platform === 'instagram' ? input.instagram : undefined),
     };
     const row = await insertUpload(db, values);
     if (!row) {
@@ -143,7 +146,11 @@ export async function queueUploads(db: DbOrTrx, input: QueueInput, options: Queu
   return rows;
 }
 
-/** Which accounts a post goes to: the ones asked for, else every account linked to the clip's streamer. */
+/** Instagram's options as stored: the defaults (shared to the feed, no trial, nobody invited) when absent. */
+function instagramColumns(options: InstagramPostOptions = DEFAULT_INSTAGRAM_OPTIONS) {
+  return { instagram_share_to_feed: options.share_to_feed, instagram_trial_reel: options.trial_reel, instagram_collaborators: options.collaborators };
+}
+
 /**
  * The accounts a post goes to: those asked for (each must be the user's), else every account linked
  * to the clip's streamer (the wizard's post and a review approval alike).
@@ -155,7 +162,7 @@ export async function targetAccounts(db: DbOrTrx, userId: string, asked: readonl
     return [...new Set(found)];
   }
   const linked = clip.streamer_id ? await selectLinkedAccountIds(db, clip.streamer_id) : [];
-  if (!linked.length) throw badRequest(`No TikTok account to post to: link one to ${clip.streamer_name} or choose one`);
+  if (!linked.length) throw badRequest(`No account to post to: link one to ${clip.streamer_name} or choose one`);
   return linked;
 }
 
@@ -193,6 +200,7 @@ export async function postClip(db: Db, userId: string, mode: 'direct' | 'inbox',
       youtubeNotifySubscribers: input.youtube_notify_subscribers,
       title: input.title?.trim() ? input.title.trim() : youtubeTitle(clip.title),
       commercial: input.tiktok_commercial,
+      instagram: input.instagram,
     }, { timing: 'now' });
   });
 }

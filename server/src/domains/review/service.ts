@@ -57,6 +57,7 @@ export async function approveClip(deps: AppDeps, userId: string, input: Omit<App
         mode: deps.env.TIKTOK_POST_MODE,
         commercial: input.tiktok_commercial,
         youtubeNotifySubscribers: input.youtube_notify_subscribers,
+        instagram: input.instagram,
       },
       { requireChoice: true },
     );

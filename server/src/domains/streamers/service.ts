@@ -136,7 +136,7 @@ export function toStreamer(row: StreamerRow, accounts: Streamer['tiktok_accounts
   };
 }
 
-/** Streamer objects with their linked TikTok accounts (one query for all of them). */
+/** Streamer objects with their linked accounts of every platform (one query for all of them). */
 export async function streamerViews(db: DbOrTrx, rows: readonly StreamerRow[]): Promise<Streamer[]> {
   const accounts = await linkedAccountsByStreamer(db, rows.map((row) => row.id));
   return rows.map((row) => toStreamer(row, accounts.get(row.id) ?? []));
@@ -156,7 +156,7 @@ export async function accountViews(db: DbOrTrx, userId: string, platform?: Accou
   });
 }
 
-/** The streamers linked to one of the user's TikTok accounts. */
+/** The streamers linked to one of the user's accounts. */
 export async function linkedStreamerNames(db: DbOrTrx, userId: string, accountId: string | null): Promise<string[]> {
   const rows = await streamerNames(db, await linkedStreamerIds(db, userId, accountId));
   return rows.map((row) => row.name);

@@ -304,7 +304,34 @@ export const REST_ROUTES: RestRoute[] = [
     tag: 'Guests',
     summary: "Start connecting a guest's YouTube channel to the passkey's owner",
   },
-  { method: 'GET', path: '/accounts', procedure: 'accounts.list', auth: true, tag: 'Accounts', summary: 'Your accounts of every platform (TikTok, YouTube) with their linked streamers and status' },
+  { method: 'GET', path: '/accounts', procedure: 'accounts.list', auth: true, tag: 'Accounts', summary: 'Your accounts of every platform (TikTok, YouTube, Instagram, Facebook Pages) with their linked streamers and status' },
+  {
+    method: 'GET',
+    path: '/accounts/platforms',
+    procedure: 'accounts.platforms',
+    auth: true,
+    tag: 'Accounts',
+    summary: 'Which platforms accounts can be connected from on this server, with the variables to set for those that are not configured',
+  },
+  {
+    method: 'GET',
+    path: '/accounts/{platform}/auth-url',
+    procedure: 'accounts.authUrl',
+    auth: true,
+    errors: { 400: 'Unknown platform', 503: 'That platform is not configured on this server (the message names the variables), or the database is unavailable' },
+    tag: 'Accounts',
+    summary: "The platform's authorization URL (tiktok, youtube, instagram, facebook) with a single-use state bound to you and to the platform (10 minutes)",
+  },
+  {
+    method: 'POST',
+    path: '/guest/{platform}/auth-url',
+    procedure: 'accounts.guestAuthUrl',
+    auth: false,
+    throttled: true,
+    errors: { 400: 'Unknown platform', 404: 'Invalid passkey', 503: 'That platform is not configured on this server, or the database is unavailable' },
+    tag: 'Guests',
+    summary: "Start connecting a guest's account of any platform to the passkey's owner",
+  },
   {
     method: 'DELETE',
     path: '/accounts/{id}',
@@ -583,6 +610,31 @@ const MEDIA_LINK_ROUTE: DirectRoute = {
 
 const IMAGES_BUSY_MEANING = 'Too many previews are being made at once on this server: try again after Retry-After seconds';
 
+/** The OAuth redirect of a Meta platform (Instagram, Facebook): the same page as TikTok's and YouTube's. */
+function metaCallbackRoute(platform: 'instagram' | 'facebook', label: string): DirectRoute {
+  return {
+    method: 'GET',
+    path: `/${platform}/callback`,
+    operationId: `${platform}.callback`,
+    auth: false,
+    tag: 'Accounts',
+    summary: `${label}'s OAuth redirect: a page that tells the opener {type:'${platform}-auth', success, error?} and closes`,
+    parameters: [
+      { name: 'code', in: 'query', description: `${label}'s authorization code`, schema: { type: 'string' } },
+      { name: 'state', in: 'query', description: 'The state of the authorization URL (single use, 10 minutes)', schema: { type: 'string' } },
+      { name: 'error', in: 'query', description: `Why ${label} did not authorize (access_denied)`, schema: { type: 'string' } },
+      { name: 'error_reason', in: 'query', description: `${label}'s reason code`, schema: { type: 'string' } },
+      { name: 'error_description', in: 'query', description: `${label}'s words for it`, schema: { type: 'string' } },
+    ],
+    answers: { 200: { description: 'The account is connected (a Facebook login: each Page chosen); the page tells the opener so', content: ['text/html'] } },
+    errors: {
+      400: `The connection failed (unknown, reused, expired or another platform's state, refused by the user or by ${label}, a permission not granted): the page tells the opener why; a URL that cannot be decoded gets the JSON error body`,
+      503: 'The database is unavailable: the page says to try again',
+    },
+    errorPages: { 400: { content: 'text/html', json: true }, 503: { content: 'text/html', json: false } },
+  };
+}
+
 export const DIRECT_ROUTES: readonly DirectRoute[] = [
   clipFileRoute('video', 'video/mp4', 'The rendered MP4 with HTTP Range support; ?download=1 names it {clip_id}.mp4', [
     { name: 'download', in: 'query', description: '1: answer as an attachment named {clip_id}.mp4; other values are ignored', schema: { type: 'string' } },
@@ -664,6 +716,8 @@ export const DIRECT_ROUTES: readonly DirectRoute[] = [
     },
     errorPages: { 400: { content: 'text/html', json: true }, 503: { content: 'text/html', json: false } },
   },
+  metaCallbackRoute('instagram', 'Instagram'),
+  metaCallbackRoute('facebook', 'Facebook'),
   {
     method: 'GET',
     path: '/openapi.json',

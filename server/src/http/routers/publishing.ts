@@ -21,7 +21,7 @@ import {
 
 const authUrlOutput = z.object({ auth_url: z.string() });
 
-/** "Posted to TikTok successfully!", naming the platforms posted to; a post waiting for YouTube's quota says so. */
+/** "Posted to TikTok successfully!", naming the platforms posted to; a post that waits (quota, limit) says so. */
 function postedMessage(uploads: readonly Upload[]): string {
   const platforms = [...new Set(uploads.map((item) => PLATFORM_LABELS[item.platform]))].join(' and ');
   const waiting = uploads.find((item) => item.status === 'scheduled');

@@ -307,7 +307,7 @@ export interface UploadsTable {
   account_id: string | null;
   /** The account's name when the upload was made ("@username" or the display name). */
   account_name: string;
-  /** The TikTok account's open_id: a clip goes to one TikTok account at most once, even across reconnections. */
+  /** The platform's id of the account (open_id): a clip goes to one account at most once, even across reconnections. */
   account_open_id: string;
   status: ColumnType<UploadStatus, UploadStatus | undefined, UploadStatus>;
   mode: 'direct' | 'inbox';
@@ -320,21 +320,25 @@ export interface UploadsTable {
   brand_organic: ColumnType<boolean, boolean | undefined, boolean>;
   /** "Branded content" (brand_content_toggle); never with SELF_ONLY. */
   brand_content: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Instagram's Reels options (migration 026); other platforms keep the defaults. */
+  instagram_share_to_feed: ColumnType<boolean, boolean | undefined, boolean>;
+  instagram_trial_reel: ColumnType<boolean, boolean | undefined, boolean>;
+  instagram_collaborators: ColumnType<string[], string[] | undefined, string[]>;
   publish_id: string | null;
   upload_url_enc: string | null;
-  /** Share of the video's bytes TikTok has received, 0–100; null before the upload starts. */
+  /** Share of the video's bytes the platform has received, 0–100; null before the upload starts (or where the platform fetches it). */
   percent: number | null;
   error: string | null;
-  /** When it goes (or went) to TikTok: its slot, or when it was queued; null for uploads older than posting slots. */
+  /** When it goes (or went) to its platform: its slot, or when it was queued; null for uploads older than posting slots. */
   scheduled_for: Timestamp | null;
-  /** 'now': someone waits for TikTok's answer; 'next-slot': automatic, a rate refusal waits for the next slot. */
+  /** 'now': someone waits for the platform's answer; 'next-slot': automatic, a rate refusal waits for the next slot. */
   timing: ColumnType<'now' | 'next-slot', 'now' | 'next-slot' | undefined, 'now' | 'next-slot'>;
   platform: ColumnType<AccountPlatform, AccountPlatform | undefined, AccountPlatform>;
-  /** TikTok's public post id or the YouTube video id, once known. */
+  /** The platform's id of the post (TikTok's public post id, YouTube video id, Instagram media id, Facebook video id), once known. */
   external_id: string | null;
-  /** The YouTube title; null for TikTok. */
+  /** The YouTube title; null for other platforms. */
   title: string | null;
-  /** YouTube's notifySubscribers; false for TikTok. */
+  /** YouTube's notifySubscribers; false for other platforms. */
   youtube_notify_subscribers: ColumnType<boolean, boolean | undefined, boolean>;
   /** What the platform did that was not asked for although the post went out (a video YouTube kept private). */
   warning: string | null;

@@ -1,5 +1,7 @@
 import type { AccountPlatform } from '../../../platform/db/schema.ts';
 import type { PlatformAdapter } from './adapter.ts';
+import { facebookPlatform } from './facebook.ts';
+import { instagramPlatform } from './instagram.ts';
 import { tiktokPlatform } from './tiktok.ts';
 import { youtubePlatform } from './youtube.ts';
 
@@ -9,6 +11,8 @@ export type { AccountToken, Grant, Owner, PlatformAdapter, PostOutcome } from '.
 export const PLATFORMS: Readonly<Record<AccountPlatform, PlatformAdapter>> = {
   tiktok: tiktokPlatform,
   youtube: youtubePlatform,
+  instagram: instagramPlatform,
+  facebook: facebookPlatform,
 };
 
 export const platformOf = (platform: AccountPlatform): PlatformAdapter => PLATFORMS[platform];

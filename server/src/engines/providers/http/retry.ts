@@ -1,7 +1,7 @@
 import { describeNetworkError, discardBody, pauseOrAbort, withTimeout, type ProviderRuntime } from './runtime.ts';
 
 /*
- * The one retry loop of the third-party HTTP clients (Twitch, TikTok, the LLM and the transcription
+ * The one retry loop of the third-party HTTP clients (Twitch, the posting platforms, the LLM and the transcription
  * server). What differs between them is data in a RetryPolicy: how many attempts, how long to wait,
  * what a 429 means, and how their own typed errors read. The loop itself never builds an error.
  */

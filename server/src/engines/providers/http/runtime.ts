@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { redactUrl, type Logger } from '../../../platform/logger.ts';
 
 /*
- * What the third-party HTTP clients (Twitch, TikTok, LLM, transcription) share: an injectable clock
+ * What the third-party HTTP clients (Twitch, posting platforms, LLM, transcription) share: an injectable clock
  * and sleep so tests never really wait, per-request timeouts, and abort handling. The retry loop on
  * top is retry.ts; each client brings its own policy and error type.
  */
