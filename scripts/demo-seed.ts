@@ -2,6 +2,8 @@
 // test can seed one database twice. Every step can run again on a data folder an earlier demo left:
 // the fakes' Demo Creator keeps its ids, so connecting again updates the same accounts (with tokens
 // the new fakes know), and the webhook follows the receiver to its new port.
+import type { FakeFacebook } from '../tests/fakes/facebook/index.ts';
+import type { FakeInstagram } from '../tests/fakes/instagram/index.ts';
 import type { FakeTikTok } from '../tests/fakes/tiktok/index.ts';
 import type { FakeYouTube } from '../tests/fakes/youtube/index.ts';
 import { cameraRegion, type FakeTwitch } from '../tests/fakes/twitch/index.ts';
@@ -18,7 +20,12 @@ const DEMO_CREATOR_HANDLE = 'democreator';
 const DEMO_CREATOR = {
   tiktok: { openId: 'demo-creator-open-id', unionId: 'demo-creator-union-id', displayName: 'Demo Creator', username: DEMO_CREATOR_HANDLE },
   youtube: { sub: '100000000000000000001', channelId: 'UCdemoCreator0000000000a', channelTitle: 'Demo Creator', handle: `@${DEMO_CREATOR_HANDLE}` },
+  instagram: { userId: '17841400000000001', username: DEMO_CREATOR_HANDLE, name: 'Demo Creator' },
+  facebook: { userId: '100000000000001', name: 'Demo Creator', page: { id: '100000000000002', name: 'Demo Creator Clips' } },
 } as const;
+/** How each platform's Demo Creator account is found among the user's accounts (a Page has no username). */
+const isDemoCreator = (account: { username: string | null; display_name: string }) =>
+  account.username === DEMO_CREATOR_HANDLE || account.display_name === DEMO_CREATOR.facebook.page.name;
 
 const CATALOGUE = [
   { login: 'shroud', display: 'shroud', game: 'VALORANT', titles: ['insane 1v5 clutch', 'the flick of the year', 'no scope across the map', 'he did NOT see that coming', 'calm under pressure', 'perfect spray transfer'] },
@@ -28,8 +35,8 @@ const CATALOGUE = [
 
 const WEBHOOK_EVENTS = ['run.completed', 'run.failed', 'clip.review', 'post.published', 'post.failed', 'account.reconnect'] as const;
 
-/** Three broadcasters with clips on the fake Twitch; Demo Creator on the fake TikTok and YouTube. */
-export function seedFakes(fakes: { twitch: FakeTwitch; tiktok: FakeTikTok; youtube: FakeYouTube }): void {
+/** Three broadcasters with clips on the fake Twitch; Demo Creator on the fake TikTok, YouTube, Instagram and Facebook (a Page). */
+export function seedFakes(fakes: { twitch: FakeTwitch; tiktok: FakeTikTok; youtube: FakeYouTube; instagram?: FakeInstagram; facebook?: FakeFacebook }): void {
   CATALOGUE.forEach((entry, streamerIndex) => {
     fakes.twitch.addBroadcaster({ login: entry.login, display_name: entry.display, broadcaster_type: 'partner' });
     const game = fakes.twitch.addGame({ name: entry.game });
@@ -47,6 +54,9 @@ export function seedFakes(fakes: { twitch: FakeTwitch; tiktok: FakeTikTok; youtu
   });
   fakes.tiktok.addUser(DEMO_CREATOR.tiktok);
   fakes.youtube.addUser(DEMO_CREATOR.youtube);
+  fakes.instagram?.addUser(DEMO_CREATOR.instagram);
+  const { facebook } = DEMO_CREATOR;
+  fakes.facebook?.addUser(facebook.name, [facebook.page.name], { userId: facebook.userId, pageIds: [facebook.page.id] });
 }
 
 type Api = (path: string, init?: RequestInit & { cookie?: string }) => Promise<Response>;
@@ -73,8 +83,10 @@ export async function seedDemoAccount(baseUrl: string, receiverUrl: string): Pro
   for (const streamer of demoStreamers()) await api('/streamers', { method: 'POST', body: JSON.stringify(streamer), cookie });
   const accountId = await connectAccount(api, baseUrl, cookie, 'tiktok');
   const channelId = await connectAccount(api, baseUrl, cookie, 'youtube');
-  // shroud's clips go to both: post one from its details to TikTok and YouTube at once. Linking again changes nothing.
-  for (const id of [accountId, channelId]) {
+  const instagramId = await connectAccount(api, baseUrl, cookie, 'instagram');
+  const pageId = await connectAccount(api, baseUrl, cookie, 'facebook');
+  // shroud's clips go to all four: post one from its details to every platform at once. Linking again changes nothing.
+  for (const id of [accountId, channelId, instagramId, pageId]) {
     if (id) await api('/streamers/shroud/link-tiktok', { method: 'POST', body: JSON.stringify({ tiktok_account_id: id }), cookie });
   }
   if (accountId) {
@@ -106,19 +118,22 @@ function demoStreamers() {
 }
 
 /**
- * The OAuth round trip a click on "Connect TikTok" or "Connect YouTube" makes, against the fakes:
- * Demo Creator's account id. The same creator again updates the account, with tokens of the fakes
- * now running. The callback is asked on `baseUrl`, wherever PUBLIC_URL points the platform.
+ * The OAuth round trip a click on "Connect <platform>" makes, against the fakes: Demo Creator's
+ * account id (without that platform's fake: null). The same creator again updates the account,
+ * with tokens of the fakes now running. The callback is asked on `baseUrl`, wherever PUBLIC_URL
+ * points the platform.
  */
-async function connectAccount(api: Api, baseUrl: string, cookie: string, platform: 'tiktok' | 'youtube'): Promise<string | null> {
-  const { auth_url: authUrl } = (await (await api(`/${platform}/auth-url`, { cookie })).json()) as { auth_url: string };
+async function connectAccount(api: Api, baseUrl: string, cookie: string, platform: 'tiktok' | 'youtube' | 'instagram' | 'facebook'): Promise<string | null> {
+  const started = await api(`/accounts/${platform}/auth-url`, { cookie });
+  if (!started.ok) return null;
+  const { auth_url: authUrl } = (await started.json()) as { auth_url: string };
   const consent = await fetch(authUrl, { redirect: 'manual' });
   const location = consent.headers.get('location');
   if (!location) return null;
   const callback = new URL(location);
   await fetch(`${baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie } });
-  const accounts = (await (await api('/accounts', { cookie })).json()) as { id: string; platform: string; username: string | null }[];
-  return accounts.find((account) => account.platform === platform && account.username === DEMO_CREATOR_HANDLE)?.id ?? null;
+  const accounts = (await (await api('/accounts', { cookie })).json()) as { id: string; platform: string; username: string | null; display_name: string }[];
+  return accounts.find((account) => account.platform === platform && isDemoCreator(account))?.id ?? null;
 }
 
 /** Posting slots every few minutes from now on, every day, so approved clips visibly wait for theirs. */

@@ -1,9 +1,11 @@
-// `npm run demo`: the whole product offline. Starts fake Twitch, TikTok, YouTube and speech-to-text servers
+// `npm run demo`: the whole product offline. Starts fake Twitch, TikTok, YouTube, Instagram, Facebook and speech-to-text servers
 // (tests/fakes), points the app at them, starts the app, and seeds a demo account with streamers
 // through the public REST API (scripts/demo-seed.ts; starting again on the same data folder seeds
 // nothing twice).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startFakeFacebook, type FakeFacebook } from '../tests/fakes/facebook/index.ts';
+import { startFakeInstagram, type FakeInstagram } from '../tests/fakes/instagram/index.ts';
 import { startFakeOpenAi } from '../tests/fakes/openai/index.ts';
 import { startFakeTikTok, type FakeTikTok } from '../tests/fakes/tiktok/index.ts';
 import { startFakeYouTube, type FakeYouTube } from '../tests/fakes/youtube/index.ts';
@@ -31,7 +33,7 @@ async function waitForHealth(): Promise<void> {
  * post on either platform gains views, likes, comments and shares over time, so the statistics
  * (read every minute for a new post, then hourly) and the ranking have something to show.
  */
-function simulateAudience(tiktokFake: FakeTikTok, youtubeFake: FakeYouTube): void {
+function simulateAudience(tiktokFake: FakeTikTok, youtubeFake: FakeYouTube, instagramFake: FakeInstagram, facebookFake: FakeFacebook): void {
   const grow = (value: number, rate: number) => value + Math.round(Math.random() * rate);
   setInterval(() => {
     for (const video of youtubeFake.videos.values()) {
@@ -41,6 +43,12 @@ function simulateAudience(tiktokFake: FakeTikTok, youtubeFake: FakeYouTube): voi
     }
     for (const [postId, video] of tiktokFake.videos) {
       if (!video.deleted) tiktokFake.setVideoStats(postId, { views: grow(video.views, 900), likes: grow(video.likes, 90), comments: grow(video.comments, 9), shares: grow(video.shares, 5) });
+    }
+    for (const post of instagramFake.publishedPosts()) {
+      instagramFake.setCounts(post.mediaId, { views: grow(post.views, 700), likes: grow(post.likes, 70), comments: grow(post.comments, 7), shares: grow(post.shares, 4) });
+    }
+    for (const reel of facebookFake.publishedReels()) {
+      facebookFake.setCounts(reel.videoId, { views: grow(reel.views, 500), likes: grow(reel.likes, 50), comments: grow(reel.comments, 5), shares: grow(reel.shares, 3) });
     }
   }, 15_000).unref();
 }
@@ -64,11 +72,15 @@ const twitch = await startFakeTwitch({ media: DEMO_MEDIA });
 const tiktok = await startFakeTikTok();
 tiktok.setPollsUntilDone(1);
 const youtube = await startFakeYouTube();
-seedFakes({ twitch, tiktok, youtube });
-simulateAudience(tiktok, youtube);
+// Instagram fetches each Reel's video from the app (a signed media link), and finishes processing at once.
+const instagram = await startFakeInstagram({ pollsToFinish: 0 });
+const facebook = await startFakeFacebook();
+facebook.setPollsToProcess(0);
+seedFakes({ twitch, tiktok, youtube, instagram, facebook });
+simulateAudience(tiktok, youtube, instagram, facebook);
 const speech = await startFakeOpenAi({ scenario: 'speech' });
 const receiver = await startWebhookReceiver();
-Object.assign(process.env, twitch.env, tiktok.env, youtube.env, {
+Object.assign(process.env, twitch.env, tiktok.env, youtube.env, instagram.env, facebook.env, {
   TRANSCRIBE_ENGINE: process.env.TRANSCRIBE_ENGINE ?? 'openai',
   TRANSCRIBE_API_URL: process.env.TRANSCRIBE_API_URL ?? speech.url,
   WHISPER_MODEL: process.env.WHISPER_MODEL ?? 'whisper-1',
@@ -84,7 +96,7 @@ await waitForHealth();
 if (!(await seedDemoAccount(BASE, receiver.url))) console.log('Demo account exists with another password; skipping seeding.');
 console.log(
   `\nClipshift demo is running at http://localhost:${PORT}\nSign in as ${DEMO_USER.username} / ${DEMO_USER.password}.\n` +
-    `Fakes: Twitch ${twitch.url} · TikTok ${tiktok.url} · YouTube ${youtube.url} · speech-to-text ${speech.url} · webhook receiver ${receiver.url}\n` +
+    `Fakes: Twitch ${twitch.url} · TikTok ${tiktok.url} · YouTube ${youtube.url} · Instagram ${instagram.url} · Facebook ${facebook.url} · speech-to-text ${speech.url} · webhook receiver ${receiver.url}\n` +
     'pokimane is in review mode (Review inbox), Demo Creator has posting slots every 4 minutes (Queue), and every event goes to the webhook receiver above.\n' +
-    'shroud is linked to Demo Creator on TikTok and on YouTube: download its clips, open one and post it to both at once; statistics appear within a minute of publishing (Settings › Connected accounts › Statistics).\n',
+    'shroud is linked to Demo Creator on TikTok, YouTube, Instagram and its Facebook Page: download its clips, open one and post it to all four at once; statistics appear within a minute of publishing (Settings › Connected accounts › Statistics).\n',
 );

@@ -6,6 +6,13 @@ export type AccountPlatform = (typeof ACCOUNT_PLATFORMS)[number];
 
 export const PLATFORM_LABELS: Record<AccountPlatform, string> = { tiktok: 'TikTok', youtube: 'YouTube', instagram: 'Instagram', facebook: 'Facebook' };
 
+/** Platforms named in a sentence, in the platforms' own order: "TikTok, YouTube and Instagram". */
+export function platformList(platforms: Iterable<AccountPlatform>): string {
+  const named = new Set(platforms);
+  const labels = ACCOUNT_PLATFORMS.filter((platform) => named.has(platform)).map((platform) => PLATFORM_LABELS[platform]);
+  return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : (labels[0] ?? '');
+}
+
 export const UNKNOWN_PLATFORM = `Unknown platform: choose one of ${ACCOUNT_PLATFORMS.join(', ')}`;
 
 /** A platform in a path (GET /api/accounts/{platform}/auth-url): anything else is a 400. */

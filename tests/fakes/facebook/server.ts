@@ -76,7 +76,7 @@ export interface FakeFacebook {
   users: ReadonlyMap<string, FakeFacebookUser>;
   pages: ReadonlyMap<string, FakePage>;
   /** A person managing these Pages. */
-  addUser(name: string, pageNames?: string[]): { user: FakeFacebookUser; pages: FakePage[] };
+  addUser(name: string, pageNames?: string[], ids?: { userId?: string; pageIds?: readonly string[] }): { user: FakeFacebookUser; pages: FakePage[] };
   addPage(userId: string, name: string, tasks?: string[]): FakePage;
   /** Who logs in on the dialog (default: the last user added); grantScopes simulates unticked permissions. */
   setAuthorizingUser(userId: string, options?: { grantScopes?: string[] }): void;
@@ -201,7 +201,7 @@ export async function startFakeFacebook(options: FakeFacebookOptions = {}): Prom
     env,
     users: state.users,
     pages: state.pages,
-    addUser: (name, pageNames = []) => state.addUser(name, pageNames),
+    addUser: (name, pageNames = [], ids = {}) => state.addUser(name, pageNames, ids),
     addPage: (userId, name, tasks) => state.addPage(userId, name, tasks),
     setAuthorizingUser: (userId, authorizeOptions = {}) => {
       if (!state.users.has(userId)) throw new Error(`fake Facebook: no user ${userId}`);

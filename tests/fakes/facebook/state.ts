@@ -107,16 +107,17 @@ export class FakeFacebookState {
 
   constructor(private readonly now: () => number) {}
 
-  addUser(name: string, pageNames: string[]): { user: FakeFacebookUser; pages: FakePage[] } {
+  /** `ids`: fixed user and Page ids (a demo that connects the same Pages on every start); new ones by default. */
+  addUser(name: string, pageNames: string[], ids: { userId?: string; pageIds?: readonly string[] } = {}): { user: FakeFacebookUser; pages: FakePage[] } {
     this.userCount++;
-    const user: FakeFacebookUser = { userId: numericId('1000', 15), name };
+    const user: FakeFacebookUser = { userId: ids.userId ?? numericId('1000', 15), name };
     this.users.set(user.userId, user);
-    const pages = pageNames.map((pageName) => this.addPage(user.userId, pageName));
+    const pages = pageNames.map((pageName, index) => this.addPage(user.userId, pageName, undefined, ids.pageIds?.[index]));
     return { user, pages };
   }
 
-  addPage(ownerUserId: string, name: string, tasks = ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE']): FakePage {
-    const pageId = numericId('1', 15);
+  addPage(ownerUserId: string, name: string, tasks = ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'], fixedId?: string): FakePage {
+    const pageId = fixedId ?? numericId('1', 15);
     const page: FakePage = { pageId, name, ownerUserId, pictureUrl: `https://scontent.xx.fbcdn.example/v/t39.30808-1/${pageId}_n.jpg`, tasks };
     this.pages.set(pageId, page);
     return page;

@@ -31,6 +31,8 @@ export interface FakeInstagramUser {
 export interface AddInstagramUserInput {
   username: string;
   name?: string;
+  /** A fixed professional-account id (a demo that connects the same account on every start); a new one by default. */
+  userId?: string;
 }
 
 interface AuthCode {
@@ -124,7 +126,7 @@ export class FakeInstagramState {
 
   addUser(input: AddInstagramUserInput): FakeInstagramUser {
     this.userCount++;
-    const userId = graphId('178414');
+    const userId = input.userId ?? graphId('178414');
     const user: FakeInstagramUser = {
       userId,
       scopedId: graphId('27'),
