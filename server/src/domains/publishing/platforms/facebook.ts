@@ -6,9 +6,9 @@ import { isMetaError, MetaError } from '../../../engines/providers/instagram/ind
 import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { pause } from '../../../platform/pause.ts';
-import { reattachUploads, transitionUpload, updateUpload, upsertAccountRow, type AccountRow } from '../queries.ts';
+import { transitionUpload, updateUpload, type AccountRow } from '../queries.ts';
 import type { AccountToken, Owner, PlatformAdapter, PostOutcome, PostRun } from './adapter.ts';
-import { videoToSend, withUploadProgress } from './post-steps.ts';
+import { countsOneByOne, storeAccount, videoToSend, withUploadProgress } from './post-steps.ts';
 
 /*
  * A clip to one Facebook Page as a Reel:
@@ -103,12 +103,11 @@ async function storePages(deps: AppDeps, owner: Owner, pages: readonly FacebookP
     const profile = { union_id: null, display_name: page.name, username: null, avatar_url: platformAvatarUrl('facebook', page.pictureUrl) };
     const encrypted = encryptSecret(page.accessToken, deps.appSecret);
     const columns = { access_token_enc: encrypted, refresh_token_enc: '', access_expires_at: expiresAt, refresh_expires_at: null, scope: page.tasks.join(',') };
-    const account = await upsertAccountRow(
+    const account = await storeAccount(
       deps.db,
       { user_id: owner.userId, platform: 'facebook', open_id: page.pageId, connected_via: owner.via, ...profile, ...columns },
       { ...profile, ...columns, needs_reconnect: false, updated_at: new Date() },
     );
-    await reattachUploads(deps.db, account);
     accounts.push(account);
   }
   return accounts;
@@ -145,19 +144,10 @@ export const facebookPlatform: PlatformAdapter = {
   removedMidway: 'The Facebook Page was removed while Facebook was receiving the video: check the Page on Facebook before posting again',
   removedBefore: 'The Facebook Page was removed before the clip was posted',
 
-  async readCounts(deps, token, ids, signal) {
+  readCounts(deps, token, ids, signal) {
     const facebook = requireFacebook(deps);
-    const counts = new Map<string, { views: number; likes: number; comments: number; shares: number | null }>();
-    for (const id of ids) {
-      try {
-        const stats = await token.use((pageToken) => facebook.getInsights(pageToken, id, signal));
-        counts.set(id, { views: stats.views ?? 0, likes: stats.likes ?? 0, comments: stats.comments ?? 0, shares: stats.shares });
-      } catch (error) {
-        // A deleted Reel is refused as an invalid request: it is gone, the others are read.
-        if (!isMetaError(error, 'invalid_request')) throw error;
-      }
-    }
-    return counts;
+    // A deleted Reel's insights are refused as an invalid request: it is gone, the others are read.
+    return countsOneByOne(ids, (id) => token.use((pageToken) => facebook.getInsights(pageToken, id, signal)), (error) => isMetaError(error, 'invalid_request'));
   },
   waitsForUser: (error) => isMetaError(error, 'reconnect_required'),
 };

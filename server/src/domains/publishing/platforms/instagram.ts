@@ -6,9 +6,10 @@ import { callbackError, isMetaError, missingScopes, type InstagramClient } from 
 import { encryptSecret } from '../../../platform/crypto.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { DAY_MS } from '../../../platform/zoned-time.ts';
-import { reattachUploads, selectUpload, transitionUpload, updateUpload, upsertAccountRow } from '../queries.ts';
+import { selectUpload, transitionUpload, updateUpload } from '../queries.ts';
 import { rescheduleRefused } from '../schedule.ts';
 import type { PlatformAdapter, PostOutcome, PostRun } from './adapter.ts';
+import { countsOneByOne, storeAccount } from './post-steps.ts';
 
 /*
  * A clip to one Instagram professional account as a Reel (Instagram API with Instagram Login):
@@ -123,13 +124,13 @@ export const instagramPlatform: PlatformAdapter = {
     // The long-lived token is its own refresh token (refresh_access_token takes the live token).
     const encrypted = encryptSecret(tokens.accessToken, deps.appSecret);
     const columns = { access_token_enc: encrypted, refresh_token_enc: encrypted, access_expires_at: tokens.expiresAt, refresh_expires_at: tokens.expiresAt, scope: tokens.permissions.join(',') };
-    const account = await upsertAccountRow(
+    return [
+      await storeAccount(
       deps.db,
       { user_id: owner.userId, platform: 'instagram', open_id: me.userId, connected_via: owner.via, ...profile, ...columns },
       { ...profile, ...columns, needs_reconnect: false, updated_at: new Date() },
-    );
-    await reattachUploads(deps.db, account);
-    return [account];
+      ),
+    ];
   },
   describe: (account) => `Instagram account ${formatAccountHandle(account)}`,
 
@@ -148,19 +149,10 @@ export const instagramPlatform: PlatformAdapter = {
   removedMidway: 'The Instagram account was removed while Instagram was processing the video: check the account on Instagram before posting again',
   removedBefore: 'The Instagram account was removed before the clip was posted',
 
-  async readCounts(deps, token, ids, signal) {
+  readCounts(deps, token, ids, signal) {
     const instagram = requireInstagram(deps);
-    const counts = new Map<string, { views: number; likes: number; comments: number; shares: number | null }>();
-    for (const id of ids) {
-      try {
-        const stats = await token.use((accessToken) => instagram.getInsights(accessToken, id, signal));
-        counts.set(id, { views: stats.views ?? 0, likes: stats.likes ?? 0, comments: stats.comments ?? 0, shares: stats.shares });
-      } catch (error) {
-        // A deleted Reel's insights are refused as an invalid request: it is gone, the others are read.
-        if (!isMetaError(error, 'invalid_request')) throw error;
-      }
-    }
-    return counts;
+    // A deleted Reel's insights are refused as an invalid request: it is gone, the others are read.
+    return countsOneByOne(ids, (id) => token.use((accessToken) => instagram.getInsights(accessToken, id, signal)), (error) => isMetaError(error, 'invalid_request'));
   },
   waitsForUser: (error) => isMetaError(error, 'reconnect_required'),
 };

@@ -16,10 +16,10 @@ import {
 import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
 import { AppError } from '../../../platform/errors.ts';
 import type { DbOrTrx } from '../../../platform/db/database.ts';
-import { reattachUploads, selectUpload, transitionUpload, updateUpload, upsertAccountRow, type AccountRow, type UploadRow } from '../queries.ts';
+import { selectUpload, transitionUpload, updateUpload, type AccountRow, type UploadRow } from '../queries.ts';
 import { isRateRefusal, rateRefusalReason, rescheduleRefused } from '../schedule.ts';
 import type { AccountToken, Owner, PlatformAdapter, PostOutcome, PostRun, TokenColumns } from './adapter.ts';
-import { videoToSend, withUploadProgress } from './post-steps.ts';
+import { storeAccount, videoToSend, withUploadProgress } from './post-steps.ts';
 
 export const TIKTOK_NOT_CONFIGURED = 'TikTok is not configured on this server (TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET)';
 /** Cover frame one second in: the first frame of a clip is often a fade. */
@@ -164,14 +164,11 @@ export async function upsertTikTokAccount(
     avatar_url: platformAvatarUrl('tiktok', info.avatarUrl),
   };
   const columns = tokenColumns(tokens, appSecret, now);
-  const account = await upsertAccountRow(
+  return storeAccount(
     db,
     { user_id: input.userId, open_id: info.openId || tokens.openId, connected_via: input.via, ...profile, ...columns },
     { ...profile, ...columns, needs_reconnect: false, updated_at: new Date(now) },
   );
-  // The same TikTok account removed and connected again: its post history is its own again.
-  await reattachUploads(db, account);
-  return account;
 }
 
 export const tiktokPlatform: PlatformAdapter = {

@@ -18,9 +18,9 @@ import { decryptSecret, encryptSecret } from '../../../platform/crypto.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { pause } from '../../../platform/pause.ts';
 import { queuePostJob } from '../schedule.ts';
-import { reattachUploads, selectAccountByExternalId, selectSchedule, selectUpload, transitionUpload, updateUpload, upsertAccountRow, type UploadRow } from '../queries.ts';
+import { selectAccountByExternalId, selectSchedule, selectUpload, transitionUpload, updateUpload, type UploadRow } from '../queries.ts';
 import type { AccountToken, PlatformAdapter, PostOutcome, PostRun } from './adapter.ts';
-import { videoToSend, withUploadProgress } from './post-steps.ts';
+import { storeAccount, videoToSend, withUploadProgress } from './post-steps.ts';
 
 /*
  * A clip to one YouTube channel, at most once (decision 0023):
@@ -205,13 +205,13 @@ export const youtubePlatform: PlatformAdapter = {
       scope: tokens.scope,
     };
     const refresh = tokens.refreshToken ? { refresh_token_enc: encryptSecret(tokens.refreshToken, deps.appSecret) } : {};
-    const account = await upsertAccountRow(
+    return [
+      await storeAccount(
       deps.db,
       { user_id: owner.userId, platform: 'youtube', open_id: channel.channelId, connected_via: owner.via, ...profile, ...access, refresh_token_enc: refresh.refresh_token_enc ?? '' },
       { ...profile, ...access, ...refresh, needs_reconnect: false, updated_at: new Date() },
-    );
-    await reattachUploads(deps.db, account);
-    return [account];
+      ),
+    ];
   },
   describe: (account) => `YouTube channel ${account.display_name}`,
 
