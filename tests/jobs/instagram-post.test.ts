@@ -3,11 +3,13 @@ import type { PublicUser } from '@clipshift/shared';
 import { CRON, startWorker, type WorkerHandle } from '../../server/src/app/jobs.ts';
 import { postJob } from '../../server/src/domains/publishing/jobs/post.ts';
 import { refreshStatsOnce } from '../../server/src/domains/publishing/jobs/stats.ts';
+import { refreshTokensJob } from '../../server/src/domains/publishing/jobs/tokens.ts';
+import { refreshEndingGrants } from '../../server/src/domains/publishing/token-upkeep.ts';
 import { queueUploads } from '../../server/src/domains/publishing/uploads.ts';
 import { createInstagramClient, type InstagramClient } from '../../server/src/engines/providers/instagram/client.ts';
 import { MetaError } from '../../server/src/engines/providers/instagram/index.ts';
 import { runTypedJob } from '../../server/src/jobs/adapter.ts';
-import { decryptSecret } from '../../server/src/platform/crypto.ts';
+import { decryptSecret, encryptSecret } from '../../server/src/platform/crypto.ts';
 import { POST_JOB, REFRESH_STATS_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { jobKey, removeJob } from '../../server/src/platform/queue/queue.ts';
 import { startFakeInstagram, type FakeInstagram } from '../fakes/instagram/index.ts';
@@ -404,5 +406,50 @@ describe('Instagram Reels through the post job, against a fake Instagram that fe
     const retried = await postOverRest(clipId);
     await waitForStatus((retried.body as { uploads: { id: string }[] }).uploads[0]!.id, ['published']);
     expect(events('account.reconnect')).toHaveLength(1);
+  });
+
+  it('refreshes, once a day, tokens that end within 7 days even of accounts that do not post', async () => {
+    const now = new Date();
+    /** An Instagram account of Alice's that posts nothing, its token ending in `days`. */
+    async function quietAccount(username: string, days: number): Promise<{ id: string; igId: string; token: string }> {
+      const igId = instagram.addUser({ username }).userId;
+      const token = instagram.issueToken(igId);
+      const encrypted = encryptSecret(token, app.deps.appSecret);
+      const ends = new Date(now.getTime() + days * DAY);
+      const row = await app.deps.db
+        .insertInto('accounts')
+        .values({ user_id: user.id, platform: 'instagram', open_id: igId, union_id: null, display_name: username, username, avatar_url: null, access_token_enc: encrypted, refresh_token_enc: encrypted, access_expires_at: ends, refresh_expires_at: ends })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id, igId, token };
+    }
+    const ending = await quietAccount('quiet.ending', 5);
+    const later = await quietAccount('quiet.later', 30);
+    const revoked = await quietAccount('quiet.revoked', 2);
+    instagram.revoke(revoked.igId);
+    const rowOf = (id: string) => app.deps.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const laterBefore = await rowOf(later.id);
+
+    expect(await refreshEndingGrants(app.deps, now)).toEqual({ refreshed: 1, reconnect: 1, failed: 0 });
+    expect(instagram.requestsTo('refresh').map((request) => request.query.access_token).sort()).toEqual([ending.token, revoked.token].sort());
+    const refreshed = await rowOf(ending.id);
+    const newToken = decryptSecret(refreshed.access_token_enc, app.deps.appSecret);
+    expect(newToken).not.toBe(ending.token);
+    expect(decryptSecret(refreshed.refresh_token_enc, app.deps.appSecret)).toBe(newToken);
+    expect(refreshed.refresh_expires_at!.getTime()).toBeGreaterThan(now.getTime() + 59 * DAY);
+    expect(refreshed.needs_reconnect).toBe(false);
+    // Not ending within the week: left alone.
+    expect(await rowOf(later.id)).toEqual(laterBefore);
+    expect((await rowOf(revoked.id)).needs_reconnect).toBe(true);
+    const told = () => events('account.reconnect').filter((event) => event.data.account_id === revoked.id);
+    await waitUntil(told, { until: (list) => list.length >= 1, message: 'account.reconnect of the revoked account' });
+    expect(told()[0]!.data).toMatchObject({ account: 'quiet.revoked', platform: 'instagram' });
+
+    // The next day's run (the cron job's): nothing ends within a week any more, nobody is told again.
+    instagram.reset();
+    await runTypedJob(refreshTokensJob(app.deps), {}, app.deps.logger);
+    expect(instagram.requestsTo('refresh')).toEqual([]);
+    expect(told()).toHaveLength(1);
+    expect(CRON.map((entry) => entry.job.name)).toContain('publishing/refresh-tokens');
   });
 });
