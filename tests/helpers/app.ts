@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, listenApp } from '../../server/src/app/http-app.ts';
 import type { AppDeps } from '../../server/src/domains/deps.ts';
@@ -94,5 +94,32 @@ export async function startTestServer(deps: AppDeps, options: { clientDist?: str
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The real Express app on a loopback port taken before the app is made, so that PUBLIC_URL is the
+ * server's own origin: what the app hands a platform to fetch (a media link for Instagram's
+ * video_url) reaches this very server.
+ */
+export async function createServedTestApp(env: Record<string, string> = {}): Promise<{ app: TestApp; server: TestServer }> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const app = await createTestApp({ PUBLIC_URL: baseUrl, ...env });
+  server.on('request', createApp(app.deps));
+  return {
+    app,
+    server: {
+      baseUrl,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    },
   };
 }

@@ -2,12 +2,12 @@ import type pg from 'pg';
 import type { AppDeps } from '../domains/deps.ts';
 import { downloadRunJob, scheduleJob } from '../domains/downloads/jobs/index.ts';
 import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notifications/jobs/index.ts';
-import { autoPublishJob, mediaRetentionJob, postJob, refreshStatsJob } from '../domains/publishing/jobs/index.ts';
+import { autoPublishJob, mediaRetentionJob, postJob, refreshStatsJob, refreshTokensJob } from '../domains/publishing/jobs/index.ts';
 import { renderJob, subtitleJob } from '../domains/subtitles/jobs/index.ts';
 import { recoverJob } from '../jobs/recovery.ts';
 import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../platform/identity.ts';
-import { LOGS_TRIM_JOB, MEDIA_RETENTION_JOB, RECOVER_JOB, REFRESH_STATS_JOB } from '../platform/queue/contracts.ts';
+import { LOGS_TRIM_JOB, MEDIA_RETENTION_JOB, RECOVER_JOB, REFRESH_STATS_JOB, REFRESH_TOKENS_JOB } from '../platform/queue/contracts.ts';
 import type { AnyJobDefinition } from '../platform/queue/define.ts';
 import { housekeepingJob } from './housekeeping.ts';
 
@@ -38,6 +38,7 @@ function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[]
     webhookDeliveryJob(deps, options.webhooks),
     mediaRetentionJob(deps),
     refreshStatsJob(deps),
+    refreshTokensJob(deps),
   ];
 }
 
@@ -51,6 +52,8 @@ export const CRON: readonly CronSchedule[] = [
   // Each post's stats_due_at decides when it is read; looking every minute only makes a new post's
   // first reading (due at once) come within a minute of publishing, at the cost of one indexed query.
   { job: REFRESH_STATS_JOB, match: '* * * * *', identifier: 'publishing-refresh-stats' },
+  // Grants that end within a week (an Instagram token that is not refreshed by posting) are refreshed once a day.
+  { job: REFRESH_TOKENS_JOB, match: '29 3 * * *', identifier: 'publishing-refresh-tokens' },
 ];
 
 /** The app's job worker: its jobs and cron under jobs/'s supervisor. */

@@ -38,6 +38,21 @@ export function selectAccountForUpdate(db: DbOrTrx, accountId: string): Promise<
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
 }
 
+/**
+ * Accounts whose grant ends before `cutoff` (refresh_expires_at; null: it does not end) and that
+ * still work: what the daily token upkeep refreshes. Ending soonest first.
+ */
+export function selectAccountsEndingBefore(db: DbOrTrx, cutoff: Date) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'platform'])
+    .where('needs_reconnect', '=', false)
+    .where('refresh_expires_at', 'is not', null)
+    .where('refresh_expires_at', '<', cutoff)
+    .orderBy('refresh_expires_at')
+    .execute();
+}
+
 /** What names the accounts, with their open_id (which outlives a removal), by id. */
 export function selectAccountNames(db: DbOrTrx, accountIds: readonly string[]) {
   return db.selectFrom('accounts').select(['id', 'platform', 'open_id', 'display_name', 'username']).where('id', 'in', accountIds).execute();

@@ -22,6 +22,12 @@ export const MEDIA_RETENTION_JOB = jobContract('publishing/expire-media', empty)
  */
 export const REFRESH_STATS_JOB = jobContract('publishing/refresh-stats', empty, { maxAttempts: 1, key: () => 'publishing-refresh-stats' });
 
+/**
+ * Daily (cron): tokens whose grant ends within a week are refreshed, so that an account that does
+ * not post (an Instagram token lives 60 days) stays connected. Keyed, so a queued run is never doubled.
+ */
+export const REFRESH_TOKENS_JOB = jobContract('publishing/refresh-tokens', empty, { maxAttempts: 1, key: () => 'publishing-refresh-tokens' });
+
 /** Every minute (cron): work of processes that died elsewhere. */
 export const RECOVER_JOB = jobContract('downloads/recover', empty);
 

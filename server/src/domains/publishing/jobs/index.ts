@@ -4,3 +4,4 @@ export { autoPublishJob } from './auto-publish.ts';
 export { postJob } from './post.ts';
 export { mediaRetentionJob } from './retention.ts';
 export { refreshStatsJob } from './stats.ts';
+export { refreshTokensJob } from './tokens.ts';

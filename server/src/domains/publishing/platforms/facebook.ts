@@ -45,12 +45,15 @@ async function post({ deps, upload, clip, token, scratchDir, signal }: PostRun):
     const file = await videoToSend(deps, clip, scratchDir, signal);
     const size = (await stat(file)).size;
     let startAt = 0;
+    let finished = false;
     let uploadUrl: string;
     if (videoId && upload.upload_url_enc) {
       // A retried job: Facebook holds part of the video (or all of it); only the rest is sent.
       uploadUrl = decryptSecret(upload.upload_url_enc, deps.appSecret);
       const held = await token.use((pageToken) => facebook.reelStatus(pageToken, videoId!, signal));
       startAt = Math.min(held.uploading.bytesTransferred ?? 0, size);
+      // The last run sent finish but stopped (or lost the answer) before recording it: never sent twice.
+      finished = finishLanded(held);
     } else {
       // Claimed only from a state a job may start from: a post canceled meanwhile stays canceled, unsent.
       const claimed = await transitionUpload(deps.db, upload.id, ['queued', 'scheduled', 'uploading'], { status: 'uploading', percent: 0, error: null });
@@ -62,8 +65,8 @@ async function post({ deps, upload, clip, token, scratchDir, signal }: PostRun):
       await updateUpload(deps.db, upload.id, { publish_id: videoId, upload_url_enc: encryptSecret(uploadUrl, deps.appSecret), updated_at: new Date() });
     }
     const reel = { videoId, uploadUrl };
-    if (startAt < size) await withUploadProgress(deps, upload.id, (onProgress) => token.use((pageToken) => facebook.uploadBytes(pageToken, reel, file, size, { startAt, signal, onProgress })));
-    await token.use((pageToken) => facebook.finishReel(pageToken, pageId, reel.videoId, { description: upload.description }, signal));
+    if (!finished && startAt < size) await withUploadProgress(deps, upload.id, (onProgress) => token.use((pageToken) => facebook.uploadBytes(pageToken, reel, file, size, { startAt, signal, onProgress })));
+    if (!finished) await token.use((pageToken) => facebook.finishReel(pageToken, pageId, reel.videoId, { description: upload.description }, signal));
     // Finish is sent once: from now on a retry only reads how publishing went.
     await updateUpload(deps.db, upload.id, { status: 'processing', external_id: reel.videoId, upload_url_enc: null, percent: 100, updated_at: new Date() });
   }
@@ -71,6 +74,12 @@ async function post({ deps, upload, clip, token, scratchDir, signal }: PostRun):
   const outcome = await waitForPublishing(facebook, token, videoId, signal);
   if (outcome === 'pending') return { status: 'pending', recheckAt: new Date(Date.now() + PROCESSING_RECHECK_MS) };
   return { status: 'published', externalId: videoId, shareUrl: reelUrl(videoId) };
+}
+
+/** Facebook processes (or has published) the Reel: finish reached it; before finish processing has not started. */
+function finishLanded(status: ReelStatus): boolean {
+  const processing = status.processing.status;
+  return (processing !== null && processing !== 'not_started') || status.publishing.status === 'complete' || status.publishing.publishStatus === 'published';
 }
 
 /** Why Facebook stopped the Reel, in its words, or null while it goes on. */

@@ -49,8 +49,13 @@ async function post({ deps, upload, clip, token, signal }: PostRun): Promise<Pos
     const state = await token.use((accessToken) => instagram.containerStatus(accessToken, containerId!, signal));
     // Published already (the answer was lost): the post exists; its media id cannot be asked for.
     if (state.statusCode === 'PUBLISHED') return { status: 'published', externalId: null, shareUrl: null };
-    // Never published, so nothing is posted twice by starting over.
-    if (state.statusCode === 'EXPIRED') containerId = null;
+    if (state.statusCode === 'EXPIRED') {
+      // Never published, so nothing is posted twice by starting over: the upload leaves `processing`
+      // for a state the claim below (and a publishing-limit wait) starts from, without the dead container.
+      const reopened = await transitionUpload(deps.db, upload.id, ['processing'], { status: 'uploading', publish_id: null });
+      if (!reopened) return { status: 'unclaimed' };
+      containerId = null;
+    }
   }
   if (!containerId) {
     const problems = instagramCaptionProblems(upload.description);
