@@ -34,7 +34,7 @@ export function VerifiedPanel({ passkey, connecting, onConnect, onUseDifferent }
           {passkey}
         </p>
         <p className="max-w-xs text-sm text-success-soft-foreground">
-          Choose where you post, then sign in in the window that opens. Your account is added to the Clipshift account this passkey belongs to.
+          Choose your platform and sign in to it in the window that opens. Your account is added to the Clipshift account this passkey belongs to.
         </p>
       </div>
       {connecting && <PopupWaitingNote className="justify-center" platform={PLATFORM_LABELS[connecting]} />}

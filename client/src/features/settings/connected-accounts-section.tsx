@@ -8,7 +8,7 @@ import { LoadFailed } from '@/components/load-failed';
 import { PlatformIcon } from '@/components/platform-icon';
 import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { Button } from '@/components/ui/button';
-import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AccountStatsDialog } from './account-stats-dialog';
 import { ConnectedAccountsList } from './connected-accounts-table';
@@ -74,8 +74,8 @@ function ConnectButtons({ platforms }: { platforms: AnyPlatformConnect }) {
   });
   const hintId = (platform: AccountPlatform) => `${platform}-off-hint`;
   return (
-    <div className="flex flex-col gap-2 sm:items-end">
-      <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:justify-end" role="group" aria-label="Connect an account">
+    <div className="space-y-2">
+      <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap" role="group" aria-label="Connect an account">
         {ACCOUNT_PLATFORMS.map((platform) => {
           const reason = platforms.reasonOff(platform);
           return (
@@ -90,7 +90,7 @@ function ConnectButtons({ platforms }: { platforms: AnyPlatformConnect }) {
         })}
       </div>
       {off.length > 0 && (
-        <ul className="space-y-0.5 text-xs text-muted-foreground sm:max-w-md sm:text-right">
+        <ul className="space-y-0.5 text-xs text-muted-foreground">
           {off.map(({ platform, reason }) => (
             <li key={platform} id={hintId(platform)} data-testid={hintId(platform)}>
               {reason}
@@ -111,18 +111,14 @@ export function ConnectedAccountsSection() {
   const platforms = useConnectAnyPlatform();
   return (
     <Card role="region" aria-labelledby="settings-accounts-title">
-      <CardHeader className="gap-3 md:flex-row md:items-start md:justify-between md:gap-4">
-        <div className="space-y-1.5">
-          <CardTitle id="settings-accounts-title">Connected accounts</CardTitle>
-          <CardDescription>
-            The TikTok, YouTube, Instagram and Facebook accounts Clipshift posts your clips to, and when each one posts automatically.
-          </CardDescription>
-        </div>
-        <CardAction className="md:max-w-[60%]">
-          <ConnectButtons platforms={platforms} />
-        </CardAction>
+      <CardHeader>
+        <CardTitle id="settings-accounts-title">Connected accounts</CardTitle>
+        <CardDescription>
+          The TikTok, YouTube, Instagram and Facebook accounts Clipshift posts your clips to, and when each one posts automatically.
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
+        <ConnectButtons platforms={platforms} />
         {platforms.waiting && <PopupWaitingNote platform={PLATFORM_LABELS[platforms.waiting]} />}
         <AccountsBody connects={platforms.connects} />
         <GuestCode />

@@ -72,7 +72,7 @@ function AccountName({ account }: { account: ConnectedAccount }) {
           {account.display_name}
         </span>
         <span className="truncate text-xs text-muted-foreground" data-testid="account-username">
-          {accountUsername(account.username) ?? '—'}
+          {accountUsername(account.username) ?? (account.platform === 'facebook' ? 'Facebook Page' : '—')}
         </span>
       </span>
     </div>

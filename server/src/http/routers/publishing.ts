@@ -1,4 +1,4 @@
-import { accountIdInput, creatorOptions, linkAccountInput, passkeyInput, PLATFORM_LABELS, postClipInput, streamer, tiktokAccount, upload, type Upload } from '@clipshift/shared';
+import { ACCOUNT_PLATFORMS, accountIdInput, creatorOptions, linkAccountInput, passkeyInput, PLATFORM_LABELS, postClipInput, streamer, tiktokAccount, upload, type Upload } from '@clipshift/shared';
 import { z } from 'zod';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { accountViews, findStreamer, linkedStreamerNames, streamerView } from '../../domains/streamers/service.ts';
@@ -21,9 +21,12 @@ import {
 
 const authUrlOutput = z.object({ auth_url: z.string() });
 
-/** "Posted to TikTok successfully!", naming the platforms posted to; a post that waits (quota, limit) says so. */
+/** "TikTok", "TikTok and YouTube", "TikTok, YouTube, Instagram, and Facebook". */
+const platformList = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
+
+/** "Posted to TikTok successfully!", naming the platforms posted to in their usual order; a post that waits (quota, limit) says so. */
 function postedMessage(uploads: readonly Upload[]): string {
-  const platforms = [...new Set(uploads.map((item) => PLATFORM_LABELS[item.platform]))].join(' and ');
+  const platforms = platformList.format(ACCOUNT_PLATFORMS.filter((platform) => uploads.some((item) => item.platform === platform)).map((platform) => PLATFORM_LABELS[platform]));
   const waiting = uploads.find((item) => item.status === 'scheduled');
   return waiting ? `Queued for ${platforms}: ${waiting.error ?? 'the post waits in the Queue'}` : `Posted to ${platforms} successfully!`;
 }

@@ -173,7 +173,10 @@ export function AccountsStep(props: AccountsStepProps) {
       </fieldset>
       {props.tiktokChosen && (
         <fieldset className="min-w-0 space-y-4 rounded-lg border p-3" data-testid="tiktok-options">
-          <legend className="px-1 text-sm font-medium">TikTok</legend>
+          <legend className="flex items-center gap-1.5 px-1 text-sm font-medium">
+            <PlatformIcon platform="tiktok" decorative />
+            TikTok
+          </legend>
           <PrivacySelect
             value={props.privacy}
             options={props.limits.privacyLevels}

@@ -83,7 +83,7 @@ function PlatformRow({ platform, accounts, children }: { platform: AccountPlatfo
       </dt>
       <dd className="min-w-0 space-y-2 text-sm">
         <AccountsSummary platform={platform} accounts={accounts} />
-        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">{children}</dl>
+        <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-x-3 gap-y-1 sm:grid-cols-[9.5rem_minmax(0,1fr)]">{children}</dl>
       </dd>
     </div>
   );

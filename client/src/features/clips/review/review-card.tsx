@@ -173,7 +173,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
               {problem}
             </p>
           )}
-          <ConsentLine brandedContent={tiktokChosen && commercialOf(disclosure).branded_content} />
+          {tiktokChosen && <ConsentLine brandedContent={commercialOf(disclosure).branded_content} />}
         </div>
       </CardContent>
     </Card>

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { INSTAGRAM_MAX_COLLABORATORS, type InstagramPostOptions } from '@clipshift/shared';
 import { ChipsInput, useChips } from '@/components/chips-input';
+import { PlatformIcon } from '@/components/platform-icon';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { cn } from '@/lib/utils';
@@ -49,7 +50,10 @@ export function InstagramOptions({ value, onChange, disabled = false, framed = t
   const problemId = `${id}-collaborators-problem`;
   return (
     <fieldset className={cn('min-w-0 space-y-4', framed && 'rounded-lg border p-3')} data-testid="instagram-options" disabled={disabled}>
-      <legend className={cn('text-sm font-medium', framed ? 'px-1' : 'mb-2')}>Instagram</legend>
+      <legend className={cn('flex items-center gap-1.5 text-sm font-medium', framed ? 'px-1' : 'mb-2')}>
+        <PlatformIcon platform="instagram" decorative />
+        Instagram
+      </legend>
       <SwitchLine
         id={`${id}-feed`}
         label="Also share to feed"
