@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCOUNT_PLATFORMS } from './accounts.ts';
 import { CLIP_LIMIT_DEFAULT, CLIP_LIMIT_MAX, CLIP_LIMIT_MIN } from './constants.ts';
 import { STREAMER_SELECTION_DEFAULTS, streamerSelection, streamerSelectionFields } from './selection.ts';
 import { DEFAULT_CAPTION_STYLE, STREAMER_STUDIO_DEFAULTS, streamerStudio, streamerStudioFields } from './studio.ts';
@@ -126,6 +127,8 @@ export const streamerNameInput = z.object({ name: z.string().trim().min(1, STREA
 
 const linkedAccount = z.object({
   id: z.string(),
+  /** Where the account posts, so a streamer's card can show each account's platform. */
+  platform: z.enum(ACCOUNT_PLATFORMS),
   display_name: z.string(),
   username: z.string().nullable(),
   avatar_url: z.string().nullable(),

@@ -227,9 +227,10 @@ export interface ClipMedia {
  */
 const madeMedia = new Map<string, ClipMedia>();
 
-/** A real 2 s H.264/AAC MP4 (faststart) and a JPEG frame of the given size, made under `dir`. */
-export function makeClipMedia(dir: string, width: number, height: number): ClipMedia {
-  const name = `${width}x${height}`;
+/** A real H.264/AAC MP4 (faststart) of `seconds` (2 unless asked; Reels need 3 at least) and a JPEG frame of the given size, made under `dir`. */
+export function makeClipMedia(dir: string, width: number, height: number, seconds = 2): ClipMedia {
+  const size = `${width}x${height}`;
+  const name = seconds === 2 ? size : `${size}-${seconds}s`;
   const made = madeMedia.get(name);
   if (made) return made;
   const video = path.join(dir, `${name}.mp4`);
@@ -237,11 +238,11 @@ export function makeClipMedia(dir: string, width: number, height: number): ClipM
   const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
   execFileSync(FFMPEG, [
     ...quiet,
-    ...['-f', 'lavfi', '-i', `testsrc2=size=${name}:rate=30:duration=2`],
-    ...['-f', 'lavfi', '-i', 'sine=duration=2'],
+    ...['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `sine=duration=${seconds}`],
     ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', video],
   ]);
-  execFileSync(FFMPEG, [...quiet, '-f', 'lavfi', '-i', `testsrc2=size=${name}`, '-frames:v', '1', '-q:v', '4', thumbnail]);
+  execFileSync(FFMPEG, [...quiet, '-f', 'lavfi', '-i', `testsrc2=size=${size}`, '-frames:v', '1', '-q:v', '4', thumbnail]);
   const media = { video: readFileSync(video), thumbnail: readFileSync(thumbnail) };
   madeMedia.set(name, media);
   return media;

@@ -216,7 +216,9 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
 
     fake.setAuthorizingUser(ERIN.openId);
     const popup = page.waitForEvent('popup');
+    // Connect Account offers every platform; TikTok's authorize page opens in the popup.
     await wizard().getByRole('button', { name: 'Connect Account' }).click();
+    await page.getByRole('menuitem', { name: 'TikTok' }).click();
     await toast('TikTok account connected successfully').waitFor();
     await expect.poll(async () => (await popup).isClosed()).toBe(true);
     // The list reloads in place; the wizard stays where it was.
@@ -507,6 +509,7 @@ describe('posting to TikTok: the post wizard, the details modal, the streamers a
     fake.setAuthorizingUser(SAM.openId);
     const popup = page.waitForEvent('popup');
     await dialog.getByRole('button', { name: 'Connect Another Account' }).click();
+    await page.getByRole('menuitem', { name: 'TikTok' }).click();
     await toast('TikTok account connected successfully').waitFor();
     await expect.poll(async () => (await popup).isClosed()).toBe(true);
     const samRow = dialog.getByRole('listitem', { name: `@${SAM.username}` });

@@ -395,10 +395,10 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     const passkey = (await passkeyOutput.textContent()) ?? '';
     const guest = youtube.addUser({ channelTitle: GUEST_CHANNEL.displayName, handle: `@${GUEST_CHANNEL.username}`, channelId: GUEST_CHANNEL.channelId });
     youtube.setAuthorizingUser(guest.sub);
-    // The page asks the server's youtube.guestAuthUrl with the passkey, then Google's consent page.
+    // The page asks the server's accounts.guestAuthUrl with the passkey and the platform, then Google's consent page.
     const guestAsks: string[] = [];
     const onRequest = (request: Request) => {
-      if (new URL(request.url()).pathname.includes('youtube.guestAuthUrl')) guestAsks.push(request.postData() ?? '');
+      if (new URL(request.url()).pathname.includes('accounts.guestAuthUrl')) guestAsks.push(request.postData() ?? '');
     };
     page.on('request', onRequest);
     const consentsBefore = youtube.requestsTo('authorize').length;
@@ -411,6 +411,7 @@ describe('YouTube beside TikTok: connected accounts, statistics, posted-to count
     page.off('request', onRequest);
     expect(guestAsks).toHaveLength(1);
     expect(guestAsks[0]).toContain(passkey);
+    expect(guestAsks[0]).toContain('youtube');
     expect(youtube.requestsTo('authorize')).toHaveLength(consentsBefore + 1);
     // Connected: the page starts over for the next guest.
     await expect.poll(() => verifiedPanel(page).count()).toBe(0);

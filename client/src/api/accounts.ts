@@ -5,12 +5,12 @@ import { toastFailure, useLoadErrorToast } from './errors';
 import { useAccountsChanged } from './platform-connect';
 import { trpc } from './trpc';
 
-/** Settings' "Connected accounts" words (both platforms). */
+/** Settings' "Connected accounts" words (every platform). */
 export const connectedAccountMessages = {
   loadFailed: 'Failed to load connected accounts',
   deleteFailed: 'Failed to delete the account',
   emptyTitle: 'No connected accounts',
-  emptyDescription: "You haven't connected a TikTok account or a YouTube channel yet.",
+  emptyDescription: "You haven't connected an account yet. Connect a TikTok or Instagram account, a YouTube channel or a Facebook Page to post your clips.",
   noLinkedStreamers: 'No linked streamers',
   connected: 'Connected',
   reconnectNeeded: 'Reconnect needed',
@@ -18,7 +18,7 @@ export const connectedAccountMessages = {
   statsLoadFailed: 'Failed to load statistics',
 } as const;
 
-/** The browser's confirmation before an account is removed; TikTok's words are those of spec section 5. */
+/** The browser's confirmation before an account is removed, naming its platform (TikTok's words are those of spec section 5). */
 export function deleteAccountConfirm(account: Pick<ConnectedAccount, 'platform'>): string {
   return `Are you sure you want to delete this ${PLATFORM_LABELS[account.platform]} account?`;
 }

@@ -104,19 +104,17 @@ export function useCurrentPasskey() {
 }
 
 /**
- * Connect a TikTok account or a YouTube channel as a guest: the authorize URL for the verified
- * passkey, opened in the OAuth popup; `onConnected` runs after the success toast. Waiting also
- * ends when the popup is closed.
+ * Connect an account of any platform as a guest: the platform's authorize URL for the verified
+ * passkey (tRPC accounts.guestAuthUrl), opened in the OAuth popup; `onConnected` runs after the
+ * success toast. Waiting also ends when the popup is closed.
  */
 export function useGuestPlatformConnect(platform: AccountPlatform, passkey: string, onConnected: () => void) {
-  const tiktokUrl = trpc.tiktok.guestAuthUrl.useMutation();
-  const youtubeUrl = trpc.youtube.guestAuthUrl.useMutation();
-  const { mutateAsync } = platform === 'tiktok' ? tiktokUrl : youtubeUrl;
+  const { mutateAsync } = trpc.accounts.guestAuthUrl.useMutation();
   const popup = usePlatformAuthPopup(platform, { onConnected });
   const { start } = popup;
 
   const connect = useCallback(() => {
-    const authUrl = async () => (await mutateAsync({ passkey })).auth_url;
+    const authUrl = async () => (await mutateAsync({ platform, passkey })).auth_url;
     start(authUrl).catch((error: unknown) =>
       toast.error(failureText(error, { fallback: guestMessages.authUrlFailed(platform), offline: guestMessages.connectFailed(platform) })),
     );

@@ -1,6 +1,6 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
-import { authMessageType, PLATFORM_LABELS, type AccountPlatform } from '@clipshift/shared';
+import { ACCOUNT_PLATFORMS, authMessageType, PLATFORM_LABELS, type AccountPlatform } from '@clipshift/shared';
 import { useOAuthPopup, type OAuthOutcome } from '@/lib/use-oauth-popup';
 import { errorCode, HttpStatusError, serverMessage, toastFailure } from './errors';
 import { trpc } from './trpc';
@@ -83,7 +83,7 @@ export function useAccountsChanged() {
  * the callback page says the account is connected, or when the popup is closed without a word.
  * `onUnavailable` hears the server's reason when the platform is not configured there.
  */
-export function useConnectPlatform(platform: AccountPlatform, onUnavailable?: (reason: string) => void) {
+export function useConnectPlatform(platform: AccountPlatform, onUnavailable?: (platform: AccountPlatform, reason: string) => void) {
   const utils = trpc.useUtils();
   const reload = useAccountsChanged();
   const popup = usePlatformAuthPopup(platform, { onConnected: reload, onClosed: reload });
@@ -95,22 +95,56 @@ export function useConnectPlatform(platform: AccountPlatform, onUnavailable?: (r
     start(authUrl).catch((error: unknown) => {
       startFailureToast(platform, error);
       const reason = isNotConfigured(error) ? serverMessage(error) : null;
-      if (reason !== null) onUnavailable?.(reason);
+      if (reason !== null) onUnavailable?.(platform, reason);
     });
   }, [onUnavailable, platform, start, utils]);
 
   return { connect, waiting: popup.waiting };
 }
 
-/** Whether the server can connect YouTube accounts: `reason` is its message when it cannot. */
-export interface PlatformAvailability {
-  available: boolean;
-  reason: string | null;
+export type PlatformConnect = ReturnType<typeof useConnectPlatform>;
+
+/** Said of a platform the server cannot connect when it gave no reason of its own. */
+function notConfigured(platform: AccountPlatform): string {
+  return `${PLATFORM_LABELS[platform]} is not configured on this server`;
 }
 
-/** Whether the server can connect YouTube channels, so Connect YouTube is shown disabled with its reason before anyone clicks. */
-export function useYouTubeAvailability() {
-  const status = trpc.youtube.status.useQuery(undefined, { staleTime: Infinity });
-  const data: PlatformAvailability | undefined = status.data && { available: status.data.configured, reason: status.data.message };
-  return { ...status, data };
+/**
+ * Which platforms the server can connect accounts of (tRPC accounts.platforms), asked once, so a
+ * Connect button is shown disabled with the server's reason before anyone clicks. `reasonOff` is
+ * null for a platform that can be connected, and while the answer is on its way.
+ */
+export function usePlatformAvailability() {
+  const query = trpc.accounts.platforms.useQuery(undefined, { staleTime: Infinity });
+  const reasonOff = useCallback(
+    (platform: AccountPlatform): string | null => {
+      const entry = query.data?.find((item) => item.platform === platform);
+      return entry && !entry.configured ? (entry.message ?? notConfigured(platform)) : null;
+    },
+    [query.data],
+  );
+  return { reasonOff, loaded: query.isSuccess };
 }
+
+/**
+ * Connect for every platform at once (Settings, the wizard, a streamer's accounts): each platform's
+ * popup flow, why a platform cannot be connected here (the server's first answer, or what a click
+ * learned since, when its configuration changed meanwhile), and which platform's window is open.
+ */
+export function useConnectAnyPlatform() {
+  const availability = usePlatformAvailability();
+  const [refused, setRefused] = useState<Partial<Record<AccountPlatform, string>>>({});
+  const onUnavailable = useCallback((platform: AccountPlatform, reason: string) => setRefused((current) => ({ ...current, [platform]: reason })), []);
+  const connects: Record<AccountPlatform, PlatformConnect> = {
+    tiktok: useConnectPlatform('tiktok', onUnavailable),
+    youtube: useConnectPlatform('youtube', onUnavailable),
+    instagram: useConnectPlatform('instagram', onUnavailable),
+    facebook: useConnectPlatform('facebook', onUnavailable),
+  };
+  const { reasonOff: serverReason } = availability;
+  const reasonOff = useCallback((platform: AccountPlatform) => refused[platform] ?? serverReason(platform), [refused, serverReason]);
+  const waiting = ACCOUNT_PLATFORMS.find((platform) => connects[platform].waiting) ?? null;
+  return { connects, reasonOff, waiting };
+}
+
+export type AnyPlatformConnect = ReturnType<typeof useConnectAnyPlatform>;

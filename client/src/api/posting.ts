@@ -1,14 +1,15 @@
 import { useCallback } from 'react';
 import { toast } from 'sonner';
-import type { PostClipInput, Upload } from '@clipshift/shared';
+import { PLATFORM_LABELS, type PostClipInput, type Upload } from '@clipshift/shared';
 import { toastFailure } from './errors';
 import { trpc } from './trpc';
 
-const POST_FAILED = 'Failed to post to TikTok';
+/** Spec section 8 says 'Failed to post to TikTok'; a post now goes to any platform. */
+const POST_FAILED = 'Failed to post the clip';
 
-/** Some accounts took the clip and others refused it: the refusals, each with TikTok's reason. */
-function partlyFailedText(failures: readonly Pick<Upload, 'account' | 'error'>[]): string {
-  return `Error: ${failures.map((failure) => `not posted to ${failure.account}: ${failure.error ?? 'TikTok refused the video'}`).join('; ')}`;
+/** Some accounts took the clip and others refused it: the refusals, each with its platform's reason. */
+function partlyFailedText(failures: readonly Pick<Upload, 'account' | 'error' | 'platform'>[]): string {
+  return `Error: ${failures.map((failure) => `not posted to ${failure.account}: ${failure.error ?? `${PLATFORM_LABELS[failure.platform]} refused the video`}`).join('; ')}`;
 }
 
 function reportPosted(result: { message: string; uploads: readonly Upload[] }): void {
@@ -24,8 +25,8 @@ interface PostCallbacks {
 }
 
 /**
- * Posts a clip to TikTok (spec section 4) from the wizard or the details modal. The server answers
- * once TikTok has accepted the video; either way the clip list reloads so posted_to shows the new
+ * Posts a clip to accounts of any platform (spec section 4) from the wizard. The server answers
+ * once the platforms have accepted the video; either way the clip list reloads so posted_to shows the new
  * state. The toasts come from the mutation itself, so they appear even if the dialog was closed.
  */
 export function usePostClip() {

@@ -1,38 +1,20 @@
-import { useCallback } from 'react';
+import { useCallback, useRef } from 'react';
 import { toast } from 'sonner';
-import { type Streamer, type TikTokAccount } from '@clipshift/shared';
-import { toastFailure, useLoadErrorToast } from './errors';
+import { PLATFORM_LABELS, type AccountPlatform, type ConnectedAccount, type Streamer, type TikTokAccount } from '@clipshift/shared';
+import { toastFailure } from './errors';
 import { trpc } from './trpc';
 
-/** TikTok account messages of spec sections 2, 5 and 8 (Settings, the streamer accounts dialog, the wizard). */
-export const accountMessages = {
-  loadFailed: 'Failed to load TikTok accounts',
-  emptyTitle: 'No TikTok Accounts',
-  emptyDescription: "You haven't connected any TikTok accounts yet.",
-} as const;
-
-/** Link and unlink toasts of spec section 8. */
+/** Link and unlink toasts of spec section 8, naming the account's platform ("Linked TikTok account to shroud"). */
 const linkMessages = {
-  linked: (name: string) => `Linked TikTok account to ${name}`,
-  unlinked: (name: string) => `Unlinked TikTok account from ${name}`,
-  linkFailed: 'Failed to link TikTok account',
-  unlinkFailed: 'Failed to unlink TikTok account',
+  linked: (platform: AccountPlatform, name: string) => `Linked ${PLATFORM_LABELS[platform]} account to ${name}`,
+  unlinked: (platform: AccountPlatform, name: string) => `Unlinked ${PLATFORM_LABELS[platform]} account from ${name}`,
+  linkFailed: (platform: AccountPlatform) => `Failed to link ${PLATFORM_LABELS[platform]} account`,
+  unlinkFailed: (platform: AccountPlatform) => `Failed to unlink ${PLATFORM_LABELS[platform]} account`,
 } as const;
 
-interface AccountsOptions {
-  /** Loads them again each time the caller mounts (a dialog opening). */
-  fresh?: boolean;
-  /** Says 'Failed to load TikTok accounts' when the load fails (the wizard words it its own way). */
-  toastOnError?: boolean;
-  /** False holds the load back (the dashboard asks only while its checklist wants them). */
-  enabled?: boolean;
-}
-
-/** The user's connected TikTok accounts. */
-export function useTikTokAccounts({ fresh = false, toastOnError = false, enabled = true }: AccountsOptions = {}) {
-  const query = trpc.tiktok.accounts.useQuery(undefined, { enabled, ...(fresh ? { refetchOnMount: 'always' } : {}) });
-  useLoadErrorToast(query, toastOnError ? accountMessages.loadFailed : null);
-  return query;
+interface LinkInput {
+  name: string;
+  tiktok_account_id: string;
 }
 
 /** Streamer names are matched case-insensitively, as the server does. */
@@ -47,8 +29,8 @@ export function useCreatorOptions(accountIds: readonly string[]) {
 }
 
 /**
- * Links and unlinks the user's TikTok accounts to one streamer. The answer is the updated streamer:
- * it replaces the cached one at once (the card and the dialog follow), then the lists reload.
+ * Links and unlinks the user's accounts (any platform) to one streamer. The answer is the updated
+ * streamer: it replaces the cached one at once (the card and the dialog follow), then the lists reload.
  */
 export function useAccountLinks() {
   const utils = trpc.useUtils();
@@ -59,26 +41,30 @@ export function useAccountLinks() {
     },
     [utils],
   );
-  const linkCallbacks = (success: (name: string) => string, fallback: string) => ({
-    onSuccess: (streamer: Streamer, input: { name: string }) => {
-      toast.success(success(input.name));
+  // The toasts name the account's platform, which only the caller knows: kept by account id.
+  const platforms = useRef(new Map<string, AccountPlatform>());
+  const platformOf = (input: LinkInput) => platforms.current.get(input.tiktok_account_id) ?? 'tiktok';
+  const callbacks = (success: typeof linkMessages.linked, failed: typeof linkMessages.linkFailed) => ({
+    onSuccess: (streamer: Streamer, input: LinkInput) => {
+      toast.success(success(platformOf(input), input.name));
       store(streamer);
     },
-    onError: (error: unknown) => toastFailure(error, { fallback, prefixed: true }),
+    onError: (error: unknown, input: LinkInput) => toastFailure(error, { fallback: failed(platformOf(input)), prefixed: true }),
     // Either way the accounts reload: they list their linked streamers, and a refusal may mean one is gone.
     onSettled: () => {
       void utils.tiktok.accounts.invalidate();
       void utils.accounts.list.invalidate();
     },
   });
-  const link = trpc.posting.link.useMutation(linkCallbacks(linkMessages.linked, linkMessages.linkFailed));
-  const unlink = trpc.posting.unlink.useMutation(linkCallbacks(linkMessages.unlinked, linkMessages.unlinkFailed));
+  const link = trpc.posting.link.useMutation(callbacks(linkMessages.linked, linkMessages.linkFailed));
+  const unlink = trpc.posting.unlink.useMutation(callbacks(linkMessages.unlinked, linkMessages.unlinkFailed));
 
   const { mutate: linkAccount } = link;
   const { mutate: unlinkAccount } = unlink;
   const toggle = useCallback(
-    (name: string, accountId: string, linked: boolean) => {
-      const input = { name, tiktok_account_id: accountId };
+    (name: string, account: Pick<ConnectedAccount, 'id' | 'platform'>, linked: boolean) => {
+      platforms.current.set(account.id, account.platform);
+      const input = { name, tiktok_account_id: account.id };
       if (linked) unlinkAccount(input);
       else linkAccount(input);
     },

@@ -1,3 +1,4 @@
+import { useId, type ComponentType } from 'react';
 import { PLATFORM_LABELS, type AccountPlatform } from '@clipshift/shared';
 import { cn } from '@/lib/utils';
 
@@ -29,11 +30,56 @@ function YouTubeMark() {
 }
 
 /**
- * A platform's mark as a small inline SVG, named "TikTok" or "YouTube" for screen readers (by
- * aria-label, not a <title>, so the mark adds nothing to the text around it).
+ * Instagram's camera: a rounded square, the lens and the flash, in its orange-to-purple gradient.
+ * The gradient's id is the icon's own: a page shows many icons, some of them hidden (the table on a
+ * phone), and a shared id would point every icon at the first, hidden one.
+ */
+function InstagramMark() {
+  const gradient = `instagram-${useId()}`;
+  return (
+    <>
+      <defs>
+        <linearGradient id={gradient} x1="0" y1="1" x2="1" y2="0">
+          <stop offset="0" stopColor="#FEC053" />
+          <stop offset="0.35" stopColor="#F2203E" />
+          <stop offset="0.7" stopColor="#B729A8" />
+          <stop offset="1" stopColor="#5342D6" />
+        </linearGradient>
+      </defs>
+      <rect x="3" y="3" width="18" height="18" rx="5.2" fill="none" stroke={`url(#${gradient})`} strokeWidth="2.2" />
+      <circle cx="12" cy="12" r="4.1" fill="none" stroke={`url(#${gradient})`} strokeWidth="2.2" />
+      <circle cx="17.3" cy="6.7" r="1.35" fill={`url(#${gradient})`} />
+    </>
+  );
+}
+
+/** Facebook's white "f" on its blue disc. */
+function FacebookMark() {
+  return (
+    <>
+      <circle cx="12" cy="12" r="10" fill="#0866FF" />
+      <path
+        fill="#FFFFFF"
+        d="M13.4 21.9v-7.05h2.37l.45-2.93H13.4v-1.9c0-.8.39-1.58 1.65-1.58h1.28V5.95s-1.16-.2-2.27-.2c-2.32 0-3.83 1.4-3.83 3.94v2.23H7.66v2.93h2.57v6.83a10.1 10.1 0 0 0 3.17.22Z"
+      />
+    </>
+  );
+}
+
+const MARKS: Record<AccountPlatform, ComponentType> = {
+  tiktok: TikTokMark,
+  youtube: YouTubeMark,
+  instagram: InstagramMark,
+  facebook: FacebookMark,
+};
+
+/**
+ * A platform's mark as a small inline SVG, named "TikTok", "YouTube", "Instagram" or "Facebook" for
+ * screen readers (by aria-label, not a <title>, so the mark adds nothing to the text around it).
  */
 export function PlatformIcon({ platform, className, decorative = false }: PlatformIconProps) {
   const label = PLATFORM_LABELS[platform];
+  const Mark = MARKS[platform];
   return (
     <svg
       viewBox="0 0 24 24"
@@ -41,7 +87,7 @@ export function PlatformIcon({ platform, className, decorative = false }: Platfo
       data-platform={platform}
       {...(decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': label })}
     >
-      {platform === 'tiktok' ? <TikTokMark /> : <YouTubeMark />}
+      <Mark />
     </svg>
   );
 }

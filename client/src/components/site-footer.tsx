@@ -13,7 +13,7 @@ export function SiteFooter() {
         <div className="max-w-sm space-y-2">
           <BrandLogo />
           <p className="text-sm text-muted-foreground">
-            Turn Twitch clips into vertical short videos and post them to TikTok and YouTube. Currently in limited beta.
+            Turn Twitch clips into vertical short videos and post them to TikTok, YouTube, Instagram and Facebook. Currently in limited beta.
           </p>
         </div>
         <nav aria-label="Footer" className="flex flex-wrap gap-x-6 gap-y-2">
@@ -33,7 +33,7 @@ export function SiteFooter() {
       </div>
       <div className="border-t">
         <p className="mx-auto max-w-6xl px-4 py-4 text-xs text-muted-foreground sm:px-6">
-          © {new Date().getFullYear()} {SITE_NAME}. Not affiliated with Twitch, TikTok or YouTube.
+          © {new Date().getFullYear()} {SITE_NAME}. Not affiliated with Twitch, TikTok, YouTube, Instagram or Facebook.
         </p>
       </div>
     </footer>

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 
 /** The settings screen's sections. */
 
-/** "Connected accounts": TikTok accounts and YouTube channels together. */
+/** "Connected accounts": the accounts of every platform together. */
 export function accountsSection(page: Page): Locator {
   return page.getByRole('region', { name: 'Connected accounts' });
 }

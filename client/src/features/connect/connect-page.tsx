@@ -17,7 +17,7 @@ function LoginHint() {
   );
 }
 
-/** /connect: a guest with someone's passkey connects a TikTok account or a YouTube channel to that person's Clipshift account. */
+/** /connect: a guest with someone's passkey connects a TikTok, YouTube, Instagram or Facebook account to that person's Clipshift account. */
 export function ConnectPage() {
   const guest = useGuestConnect();
   return (
@@ -29,8 +29,8 @@ export function ConnectPage() {
           </div>
           <h1 className="text-2xl font-semibold tracking-tight">Connect your account</h1>
           <CardDescription>
-            Enter the 6-character passkey you were given to connect your TikTok account or YouTube channel to their
-            Clipshift account. No Clipshift account is needed.
+            Enter the 6-character passkey you were given to connect your TikTok, YouTube, Instagram or Facebook account to
+            their Clipshift account. No Clipshift account is needed.
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -38,8 +38,7 @@ export function ConnectPage() {
             <VerifiedPanel
               passkey={guest.passkey}
               connecting={guest.connecting}
-              onConnectTikTok={guest.connectTikTok}
-              onConnectYouTube={guest.connectYouTube}
+              onConnect={guest.connect}
               onUseDifferent={guest.startOver}
             />
           ) : (

@@ -1,12 +1,12 @@
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { PASSKEY_INCOMPLETE, passkeyFromQuery } from '@clipshift/shared';
+import { ACCOUNT_PLATFORMS, PASSKEY_INCOMPLETE, passkeyFromQuery, type AccountPlatform } from '@clipshift/shared';
 import { useGuestPlatformConnect, usePasskeyVerification } from '@/api/guests';
 import { charsFromPasskey, EMPTY_PASSKEY, isComplete, type PasskeyChars } from './passkey-entry';
 
 /**
  * The guest page's state: the boxes (prefilled from ?passkey= when it cleans to six characters),
- * verification, and connecting TikTok or YouTube; a connected account or Use Different Passkey starts over.
+ * verification, and connecting an account of any platform; a connected account or Use Different Passkey starts over.
  */
 export function useGuestConnect() {
   const [searchParams] = useSearchParams();
@@ -23,8 +23,12 @@ export function useGuestConnect() {
     resetVerification();
   }, [resetVerification]);
 
-  const tiktok = useGuestPlatformConnect('tiktok', passkey, startOver);
-  const youtube = useGuestPlatformConnect('youtube', passkey, startOver);
+  const connects: Record<AccountPlatform, ReturnType<typeof useGuestPlatformConnect>> = {
+    tiktok: useGuestPlatformConnect('tiktok', passkey, startOver),
+    youtube: useGuestPlatformConnect('youtube', passkey, startOver),
+    instagram: useGuestPlatformConnect('instagram', passkey, startOver),
+    facebook: useGuestPlatformConnect('facebook', passkey, startOver),
+  };
 
   const change = useCallback((next: PasskeyChars) => {
     setChars(next);
@@ -49,10 +53,9 @@ export function useGuestConnect() {
     verifying: verification.verifying,
     refused: verification.refused,
     throttled: verification.throttled,
-    connectTikTok: tiktok.connect,
-    connectYouTube: youtube.connect,
+    connect: (platform: AccountPlatform) => connects[platform].connect(),
     /** Which platform's window is open, if any. */
-    connecting: tiktok.connecting ? ('TikTok' as const) : youtube.connecting ? ('YouTube' as const) : null,
+    connecting: ACCOUNT_PLATFORMS.find((platform) => connects[platform].connecting) ?? null,
     startOver,
   };
 }

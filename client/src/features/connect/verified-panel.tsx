@@ -1,5 +1,5 @@
 import { CircleCheck, LoaderCircle } from 'lucide-react';
-import type { AccountPlatform } from '@clipshift/shared';
+import { ACCOUNT_PLATFORMS, PLATFORM_LABELS, type AccountPlatform } from '@clipshift/shared';
 import { PlatformIcon } from '@/components/platform-icon';
 import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { Button } from '@/components/ui/button';
@@ -7,23 +7,22 @@ import { Button } from '@/components/ui/button';
 interface VerifiedPanelProps {
   passkey: string;
   /** The platform whose window is open, if any. */
-  connecting: 'TikTok' | 'YouTube' | null;
-  onConnectTikTok: () => void;
-  onConnectYouTube: () => void;
+  connecting: AccountPlatform | null;
+  onConnect: (platform: AccountPlatform) => void;
   onUseDifferent: () => void;
 }
 
 function ConnectButton({ platform, busy, disabled, onClick }: { platform: AccountPlatform; busy: boolean; disabled: boolean; onClick: () => void }) {
   return (
-    <Button variant={platform === 'tiktok' ? 'brand' : 'outline'} className="w-full" disabled={disabled} onClick={onClick}>
+    <Button variant="outline" className="w-full" disabled={disabled} onClick={onClick}>
       {busy ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <PlatformIcon platform={platform} decorative />}
-      {platform === 'tiktok' ? 'Connect TikTok' : 'Connect YouTube'}
+      Connect {PLATFORM_LABELS[platform]}
     </Button>
   );
 }
 
-/** The passkey is good: connect a TikTok account or a YouTube channel in the popup, or start over with another code. */
-export function VerifiedPanel({ passkey, connecting, onConnectTikTok, onConnectYouTube, onUseDifferent }: VerifiedPanelProps) {
+/** The passkey is good: connect a TikTok, YouTube, Instagram or Facebook account in the popup, or start over with another code. */
+export function VerifiedPanel({ passkey, connecting, onConnect, onUseDifferent }: VerifiedPanelProps) {
   return (
     <section aria-labelledby="passkey-verified-title" className="space-y-5">
       <div className="flex flex-col items-center gap-2 rounded-lg border border-success-border bg-success-soft px-4 py-5 text-center">
@@ -35,13 +34,16 @@ export function VerifiedPanel({ passkey, connecting, onConnectTikTok, onConnectY
           {passkey}
         </p>
         <p className="max-w-xs text-sm text-success-soft-foreground">
-          Sign in to TikTok or Google in the window that opens. Your account is added to the Clipshift account this passkey belongs to.
+          Choose your platform and sign in to it in the window that opens. Your account is added to the Clipshift account this passkey belongs to.
         </p>
       </div>
-      {connecting && <PopupWaitingNote className="justify-center" platform={connecting} />}
+      {connecting && <PopupWaitingNote className="justify-center" platform={PLATFORM_LABELS[connecting]} />}
       <div className="flex flex-col gap-2">
-        <ConnectButton platform="tiktok" busy={connecting === 'TikTok'} disabled={connecting !== null} onClick={onConnectTikTok} />
-        <ConnectButton platform="youtube" busy={connecting === 'YouTube'} disabled={connecting !== null} onClick={onConnectYouTube} />
+        <div className="grid gap-2 sm:grid-cols-2">
+          {ACCOUNT_PLATFORMS.map((platform) => (
+            <ConnectButton key={platform} platform={platform} busy={connecting === platform} disabled={connecting !== null} onClick={() => onConnect(platform)} />
+          ))}
+        </div>
         <Button variant="ghost" className="w-full" onClick={onUseDifferent}>
           Use Different Passkey
         </Button>

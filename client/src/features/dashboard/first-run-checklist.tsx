@@ -25,17 +25,17 @@ const STEP_VIEWS: Record<FirstRunStep, StepView> = {
   },
   clips: {
     title: 'Download clips',
-    description: 'Its most-viewed clips, made vertical for TikTok and YouTube Shorts.',
+    description: 'Its most-viewed clips, made vertical for TikTok, YouTube Shorts and Reels.',
     action: { label: 'Quick Download', to: { hash: QUICK_DOWNLOAD_ID } },
   },
   account: {
     title: 'Connect an account',
-    description: 'The TikTok account or YouTube channel your shorts are posted to.',
+    description: 'The TikTok, YouTube, Instagram or Facebook account your shorts are posted to.',
     action: { label: 'Connect an account', to: `${paths.app.settings}#settings-accounts-title` },
   },
   post: {
     title: 'Post a clip',
-    description: 'Pick a clip, write its description and send it to TikTok or YouTube.',
+    description: 'Pick a clip, write its description and send it to your accounts.',
     action: { label: 'Open Clips', to: paths.app.clips },
   },
 };

@@ -1,8 +1,8 @@
 import { isDeliveredUpload, isUploadInProgress, type Clip } from '@clipshift/shared';
 
 /*
- * A new user's way to a first post: add a streamer, download clips, connect an account (TikTok or
- * YouTube), post. Each step is done by what the server holds, never by a click on the checklist.
+ * A new user's way to a first post: add a streamer, download clips, connect an account (of any
+ * platform), post. Each step is done by what the server holds, never by a click on the checklist.
  */
 
 export const FIRST_RUN_STEPS = ['streamer', 'clips', 'account', 'post'] as const;

@@ -126,7 +126,7 @@ export function QueuePage() {
 
   return (
     <>
-      <PageHeader title="Queue" description="Posts waiting for their posting slot or on their way to TikTok or YouTube, soonest first. Times are in each account’s time zone." />
+      <PageHeader title="Queue" description="Posts waiting for their posting slot or on their way to their platform, soonest first. Times are in each account’s time zone." />
       <Card>
         <CardContent>{body}</CardContent>
       </Card>

@@ -1,24 +1,22 @@
-import { useCallback, useState } from 'react';
-import { LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import { PLATFORM_LABELS, type AccountPlatform, type ConnectedAccount } from '@clipshift/shared';
+import { useState } from 'react';
+import { LoaderCircle, UsersRound } from 'lucide-react';
+import { ACCOUNT_PLATFORMS, PLATFORM_LABELS, type AccountPlatform, type ConnectedAccount } from '@clipshift/shared';
 import { connectedAccountMessages as messages, useConnectedAccounts, useRemoveConnectedAccount } from '@/api/accounts';
-import { useConnectPlatform, useYouTubeAvailability } from '@/api/platform-connect';
+import { useConnectAnyPlatform, type AnyPlatformConnect, type PlatformConnect } from '@/api/platform-connect';
 import { EmptyState } from '@/components/empty-state';
 import { LoadFailed } from '@/components/load-failed';
 import { PlatformIcon } from '@/components/platform-icon';
 import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { Button } from '@/components/ui/button';
-import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AccountStatsDialog } from './account-stats-dialog';
 import { ConnectedAccountsList } from './connected-accounts-table';
 import { GuestCode } from './guest-code';
 import { PostingScheduleDialog } from './posting-schedule-dialog';
 
-type Connect = ReturnType<typeof useConnectPlatform>;
-
 interface AccountsBodyProps {
-  connects: Record<AccountPlatform, Connect>;
+  connects: Record<AccountPlatform, PlatformConnect>;
 }
 
 function AccountsBody({ connects }: AccountsBodyProps) {
@@ -49,54 +47,80 @@ function AccountsBody({ connects }: AccountsBodyProps) {
   );
 }
 
-function ConnectButton({ platform, connect, disabled, hintId }: { platform: AccountPlatform; connect: Connect; disabled: boolean; hintId?: string }) {
+interface ConnectButtonProps {
+  platform: AccountPlatform;
+  connect: PlatformConnect;
+  disabled: boolean;
+  hintId?: string;
+}
+
+function ConnectButton({ platform, connect, disabled, hintId }: ConnectButtonProps) {
   return (
-    <Button variant="outline" size="sm" disabled={disabled || connect.waiting} onClick={connect.connect} aria-describedby={hintId}>
-      {connect.waiting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
-      <PlatformIcon platform={platform} decorative />
+    <Button variant="outline" size="sm" disabled={disabled || connect.waiting} onClick={connect.connect} aria-describedby={hintId} data-platform={platform}>
+      {connect.waiting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <PlatformIcon platform={platform} decorative />}
       Connect {PLATFORM_LABELS[platform]}
     </Button>
   );
 }
 
 /**
- * Settings' "Connected accounts": TikTok accounts and YouTube channels in one list, each connected
- * in a popup; linked streamers, status, schedule, statistics, remove; and the guest code.
+ * A Connect button per platform. One that the server cannot connect is disabled, with the server's
+ * reason beneath; while one platform's window is open the others wait, as they would share it.
+ */
+function ConnectButtons({ platforms }: { platforms: AnyPlatformConnect }) {
+  const off = ACCOUNT_PLATFORMS.flatMap((platform) => {
+    const reason = platforms.reasonOff(platform);
+    return reason === null ? [] : [{ platform, reason }];
+  });
+  const hintId = (platform: AccountPlatform) => `${platform}-off-hint`;
+  return (
+    <div className="space-y-2">
+      <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap" role="group" aria-label="Connect an account">
+        {ACCOUNT_PLATFORMS.map((platform) => {
+          const reason = platforms.reasonOff(platform);
+          return (
+            <ConnectButton
+              key={platform}
+              platform={platform}
+              connect={platforms.connects[platform]}
+              disabled={reason !== null || (platforms.waiting !== null && platforms.waiting !== platform)}
+              hintId={reason !== null ? hintId(platform) : undefined}
+            />
+          );
+        })}
+      </div>
+      {off.length > 0 && (
+        <ul className="space-y-0.5 text-xs text-muted-foreground">
+          {off.map(({ platform, reason }) => (
+            <li key={platform} id={hintId(platform)} data-testid={hintId(platform)}>
+              {reason}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Settings' "Connected accounts": TikTok accounts, YouTube channels, Instagram professional accounts
+ * and Facebook Pages in one list, each connected in a popup; linked streamers, status, schedule,
+ * statistics, remove; and the guest code.
  */
 export function ConnectedAccountsSection() {
-  const availability = useYouTubeAvailability();
-  // A click can learn what the first look did not (the server's configuration changed meanwhile).
-  const [youtubeRefusal, setYouTubeRefusal] = useState<string | null>(null);
-  const onYouTubeUnavailable = useCallback((reason: string) => setYouTubeRefusal(reason), []);
-  const tiktok = useConnectPlatform('tiktok');
-  const youtube = useConnectPlatform('youtube', onYouTubeUnavailable);
-  const instagram = useConnectPlatform('instagram');
-  const facebook = useConnectPlatform('facebook');
-  const youtubeOff = youtubeRefusal ?? (availability.data?.available === false ? availability.data.reason : null);
-  const waiting = tiktok.waiting || youtube.waiting;
-
+  const platforms = useConnectAnyPlatform();
   return (
     <Card role="region" aria-labelledby="settings-accounts-title">
-      <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
-        <div className="space-y-1.5">
-          <CardTitle id="settings-accounts-title">Connected accounts</CardTitle>
-          <CardDescription>The TikTok accounts and YouTube channels Clipshift posts your clips to, and when each one posts automatically.</CardDescription>
-        </div>
-        <CardAction className="flex flex-col items-stretch gap-2 sm:items-end">
-          <div className="flex flex-wrap gap-2 sm:justify-end">
-            <ConnectButton platform="tiktok" connect={tiktok} disabled={false} />
-            <ConnectButton platform="youtube" connect={youtube} disabled={youtubeOff !== null} hintId={youtubeOff !== null ? 'youtube-off-hint' : undefined} />
-          </div>
-          {youtubeOff !== null && (
-            <p id="youtube-off-hint" className="max-w-xs text-xs text-muted-foreground sm:text-right" data-testid="youtube-off-hint">
-              {youtubeOff}
-            </p>
-          )}
-        </CardAction>
+      <CardHeader>
+        <CardTitle id="settings-accounts-title">Connected accounts</CardTitle>
+        <CardDescription>
+          The TikTok, YouTube, Instagram and Facebook accounts Clipshift posts your clips to, and when each one posts automatically.
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        {waiting && <PopupWaitingNote platform={PLATFORM_LABELS[youtube.waiting ? 'youtube' : 'tiktok']} />}
-        <AccountsBody connects={{ tiktok, youtube, instagram, facebook }} />
+        <ConnectButtons platforms={platforms} />
+        {platforms.waiting && <PopupWaitingNote platform={PLATFORM_LABELS[platforms.waiting]} />}
+        <AccountsBody connects={platforms.connects} />
         <GuestCode />
       </CardContent>
     </Card>

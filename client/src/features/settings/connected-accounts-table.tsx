@@ -72,7 +72,7 @@ function AccountName({ account }: { account: ConnectedAccount }) {
           {account.display_name}
         </span>
         <span className="truncate text-xs text-muted-foreground" data-testid="account-username">
-          {accountUsername(account.username) ?? '—'}
+          {accountUsername(account.username) ?? (account.platform === 'facebook' ? 'Facebook Page' : '—')}
         </span>
       </span>
     </div>
@@ -127,7 +127,7 @@ interface ConnectedAccountsProps {
   actions: AccountActions;
 }
 
-/** Wide screens: one row per account, both platforms in one table. */
+/** Wide screens: one row per account, every platform in one table. */
 function AccountsTable({ accounts, actions }: ConnectedAccountsProps) {
   return (
     <div className="hidden rounded-lg border lg:block">
@@ -211,7 +211,7 @@ function AccountCards({ accounts, actions }: ConnectedAccountsProps) {
   );
 }
 
-/** TikTok accounts and YouTube channels together: a table where it fits, cards on phones and tablets. */
+/** The accounts of every platform together: a table where it fits, cards on phones and tablets. */
 export function ConnectedAccountsList(props: ConnectedAccountsProps) {
   return (
     <>

@@ -10,7 +10,7 @@ import { WithTooltip } from '@/components/ui/tooltip';
 const PASSKEY_COPIED = 'Passkey copied to clipboard!';
 const PASSKEY_COPY_FAILED = 'Failed to copy passkey';
 
-/** The user's guest passkey: whoever has it can connect a TikTok account or a YouTube channel to this user's list. */
+/** The user's guest passkey: whoever has it can connect an account of any platform to this user's list. */
 export function GuestCode() {
   const passkeyQuery = useCurrentPasskey();
   const passkey = passkeyQuery.data?.passkey ?? null;
@@ -23,8 +23,8 @@ export function GuestCode() {
         <div className="space-y-1">
           <h3 className="text-sm font-semibold">Guest Code</h3>
           <p className="max-w-md text-sm text-muted-foreground">
-            Someone without a Clipshift account can connect their TikTok account or YouTube channel to yours on the guest
-            page with this code.
+            Someone without a Clipshift account can connect their TikTok, YouTube, Instagram or Facebook account to yours on
+            the guest page with this code.
           </p>
         </div>
         <div className="flex items-center gap-2">

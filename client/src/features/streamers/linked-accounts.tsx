@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Settings2 } from 'lucide-react';
 import { formatAccountHandle, type Streamer } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
+import { PlatformIcon } from '@/components/platform-icon';
 import { Button } from '@/components/ui/button';
 
 type LinkedAccount = Streamer['tiktok_accounts'][number];
@@ -11,6 +12,7 @@ function AccountChip({ account }: { account: LinkedAccount }) {
     <li className="flex min-w-0 items-center gap-1.5 rounded-full border bg-muted/40 py-1 pr-3 pl-1 text-xs" title={account.display_name} data-testid="linked-account">
       <AccountAvatar src={account.avatar_url} className="size-5 [&_svg]:size-3" />
       <span className="truncate font-medium">{formatAccountHandle(account)}</span>
+      <PlatformIcon platform={account.platform} className="size-3.5" />
     </li>
   );
 }
@@ -20,7 +22,7 @@ interface LinkedAccountsProps {
   onManage: () => void;
 }
 
-/** The TikTok accounts a streamer's clips are posted to, with the Manage action that links and unlinks them. */
+/** The accounts (any platform) a streamer's clips are posted to, with the Manage action that links and unlinks them. */
 export function LinkedAccounts({ streamer, onManage }: LinkedAccountsProps) {
   const headingId = useId();
   const accounts = streamer.tiktok_accounts;
@@ -31,7 +33,7 @@ export function LinkedAccounts({ streamer, onManage }: LinkedAccountsProps) {
         <h3 id={headingId} className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
           Linked accounts
         </h3>
-        <Button variant="ghost" size="sm" className="h-7 px-2" onClick={onManage} aria-label={`Manage TikTok accounts of ${streamer.name}`} title="Manage">
+        <Button variant="ghost" size="sm" className="h-7 px-2" onClick={onManage} aria-label={`Manage accounts of ${streamer.name}`} title="Manage">
           <Settings2 aria-hidden="true" /> Manage
         </Button>
       </div>

@@ -1,8 +1,9 @@
-import { Check, Link2, Link2Off, LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import { formatAccountHandle, type ConnectedAccount, type Streamer } from '@clipshift/shared';
+import { Check, Link2, Link2Off, LoaderCircle, UsersRound } from 'lucide-react';
+import { PLATFORM_LABELS, formatAccountHandle, type ConnectedAccount, type Streamer } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
 import { PlatformIcon } from '@/components/platform-icon';
 import { LoadFailed } from '@/components/load-failed';
+import { ConnectAccountMenu } from '@/components/connect-account-menu';
 import { PopupWaitingNote } from '@/components/popup-waiting-note';
 import { EmptyState } from '@/components/empty-state';
 import { Badge } from '@/components/ui/badge';
@@ -11,8 +12,8 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Skeleton } from '@/components/ui/skeleton';
 import { streamerTitle } from '@/api/streamers';
 import { connectedAccountMessages, useConnectedAccounts } from '@/api/accounts';
-import { accountMessages, useAccountLinks } from '@/api/tiktok-accounts';
-import { useConnectPlatform } from '@/api/platform-connect';
+import { useAccountLinks } from '@/api/tiktok-accounts';
+import { useConnectAnyPlatform, type AnyPlatformConnect } from '@/api/platform-connect';
 
 interface AccountRowProps {
   account: ConnectedAccount;
@@ -61,11 +62,22 @@ function AccountRow({ account, linked, pending, onToggle }: AccountRowProps) {
 interface AccountsListProps {
   streamer: Streamer;
   accounts: ReturnType<typeof useConnectedAccounts>;
-  connecting: boolean;
-  onConnect: () => void;
+  platforms: AnyPlatformConnect;
 }
 
-function AccountsList({ streamer, accounts, connecting, onConnect }: AccountsListProps) {
+function ConnectMenu({ platforms, label, variant }: { platforms: AnyPlatformConnect; label: string; variant: 'brand' | 'outline' }) {
+  return (
+    <ConnectAccountMenu
+      label={label}
+      variant={variant}
+      waiting={platforms.waiting}
+      reasonOff={platforms.reasonOff}
+      onConnect={(platform) => platforms.connects[platform].connect()}
+    />
+  );
+}
+
+function AccountsList({ streamer, accounts, platforms }: AccountsListProps) {
   const links = useAccountLinks();
   const linkedIds = new Set(streamer.tiktok_accounts.map((account) => account.id));
 
@@ -77,19 +89,14 @@ function AccountsList({ streamer, accounts, connecting, onConnect }: AccountsLis
       </div>
     );
   }
-  if (accounts.isError) return <LoadFailed icon={UsersRound} title={accountMessages.loadFailed} onRetry={() => void accounts.refetch()} />;
+  if (accounts.isError) return <LoadFailed icon={UsersRound} title={connectedAccountMessages.loadFailed} onRetry={() => void accounts.refetch()} />;
   if (accounts.data.length === 0) {
     return (
       <EmptyState
         icon={UsersRound}
-        title={accountMessages.emptyTitle}
-        description={accountMessages.emptyDescription}
-        action={
-          <Button variant="brand" onClick={onConnect} disabled={connecting}>
-            {connecting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
-            Connect Account
-          </Button>
-        }
+        title={connectedAccountMessages.emptyTitle}
+        description="Connect a TikTok or Instagram account, a YouTube channel or a Facebook Page, then link it here."
+        action={<ConnectMenu platforms={platforms} label="Connect Account" variant="brand" />}
       />
     );
   }
@@ -103,7 +110,7 @@ function AccountsList({ streamer, accounts, connecting, onConnect }: AccountsLis
             account={account}
             linked={linked}
             pending={links.isPending(account.id)}
-            onToggle={() => links.toggle(streamer.name, account.id, linked)}
+            onToggle={() => links.toggle(streamer.name, account, linked)}
           />
         );
       })}
@@ -116,9 +123,9 @@ interface ManageAccountsDialogProps {
   onClose: () => void;
 }
 
-/** Which of the user's accounts (TikTok and YouTube) a streamer's clips go to; another TikTok account can be connected in place. */
+/** Which of the user's accounts (any platform) a streamer's clips go to; another account can be connected in place. */
 export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialogProps) {
-  const { connect, waiting } = useConnectPlatform('tiktok');
+  const platforms = useConnectAnyPlatform();
   const accounts = useConnectedAccounts({ fresh: true, toastOnError: true });
   const title = streamerTitle(streamer);
   // With no account at all, the empty state's Connect Account is the one way in.
@@ -132,16 +139,13 @@ export function ManageAccountsDialog({ streamer, onClose }: ManageAccountsDialog
             Link the accounts {title}&apos;s clips are posted to: automatic publishing and review approvals post to them, and the post wizard marks them.
           </DialogDescription>
         </DialogHeader>
-        <AccountsList streamer={streamer} accounts={accounts} connecting={waiting} onConnect={connect} />
-        {waiting && <PopupWaitingNote />}
+        <AccountsList streamer={streamer} accounts={accounts} platforms={platforms} />
+        {platforms.waiting && <PopupWaitingNote platform={PLATFORM_LABELS[platforms.waiting]} />}
         <DialogFooter className="sm:justify-between">
           {none ? (
             <span aria-hidden="true" />
           ) : (
-            <Button variant="outline" onClick={connect} disabled={waiting}>
-              {waiting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
-              Connect Another Account
-            </Button>
+            <ConnectMenu platforms={platforms} label="Connect Another Account" variant="outline" />
           )}
           <Button variant="brand" onClick={onClose}>
             Done

@@ -329,7 +329,7 @@ export function AutomationFields({ values, onChange }: FieldsProps) {
       <SwitchRow
         id="streamer-auto-publish"
         label="Auto publish"
-        description="Post new clips to the linked TikTok accounts and YouTube channels."
+        description="Post new clips to the linked accounts."
         checked={values.autoPublish}
         onCheckedChange={(autoPublish) => onChange({ autoPublish })}
       >

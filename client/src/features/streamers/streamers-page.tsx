@@ -122,7 +122,7 @@ export function StreamersPage() {
     <>
       <PageHeader
         title="Streamers"
-        description="The Twitch channels Clipshift downloads clips from, with their format, schedule and linked TikTok accounts and YouTube channels."
+        description="The Twitch channels Clipshift downloads clips from, with their format, schedule and linked accounts."
         actions={streamers.data && streamers.data.length > 0 ? <AddStreamerButton onClick={add} /> : undefined}
       />
       {streamers.isPending ? (

@@ -51,7 +51,7 @@ export async function linkedAccountsByStreamer(db: DbOrTrx, streamerIds: readonl
   if (!streamerIds.length) return map;
   for (const row of await selectLinkedAccounts(db, streamerIds)) {
     const list = map.get(row.streamer_id) ?? [];
-    list.push({ id: row.id, display_name: row.display_name, username: row.username, avatar_url: platformAvatarUrl(row.platform, row.avatar_url) });
+    list.push({ id: row.id, platform: row.platform, display_name: row.display_name, username: row.username, avatar_url: platformAvatarUrl(row.platform, row.avatar_url) });
     map.set(row.streamer_id, list);
   }
   return map;

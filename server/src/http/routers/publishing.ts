@@ -21,7 +21,8 @@ import {
 
 const authUrlOutput = z.object({ auth_url: z.string() });
 
-/** "Posted to TikTok successfully!", naming the platforms posted to; a post that waits (quota, limit) says so. */
+
+/** "Posted to TikTok successfully!", naming the platforms posted to in their usual order; a post that waits (quota, limit) says so. */
 function postedMessage(uploads: readonly Upload[]): string {
   const platforms = platformList(uploads.map((item) => item.platform));
   const waiting = uploads.find((item) => item.status === 'scheduled');

@@ -24,7 +24,7 @@ export function PostFromDetails({ description, onPost }: PostFromDetailsProps) {
           Post this clip
         </h3>
         <p className="text-xs text-muted-foreground" data-testid="post-targets">
-          Choose the TikTok accounts and YouTube channels to post to, with each platform&apos;s options, in the post wizard. The description above goes with it.
+          Choose the accounts to post to (TikTok, YouTube, Instagram, Facebook), with each platform&apos;s options, in the post wizard. The description above goes with it.
         </p>
       </div>
       <Button variant="brand" onClick={() => onPost(carried ?? '')}>

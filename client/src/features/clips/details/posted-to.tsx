@@ -27,15 +27,26 @@ function UploadBadge({ entry }: { entry: PostedEntry }) {
 }
 
 /**
- * The public address of a post once its id is known: a Short at youtube.com/shorts/{id}; a TikTok
- * video at tiktok.com/@user/video/{id} when the account's handle is known (its label is "@user").
+ * The public address of a post once its id is known: a Short at youtube.com/shorts/{id}; a Page's
+ * Reel at facebook.com/reel/{id}; a TikTok video at tiktok.com/@user/video/{id} when the account's
+ * handle is known (its label is "@user"). An Instagram media id is not the code in a Reel's
+ * address, so an Instagram post has no link.
  */
 export function postUrl(entry: Pick<PostedEntry, 'platform' | 'external_id' | 'account'>): string | null {
   const id = entry.external_id;
   if (!id) return null;
-  if (entry.platform === 'youtube') return `https://www.youtube.com/shorts/${encodeURIComponent(id)}`;
-  const handle = /^@([\w.]+)$/.exec(entry.account)?.[1];
-  return handle ? `https://www.tiktok.com/@${handle}/video/${encodeURIComponent(id)}` : null;
+  switch (entry.platform) {
+    case 'youtube':
+      return `https://www.youtube.com/shorts/${encodeURIComponent(id)}`;
+    case 'facebook':
+      return `https://www.facebook.com/reel/${encodeURIComponent(id)}`;
+    case 'instagram':
+      return null;
+    case 'tiktok': {
+      const handle = /^@([\w.]+)$/.exec(entry.account)?.[1];
+      return handle ? `https://www.tiktok.com/@${handle}/video/${encodeURIComponent(id)}` : null;
+    }
+  }
 }
 
 function PostStats({ stats, now }: { stats: NonNullable<PostedEntry['stats']>; now: number }) {

@@ -1,6 +1,7 @@
-import { CircleAlert, Link2, LoaderCircle, Plus, UsersRound } from 'lucide-react';
-import { formatAccountHandle, type ConnectedAccount, type DisclosureChoice } from '@clipshift/shared';
+import { CircleAlert, Link2, UsersRound } from 'lucide-react';
+import { formatAccountHandle, type AccountPlatform, type ConnectedAccount, type DisclosureChoice, type InstagramPostOptions } from '@clipshift/shared';
 import { AccountAvatar } from '@/components/account-avatar';
+import { ConnectAccountMenu } from '@/components/connect-account-menu';
 import { PlatformIcon } from '@/components/platform-icon';
 import { EmptyState } from '@/components/empty-state';
 import { Alert } from '@/components/ui/alert';
@@ -10,6 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { isLinkedTo } from '@/api/tiktok-accounts';
 import { cn } from '@/lib/utils';
 import { CommercialDisclosure } from '../shared/commercial-disclosure';
+import { InstagramOptions } from '../shared/instagram-options';
 import { PrivacySelect } from '../shared/privacy-select';
 import type { CreatorLimits, Interactions, PrivacyLevel } from '../shared/tiktok-posting';
 import { InteractionSettings } from '../shared/interaction-settings';
@@ -61,25 +63,34 @@ function AccountOption({ account, streamer, checked, onCheckedChange }: AccountO
   );
 }
 
-interface NoAccountsProps {
-  connecting: boolean;
-  onConnect: () => void;
+/** Connecting an account from the wizard: which platform's window is open, which cannot be connected here and why. */
+export interface WizardConnect {
+  waiting: AccountPlatform | null;
+  reasonOff: (platform: AccountPlatform) => string | null;
+  onConnect: (platform: AccountPlatform) => void;
 }
 
-/** Nothing to post to yet: connect an account in the OAuth popup, without leaving the wizard. */
-function NoAccounts({ connecting, onConnect }: NoAccountsProps) {
+/** Nothing to post to yet: connect an account of any platform in the OAuth popup, without leaving the wizard. */
+function NoAccounts({ connect }: { connect: WizardConnect }) {
   return (
     <EmptyState
       icon={UsersRound}
       title="No accounts connected"
-      description="Connect a TikTok account to post this clip (or a YouTube channel in Settings). It appears here as soon as you are done."
-      action={
-        <Button variant="brand" onClick={onConnect} disabled={connecting}>
-          {connecting ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
-          Connect Account
-        </Button>
-      }
+      description="Connect a TikTok or Instagram account, a YouTube channel or a Facebook Page to post this clip. It appears here as soon as you are done."
+      action={<ConnectAccountMenu label="Connect Account" variant="brand" waiting={connect.waiting} reasonOff={connect.reasonOff} onConnect={connect.onConnect} />}
     />
+  );
+}
+
+/** Facebook Page Reels have nothing to choose: said so, so that no option looks forgotten. */
+function FacebookNote() {
+  return (
+    <div className="flex items-center gap-2 rounded-lg border px-3 py-2.5 text-sm" data-testid="facebook-options">
+      <PlatformIcon platform="facebook" decorative />
+      <p className="text-muted-foreground">
+        <span className="font-medium text-foreground">Facebook</span>: posted as a public Reel on each chosen Page; there is nothing to set.
+      </p>
+    </div>
   );
 }
 
@@ -105,8 +116,7 @@ interface AccountsStepProps {
   /** The load failed: the server's message, or the spec's default. */
   error: string | null;
   onRetry: () => void;
-  connecting: boolean;
-  onConnect: () => void;
+  connect: WizardConnect;
   isChosen: (id: string) => boolean;
   onToggle: (id: string, on: boolean) => void;
   privacy: PrivacyLevel | null;
@@ -117,6 +127,8 @@ interface AccountsStepProps {
   /** Which platforms the chosen accounts are on: each shows its own options. */
   tiktokChosen: boolean;
   youtubeChosen: boolean;
+  instagramChosen: boolean;
+  facebookChosen: boolean;
   title: string;
   titleProblem: string | null;
   onTitleChange: (title: string) => void;
@@ -127,9 +139,11 @@ interface AccountsStepProps {
   problems: readonly PlatformProblems[];
   disclosure: DisclosureChoice;
   onDisclosureChange: (value: DisclosureChoice) => void;
+  instagram: InstagramPostOptions;
+  onInstagramChange: (value: InstagramPostOptions) => void;
 }
 
-/** Step 3: which accounts (both platforms), each chosen platform's options, and what the platforms would refuse. */
+/** Step 3: which accounts (any platform), each chosen platform's options, and what the platforms would refuse. */
 export function AccountsStep(props: AccountsStepProps) {
   if (props.error !== null) return <LoadError message={props.error} onRetry={props.onRetry} />;
   if (props.loading || !props.accounts) {
@@ -140,7 +154,7 @@ export function AccountsStep(props: AccountsStepProps) {
       </div>
     );
   }
-  if (props.accounts.length === 0) return <NoAccounts connecting={props.connecting} onConnect={props.onConnect} />;
+  if (props.accounts.length === 0) return <NoAccounts connect={props.connect} />;
   return (
     <div className="space-y-5">
       <fieldset className="min-w-0 space-y-2">
@@ -159,7 +173,10 @@ export function AccountsStep(props: AccountsStepProps) {
       </fieldset>
       {props.tiktokChosen && (
         <fieldset className="min-w-0 space-y-4 rounded-lg border p-3" data-testid="tiktok-options">
-          <legend className="px-1 text-sm font-medium">TikTok</legend>
+          <legend className="flex items-center gap-1.5 px-1 text-sm font-medium">
+            <PlatformIcon platform="tiktok" decorative />
+            TikTok
+          </legend>
           <PrivacySelect
             value={props.privacy}
             options={props.limits.privacyLevels}
@@ -182,6 +199,8 @@ export function AccountsStep(props: AccountsStepProps) {
           onNotifySubscribersChange={props.onNotifySubscribersChange}
         />
       )}
+      {props.instagramChosen && <InstagramOptions value={props.instagram} onChange={props.onInstagramChange} />}
+      {props.facebookChosen && <FacebookNote />}
       <PreflightProblems problems={props.problems} />
     </div>
   );

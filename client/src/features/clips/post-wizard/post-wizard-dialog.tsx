@@ -5,7 +5,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { useFreshClipDetails } from '@/api/clips';
 import { failureText } from '@/api/errors';
 import { useConnectedAccounts } from '@/api/accounts';
-import { useConnectPlatform } from '@/api/platform-connect';
+import { useConnectAnyPlatform } from '@/api/platform-connect';
 import { AccountsStep } from './accounts-step';
 import { ClipPreviewStep } from './clip-preview-step';
 import { DescriptionStep } from './description-step';
@@ -57,7 +57,7 @@ function PostWizardBody({ listed, initialDescription, isGenerating, onGenerateSu
   const details = useFreshClipDetails(listed.clip_id);
   const clip = details.data ?? listed;
   const accounts = useConnectedAccounts({ fresh: true });
-  const connect = useConnectPlatform('tiktok');
+  const platforms = useConnectAnyPlatform();
   const wizard = usePostWizard(clip, accounts.data, onClose, initialDescription);
 
   return (
@@ -80,8 +80,7 @@ function PostWizardBody({ listed, initialDescription, isGenerating, onGenerateSu
             loading={accounts.isPending}
             error={accounts.isError ? failureText(accounts.error, { fallback: ACCOUNTS_LOAD_FAILED }) : null}
             onRetry={() => void accounts.refetch()}
-            connecting={connect.waiting}
-            onConnect={connect.connect}
+            connect={{ waiting: platforms.waiting, reasonOff: platforms.reasonOff, onConnect: (platform) => platforms.connects[platform].connect() }}
             isChosen={wizard.isChosen}
             onToggle={wizard.toggleAccount}
             privacy={wizard.privacy}
@@ -91,6 +90,8 @@ function PostWizardBody({ listed, initialDescription, isGenerating, onGenerateSu
             onInteractionsChange={wizard.setInteractions}
             tiktokChosen={wizard.platforms.has('tiktok')}
             youtubeChosen={wizard.platforms.has('youtube')}
+            instagramChosen={wizard.platforms.has('instagram')}
+            facebookChosen={wizard.platforms.has('facebook')}
             title={wizard.title}
             titleProblem={wizard.titleProblem}
             onTitleChange={wizard.setTitle}
@@ -101,6 +102,8 @@ function PostWizardBody({ listed, initialDescription, isGenerating, onGenerateSu
             problems={wizard.problems}
             disclosure={wizard.disclosure}
             onDisclosureChange={wizard.setDisclosure}
+            instagram={wizard.instagram}
+            onInstagramChange={wizard.setInstagram}
           />
         )}
         {wizard.step === 4 && (
@@ -112,6 +115,8 @@ function PostWizardBody({ listed, initialDescription, isGenerating, onGenerateSu
             interactions={wizard.interactions}
             title={wizard.title}
             youtubePrivacy={wizard.youtubePrivacy}
+            notifySubscribers={wizard.notifySubscribers}
+            instagram={wizard.instagram}
             problems={wizard.problems}
             commercial={wizard.commercial}
           />
@@ -131,7 +136,7 @@ interface PostWizardDialogProps {
   onGenerateSubtitles: (clip: Clip) => void;
 }
 
-/** The 4-step post dialog (TikTok and YouTube) (spec sections 2 and 4): Clip Preview, Add Description, Select Accounts, Review & Post. */
+/** The 4-step post dialog (every platform) (spec sections 2 and 4): Clip Preview, Add Description, Select Accounts, Review & Post. */
 export function PostWizardDialog({ clip, initialDescription, onClose, generating, onGenerateSubtitles }: PostWizardDialogProps) {
   return (
     <Dialog open={clip !== null} onOpenChange={(open) => !open && onClose()}>

@@ -21,7 +21,7 @@ export function PreflightProblems({ problems }: { problems: readonly PlatformPro
             )),
           )}
         </ul>
-        <p className="text-xs">Untick that platform's accounts, or change the clip in the studio.</p>
+        <p className="text-xs">Untick that platform's accounts, or change the description or the clip (in the studio).</p>
       </div>
     </Alert>
   );

@@ -27,6 +27,20 @@ describe('post preflight', () => {
     expect(preflight(new Set(['tiktok']), { ...vertical, size_bytes: 0 }, { tiktokMaxDurationSec: null })[0]?.problems).toEqual(['The video file is empty.']);
   });
 
+  it('checks Reels for Instagram and Facebook in the API’s words, and Instagram’s caption', () => {
+    const long = { ...vertical, duration: 120 };
+    const problems = preflight(new Set(['facebook', 'instagram', 'tiktok']), long, { tiktokMaxDurationSec: null });
+    expect(problems).toEqual([{ platform: 'facebook', problems: ['The video is 120 s long; Facebook Reels can be at most 90 s.'] }]);
+    const wide = preflight(new Set(['instagram', 'facebook']), horizontal, { tiktokMaxDurationSec: null });
+    expect(wide.map((entry) => entry.platform)).toEqual(['instagram', 'facebook']);
+    expect(wide[0]?.problems).toEqual(['The video is 1920×1080; Instagram Reels must be vertical 9:16 (such as 1080×1920).']);
+    const tags = Array.from({ length: 31 }, (_, index) => `#tag${index}`).join(' ');
+    expect(preflight(new Set(['instagram', 'tiktok']), vertical, { tiktokMaxDurationSec: null, caption: tags })).toEqual([
+      { platform: 'instagram', problems: ['The caption has 31 hashtags; Instagram allows 30.'] },
+    ]);
+    expect(preflight(new Set(['instagram']), vertical, { tiktokMaxDurationSec: null, caption: 'Clutch #cs2' })).toEqual([]);
+  });
+
   it('checks the YouTube title and cuts the default to 100 characters', () => {
     expect(titleProblem(' ')).toMatch(/Enter a title/);
     expect(titleProblem('a'.repeat(101))).toMatch(/at most 100/);

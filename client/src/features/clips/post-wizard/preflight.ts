@@ -1,9 +1,10 @@
-import { postPreflight, YOUTUBE_TITLE_BRACKETS, YOUTUBE_TITLE_MAX_LENGTH, YOUTUBE_TITLE_TOO_LONG, type AccountPlatform, type Clip, type PreflightVideo } from '@clipshift/shared';
+import { ACCOUNT_PLATFORMS, instagramCaptionProblems, postPreflight, YOUTUBE_TITLE_BRACKETS, YOUTUBE_TITLE_MAX_LENGTH, YOUTUBE_TITLE_TOO_LONG, type AccountPlatform, type Clip, type PreflightVideo } from '@clipshift/shared';
 
 /*
  * The wizard's preflight (issue 14): what a platform would refuse about this video, found before
- * anything is sent. The rules and their sentences are the API's own (shared postPreflight); only
- * TikTok's per-account duration limit, which comes from the creator info, is added here.
+ * anything is sent. The rules and their sentences are the API's own (shared postPreflight: Reels
+ * for Instagram and Facebook); added here are TikTok's per-account duration limit, which comes from
+ * the creator info, and what Instagram would refuse in the caption (its post would fail later).
  */
 
 export const YOUTUBE_TITLE_MAX = YOUTUBE_TITLE_MAX_LENGTH;
@@ -23,6 +24,8 @@ export function mediaOf(clip: Pick<Clip, 'output_duration' | 'format_type' | 'wi
 export interface PreflightLimits {
   /** The shortest max_video_post_duration_sec of the chosen TikTok accounts; null while unknown. */
   tiktokMaxDurationSec: number | null;
+  /** The description as it will be posted: Instagram checks its caption's length, hashtags and mentions. */
+  caption?: string;
 }
 
 /** One platform's problems with the video, in words for the user; empty when it can go. */
@@ -31,6 +34,7 @@ export function problemsFor(platform: AccountPlatform, media: PreflightVideo, li
   if (platform === 'tiktok' && limits.tiktokMaxDurationSec !== null && media.duration > limits.tiktokMaxDurationSec) {
     problems.push(`TikTok takes videos of at most ${limits.tiktokMaxDurationSec} seconds from this account: this clip is ${Math.round(media.duration)} seconds.`);
   }
+  if (platform === 'instagram' && limits.caption !== undefined) problems.push(...instagramCaptionProblems(limits.caption));
   return problems;
 }
 
@@ -39,11 +43,9 @@ export interface PlatformProblems {
   problems: string[];
 }
 
-/** The problems of each chosen platform that has any. */
+/** The problems of each chosen platform that has any, in the platforms' usual order. */
 export function preflight(platforms: ReadonlySet<AccountPlatform>, media: PreflightVideo, limits: PreflightLimits): PlatformProblems[] {
-  const order: AccountPlatform[] = ['tiktok', 'youtube'];
-  return order
-    .filter((platform) => platforms.has(platform))
+  return ACCOUNT_PLATFORMS.filter((platform) => platforms.has(platform))
     .map((platform) => ({ platform, problems: problemsFor(platform, media, limits) }))
     .filter((entry) => entry.problems.length > 0);
 }

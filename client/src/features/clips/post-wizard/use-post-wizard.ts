@@ -1,9 +1,20 @@
 import { useCallback, useMemo, useState } from 'react';
-import { commercialOf, disclosureProblem, NO_DISCLOSURE, PRIVATE_LEVEL, type Clip, type ConnectedAccount, type DisclosureChoice } from '@clipshift/shared';
+import {
+  commercialOf,
+  DEFAULT_INSTAGRAM_OPTIONS,
+  disclosureProblem,
+  NO_DISCLOSURE,
+  PRIVATE_LEVEL,
+  type Clip,
+  type ConnectedAccount,
+  type DisclosureChoice,
+  type InstagramPostOptions,
+} from '@clipshift/shared';
 import type { PostClipInput } from '@clipshift/shared';
 import { usePostClip } from '@/api/posting';
 import { useCreatorOptions } from '@/api/tiktok-accounts';
 import { postDescription, rankedSuggestions } from '../shared/description-text';
+import { instagramOptionsProblem } from '../shared/instagram-posting';
 import { ALL_INTERACTIONS_ALLOWED, combineCreatorOptions, interactionFlags, type Interactions, type PrivacyLevel } from '../shared/tiktok-posting';
 import { defaultYouTubeTitle, mediaOf, preflight, titleProblem } from './preflight';
 import { canAdvance, canPostWith, LAST_STEP, platformsOf, postReady, type WizardStep, type YouTubePrivacy } from './wizard-rules';
@@ -14,7 +25,8 @@ import { canAdvance, canPostWith, LAST_STEP, platformsOf, postReady, type Wizard
  * privacy has no default either). Until the user edits it, the description follows the clip: its
  * saved description, else the Best Match (or the text the details modal was editing when it opened
  * the wizard); the YouTube title is the clip's, cut to 100 characters. Nothing is disclosed as
- * commercial content until the user says so.
+ * commercial content until the user says so. Instagram starts from the API's defaults: shared to
+ * the feed, no trial, no collaborators.
  */
 export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] | undefined, onPosted: () => void, initialDescription?: string) {
   const [step, setStep] = useState<WizardStep>(1);
@@ -26,6 +38,7 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
   const [editedTitle, setTitle] = useState<string | null>(null);
   const [youtubePrivacy, setYouTubePrivacy] = useState<YouTubePrivacy | null>(null);
   const [notifySubscribers, setNotifySubscribers] = useState(false);
+  const [instagram, setInstagram] = useState<InstagramPostOptions>(DEFAULT_INSTAGRAM_OPTIONS);
   const { post, posting } = usePostClip();
 
   const suggestions = useMemo(() => rankedSuggestions(clip), [clip]);
@@ -54,8 +67,9 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
     stitch: interactions.stitch && !limits.locked.stitch,
   };
   const tiktokMaxDurationSec = creatorOptions.length > 0 ? Math.min(...creatorOptions.map((option) => option.max_video_post_duration_sec)) : null;
-  const problems = preflight(platforms, mediaOf(clip), { tiktokMaxDurationSec });
+  const problems = preflight(platforms, mediaOf(clip), { tiktokMaxDurationSec, caption: description });
   const youtubeTitleProblem = platforms.has('youtube') ? titleProblem(title) : null;
+  const instagramProblem = platforms.has('instagram') ? instagramOptionsProblem(instagram) : null;
   const choice = {
     accounts,
     selectedIds,
@@ -64,6 +78,7 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
     titleProblem: youtubeTitleProblem,
     preflightProblems: problems.reduce((sum, entry) => sum + entry.problems.length, 0),
     disclosureProblem: disclosureReason,
+    instagramProblem,
   };
 
   const toggleAccount = useCallback((id: string, on: boolean) => {
@@ -89,7 +104,8 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
     // Each platform's options go only when one of its accounts is chosen.
     const tiktok = tiktokIds.length > 0 && offeredPrivacy !== null ? { privacy_level: offeredPrivacy, ...interactionFlags(effectiveInteractions), tiktok_commercial: commercial } : {};
     const youtube = platforms.has('youtube') && youtubePrivacy !== null ? { title: title.trim(), youtube_privacy: youtubePrivacy, youtube_notify_subscribers: notifySubscribers } : {};
-    const input: PostClipInput = { id: clip.clip_id, description, account_ids: selectedIds, ...tiktok, ...youtube };
+    const reels = platforms.has('instagram') ? { instagram } : {};
+    const input: PostClipInput = { id: clip.clip_id, description, account_ids: selectedIds, ...tiktok, ...youtube, ...reels };
     post(input, { onSuccess: onPosted });
   };
 
@@ -120,6 +136,8 @@ export function usePostWizard(clip: Clip, accounts: readonly ConnectedAccount[] 
     setYouTubePrivacy,
     notifySubscribers,
     setNotifySubscribers,
+    instagram,
+    setInstagram,
     problems,
     disclosure,
     setDisclosure,

@@ -80,4 +80,16 @@ describe('the post wizard rules', () => {
     // TikTok's disclosure means nothing to a YouTube channel alone.
     expect(canAdvance(3, facts({ accounts: both, selectedIds: ['y'], privacy: null, youtubePrivacy: 'public', disclosureProblem: problem }))).toBe(true);
   });
+
+  it('asks nothing of Instagram and Facebook Reels but holds back collaborators the API would refuse', () => {
+    const reels = [account('i', false, 'instagram'), account('f', false, 'facebook'), account('t')];
+    const ready = (choice: Partial<WizardFacts>) => canAdvance(3, facts({ accounts: reels, privacy: null, ...choice }));
+    expect(ready({ selectedIds: ['i', 'f'] })).toBe(true);
+    expect(ready({ selectedIds: ['f'] })).toBe(true);
+    expect(ready({ selectedIds: ['i'], instagramProblem: 'A Reel can invite at most 3 collaborators' })).toBe(false);
+    // The Instagram options mean nothing to a Facebook Page alone, and TikTok still needs its privacy.
+    expect(ready({ selectedIds: ['f'], instagramProblem: 'A Reel can invite at most 3 collaborators' })).toBe(true);
+    expect(ready({ selectedIds: ['i', 't'] })).toBe(false);
+    expect(postReady({ accounts: reels, selectedIds: ['i', 'f', 't'], privacy: 'PUBLIC_TO_EVERYONE' })).toBe(true);
+  });
 });

@@ -42,13 +42,17 @@ export interface AccountsChoice {
   preflightProblems?: number;
   /** Why TikTok's commercial content disclosure is not complete (shared disclosureProblem), if it is not. */
   disclosureProblem?: string | null;
+  /** Why the API would refuse the Instagram options (collaborators), if it would. */
+  instagramProblem?: string | null;
 }
 
 /**
  * Step 3 (spec section 4): no accounts exist, or at least one is chosen with each chosen platform's
- * required options (TikTok's and YouTube's privacy have no default) and no preflight problem.
+ * required options (TikTok's and YouTube's privacy have no default; Instagram's and Facebook's Reels
+ * are public, with nothing required) and no preflight problem.
  */
-function accountsReady({ accounts, selectedIds, privacy, youtubePrivacy = null, titleProblem = null, preflightProblems = 0, disclosureProblem = null }: AccountsChoice): boolean {
+function accountsReady(choice: AccountsChoice): boolean {
+  const { accounts, selectedIds, privacy, youtubePrivacy = null, titleProblem = null, preflightProblems = 0, disclosureProblem = null, instagramProblem = null } = choice;
   if (!accounts) return false;
   if (accounts.length === 0) return true;
   const chosen = accounts.filter((account) => selectedIds.includes(account.id));
@@ -56,6 +60,7 @@ function accountsReady({ accounts, selectedIds, privacy, youtubePrivacy = null, 
   const platforms = platformsOf(chosen);
   if (platforms.has('tiktok') && (privacy === null || disclosureProblem !== null)) return false;
   if (platforms.has('youtube') && (youtubePrivacy === null || titleProblem !== null)) return false;
+  if (platforms.has('instagram') && instagramProblem !== null) return false;
   return preflightProblems === 0;
 }
 

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { PlatformIcon } from '@/components/platform-icon';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -22,7 +23,10 @@ export function YouTubeOptions({ title, titleProblem, onTitleChange, privacy, on
   const id = useId();
   return (
     <fieldset className="min-w-0 space-y-4 rounded-lg border p-3" data-testid="youtube-options">
-      <legend className="px-1 text-sm font-medium">YouTube</legend>
+      <legend className="flex items-center gap-1.5 px-1 text-sm font-medium">
+        <PlatformIcon platform="youtube" decorative />
+        YouTube
+      </legend>
       <div className="space-y-2">
         <div className="flex items-baseline justify-between gap-2">
           <Label htmlFor={`${id}-title`}>Title</Label>

@@ -94,7 +94,29 @@ function YouTubeSettingsRow({ settings }: { settings: AccountPostSettings }) {
   );
 }
 
-/** Who can see approved (and automatic) posts, chosen once per account of either platform. */
+/** An Instagram account or a Facebook Page: Reels are public, so nothing waits for a choice here. */
+function ReelsSettingsRow({ settings }: { settings: AccountPostSettings }) {
+  return (
+    <li className="space-y-2 rounded-lg border p-3" data-testid="account-post-settings" data-platform={settings.platform} aria-label={`Post settings of ${settings.account}`}>
+      <RowHeader settings={settings} platform={settings.platform} chosen />
+      <p className="text-sm text-muted-foreground">Public Reels: there is nothing to choose before approving.</p>
+    </li>
+  );
+}
+
+function SettingsRow({ settings }: { settings: AccountPostSettings }) {
+  switch (settings.platform) {
+    case 'tiktok':
+      return <TikTokSettingsRow settings={settings} />;
+    case 'youtube':
+      return <YouTubeSettingsRow settings={settings} />;
+    case 'instagram':
+    case 'facebook':
+      return <ReelsSettingsRow settings={settings} />;
+  }
+}
+
+/** Who can see approved (and automatic) posts, chosen once per account where its platform asks (TikTok, YouTube). */
 export function AccountPostSettingsCard() {
   const { data, isLoading } = useAccountPostSettings();
   if (!isLoading && (!data || data.length === 0)) return null;
@@ -112,13 +134,9 @@ export function AccountPostSettingsCard() {
           <Skeleton className="h-24 w-full" />
         ) : (
           <ul className="grid gap-3 lg:grid-cols-2">
-            {data?.map((settings) =>
-              settings.platform === 'youtube' ? (
-                <YouTubeSettingsRow key={settings.tiktok_account_id} settings={settings} />
-              ) : (
-                <TikTokSettingsRow key={settings.tiktok_account_id} settings={settings} />
-              ),
-            )}
+            {data?.map((settings) => (
+              <SettingsRow key={settings.tiktok_account_id} settings={settings} />
+            ))}
           </ul>
         )}
       </CardContent>

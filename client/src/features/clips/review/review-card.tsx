@@ -4,14 +4,17 @@ import {
   approvalCommercialProblem,
   approvalPrivacyProblem,
   commercialOf,
+  DEFAULT_INSTAGRAM_OPTIONS,
   DESCRIPTION_MAX_LENGTH,
   disclosureProblem,
   formatAccountHandle,
   NO_DISCLOSURE,
+  type AccountPlatform,
   type AccountPostSettings,
   type Clip,
   type ConnectedAccount,
   type DisclosureChoice,
+  type InstagramPostOptions,
 } from '@clipshift/shared';
 import { useAccountPostSettings, useApproveClip, useRejectClip } from '@/api/review';
 import { isLinkedTo } from '@/api/tiktok-accounts';
@@ -26,14 +29,28 @@ import { CommercialDisclosure } from '../shared/commercial-disclosure';
 import { ConsentLine } from '../shared/consent-line';
 import { DescriptionEditor } from '../shared/description-editor';
 import { DescriptionOptions } from '../shared/description-options';
+import { InstagramOptions } from '../shared/instagram-options';
+import { instagramOptionsProblem } from '../shared/instagram-posting';
+
+interface ApprovalChoice {
+  accountIds: readonly string[];
+  settings: readonly AccountPostSettings[];
+  disclosure: DisclosureChoice;
+  tiktokChosen: boolean;
+  /** The Instagram options, when an Instagram account is chosen. */
+  instagram: InstagramPostOptions | null;
+}
 
 /**
- * Why Approve waits, in the server's words where it would refuse (a privacy nobody chose, branded
- * content to an account that posts privately), or the disclosure left incomplete; null when it may go.
+ * Why Approve waits, in the server's words where it would refuse (a privacy nobody chose where the
+ * platform asks for one, branded content to an account that posts privately, collaborators
+ * Instagram would not take), or the disclosure left incomplete; null when it may go.
  */
-function approvalProblem(accountIds: readonly string[], settings: readonly AccountPostSettings[], disclosure: DisclosureChoice, tiktokChosen: boolean): string | null {
+function approvalProblem({ accountIds, settings, disclosure, tiktokChosen, instagram }: ApprovalChoice): string | null {
   const privacy = approvalPrivacyProblem(accountIds, settings);
   if (privacy) return `${privacy}: see “Post settings per account” above.`;
+  const reels = instagram ? instagramOptionsProblem(instagram) : null;
+  if (reels) return reels;
   if (!tiktokChosen) return null;
   const commercial = approvalCommercialProblem(accountIds, settings, commercialOf(disclosure));
   if (commercial) return `${commercial}: choose another privacy for the account in “Post settings per account” above.`;
@@ -64,9 +81,13 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
   const titleId = `${id}-title`;
   const reasonId = `${id}-approve-reason`;
   const [disclosure, setDisclosure] = useState<DisclosureChoice>(NO_DISCLOSURE);
-  const tiktokChosen = accounts.some((account) => account.platform === 'tiktok' && accountIds.includes(account.id));
+  const [instagram, setInstagram] = useState<InstagramPostOptions>(DEFAULT_INSTAGRAM_OPTIONS);
+  const chosenOn = (platform: AccountPlatform) => accounts.some((account) => account.platform === platform && accountIds.includes(account.id));
+  const tiktokChosen = chosenOn('tiktok');
+  const instagramChosen = chosenOn('instagram');
   // What the server would refuse, and an incomplete disclosure: said before the click.
-  const problem = approvalProblem(accountIds, useAccountPostSettings().data ?? [], disclosure, tiktokChosen);
+  const settings = useAccountPostSettings().data ?? [];
+  const problem = approvalProblem({ accountIds, settings, disclosure, tiktokChosen, instagram: instagramChosen ? instagram : null });
 
   const toggleAccount = (accountId: string, on: boolean) => setAccountIds((ids) => (on ? [...ids, accountId] : ids.filter((other) => other !== accountId)));
 
@@ -104,7 +125,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
           <fieldset className="space-y-2">
             <legend className="mb-2 text-sm font-medium">Post to</legend>
             {accounts.length === 0 ? (
-              <p className="text-sm text-muted-foreground">No account is connected: connect a TikTok account or a YouTube channel in Settings to approve.</p>
+              <p className="text-sm text-muted-foreground">No account is connected: connect one in Settings to approve.</p>
             ) : (
               <div className="flex flex-wrap gap-x-6 gap-y-2">
                 {accounts.map((account) => (
@@ -123,12 +144,21 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
             )}
           </fieldset>
           {tiktokChosen && <CommercialDisclosure value={disclosure} onChange={setDisclosure} disabled={busy} />}
+          {instagramChosen && <InstagramOptions value={instagram} onChange={setInstagram} disabled={busy} />}
           <div className="flex flex-wrap items-center gap-2">
             <Button
               variant="brand"
               disabled={busy || accountIds.length === 0 || tooLong || !description.trim() || problem !== null}
               aria-describedby={problem ? reasonId : undefined}
-              onClick={() => approve.mutate({ clip_id: clip.clip_id, description, account_ids: accountIds, ...(tiktokChosen ? { tiktok_commercial: commercialOf(disclosure) } : {}) })}
+              onClick={() =>
+                approve.mutate({
+                  clip_id: clip.clip_id,
+                  description,
+                  account_ids: accountIds,
+                  ...(tiktokChosen ? { tiktok_commercial: commercialOf(disclosure) } : {}),
+                  ...(instagramChosen ? { instagram } : {}),
+                })
+              }
             >
               {approve.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
               Approve
@@ -143,7 +173,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
               {problem}
             </p>
           )}
-          <ConsentLine brandedContent={tiktokChosen && commercialOf(disclosure).branded_content} />
+          {tiktokChosen && <ConsentLine brandedContent={commercialOf(disclosure).branded_content} />}
         </div>
       </CardContent>
     </Card>
