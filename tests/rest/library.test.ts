@@ -54,7 +54,7 @@ describe('REST streamers, downloads and clips', () => {
     expect(created.body).toMatchObject({ name: 'Shroud', clip_limit: 5, vertical: true, language: 'en', schedule: null, tiktok_accounts: [], next_run_at: null });
     expect(Object.keys(bodyOf(created, z.record(z.string(), z.unknown()))).sort()).toEqual(
       [
-        ...['auto_publish', 'auto_subtitle', 'clip_limit', 'created_at', 'display_name', 'language', 'layout', 'name', 'next_run_at', 'schedule', 'accounts', 'updated_at', 'vertical'],
+        ...['auto_publish', 'auto_subtitle', 'clip_limit', 'created_at', 'display_name', 'language', 'layout', 'name', 'next_run_at', 'schedule', 'tiktok_accounts', 'updated_at', 'vertical'],
         // The studio's fields (rest-api.md "Studio"), with their defaults.
         ...['crop_focus', 'facecam', 'gameplay', 'split_ratio', 'caption_style', 'glossary', 'normalize_audio'],
         // Clip selection (rest-api.md "Automation").
