@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type AliasableExpression, type Expression, type Insertable, type Selectable } from 'kysely';
 import type { ClipEdit, ListClipsInput, TranscriptWordDto } from '@clipshift/shared';
 import type { LoudnessReading } from '../../engines/media/index.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
@@ -41,26 +41,46 @@ export const LIST_COLUMNS = [
 export type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;
 
 /**
- * A page of the user's library, newest clip first, filtered by streamer and title, and the total,
- * as two statements under way at once: the rows come back first (the count reads every match), so
- * that their posts and renders can be looked up while the total is counted.
+ * What other domains add to each row of a page, as SQL on the clip's row id (each domain builds its
+ * own, over its own tables), under the names of T.
  */
-export function selectClipPage(db: DbOrTrx, userId: string, input: ListClipsInput): { rows: Promise<ClipListRow[]>; total: Promise<number> } {
+export type ClipPageColumns<T> = (clipRowId: Expression<string>) => { [K in keyof T]: AliasableExpression<T[K]> };
+
+/**
+ * A page of the user's library, newest clip first, filtered by streamer and title, and the total,
+ * as two statements under way at once (the count reads every match, the page only its rows). The
+ * columns of other domains ride in the page's statement, computed for the page's rows only.
+ */
+export function selectClipPage<T extends object>(
+  db: DbOrTrx,
+  userId: string,
+  input: ListClipsInput,
+  columns?: ClipPageColumns<T>,
+): { rows: Promise<(ClipListRow & T)[]>; total: Promise<number> } {
   let filtered = db.selectFrom('clips').where('user_id', '=', userId);
   if (input.streamer) filtered = filtered.where(sql<string>`lower(streamer_name)`, '=', input.streamer.toLowerCase());
   if (input.search) filtered = filtered.where('title', 'ilike', containsPattern(input.search));
-  const rows = filtered
+  const page = filtered
     .select(LIST_COLUMNS)
     .orderBy('twitch_created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(input.limit)
-    .offset((input.page - 1) * input.limit)
-    .execute();
+    .offset((input.page - 1) * input.limit);
+  const rows = columns
+    ? db
+        .selectFrom(page.as('page'))
+        .selectAll('page')
+        .select((eb) => Object.entries<AliasableExpression<unknown>>(columns(eb.ref('page.id'))).map(([name, value]) => value.as(name)))
+        .orderBy('page.twitch_created_at', 'desc')
+        .orderBy('page.id', 'desc')
+        .execute()
+    : page.execute();
   const total = filtered
     .select(sql<number>`count(*)::int`.as('total'))
     .executeTakeFirstOrThrow()
     .then((count) => count.total);
-  return { rows, total };
+  // The named columns are T's (ClipPageColumns), which the builder's types cannot follow through Object.entries.
+  return { rows: rows as Promise<(ClipListRow & T)[]>, total };
 }
 
 export function selectClipByClipId(db: DbOrTrx, userId: string, clipId: string): Promise<ClipRow | undefined> {

@@ -29,6 +29,7 @@ import {
   updateSubtitled,
   updateTranscript,
   type ClipListRow,
+  type ClipPageColumns,
   type ClipRow,
   type RenderedVideo,
   type SubtitledClip,
@@ -39,7 +40,7 @@ import {
 export { CLIP_CONTENT_TYPES, CLIP_FILES, clipKey, instanceWorkDir, mediaRoot, workRoot, type ClipFile } from './files.ts';
 
 export { storageUsage, type StorageUsage } from './storage.ts';
-export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
+export type { ClipListRow, ClipPageColumns, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
 /** The review inbox's state of each clip: the review domain reads and settles it through these. */
 export { countPendingClips, selectPendingClips as pendingClips, settlePendingClip } from './queries.ts';
 
@@ -57,14 +58,17 @@ export interface ClipPage {
  * so that a caller can look up what it adds to each row while the total is counted. Both promises
  * must be awaited (Promise.all), or a failed count goes unhandled.
  */
-export interface PendingClipPage {
-  rows: Promise<ClipListRow[]>;
+export interface PendingClipPage<T extends object = object> {
+  rows: Promise<(ClipListRow & T)[]>;
   total: Promise<number>;
 }
 
-/** A page of the user's library, newest clip first, filtered by streamer and title; both queries start at once. */
-export function startClipPage(db: DbOrTrx, userId: string, input: ListClipsInput): PendingClipPage {
-  return selectClipPage(db, userId, input);
+/**
+ * A page of the user's library, newest clip first, filtered by streamer and title; both queries start
+ * at once. `columns` adds other domains' data of each clip to its row, in the page's own statement.
+ */
+export function startClipPage<T extends object = object>(db: DbOrTrx, userId: string, input: ListClipsInput, columns?: ClipPageColumns<T>): PendingClipPage<T> {
+  return selectClipPage(db, userId, input, columns);
 }
 
 /** A page of the user's library, newest clip first, filtered by streamer and title. */
