@@ -1,4 +1,4 @@
-import { sql, type AliasableExpression, type Expression, type Insertable, type Selectable } from 'kysely';
+import { sql, type AliasableExpression, type AliasedExpression, type Expression, type Insertable, type Selectable } from 'kysely';
 import type { ClipEdit, ListClipsInput, TranscriptWordDto } from '@clipshift/shared';
 import type { LoudnessReading } from '../../engines/media/index.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
@@ -42,9 +42,18 @@ export type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;
 
 /**
  * What other domains add to each row of a page, as SQL on the clip's row id (each domain builds its
- * own, over its own tables), under the names of T.
+ * own, over its own tables), under the names of T. Built once: Kysely's expressions are immutable, and
+ * building them per request showed in profiles.
  */
-export type ClipPageColumns<T> = (clipRowId: Expression<string>) => { [K in keyof T]: AliasableExpression<T[K]> };
+export class ClipPageColumns<T extends object> {
+  /** Types the rows of a page with these columns; never set. */
+  declare private readonly row: T;
+  readonly selections: readonly AliasedExpression<unknown, string>[];
+
+  constructor(build: (clipRowId: Expression<string>) => { [K in keyof T]: AliasableExpression<T[K]> }) {
+    this.selections = Object.entries<AliasableExpression<unknown>>(build(sql.ref<string>('page.id'))).map(([name, value]) => value.as(name));
+  }
+}
 
 /**
  * A page of the user's library, newest clip first, filtered by streamer and title, and the total,
@@ -70,7 +79,7 @@ export function selectClipPage<T extends object>(
     ? db
         .selectFrom(page.as('page'))
         .selectAll('page')
-        .select((eb) => Object.entries<AliasableExpression<unknown>>(columns(eb.ref('page.id'))).map(([name, value]) => value.as(name)))
+        .select(columns.selections)
         .orderBy('page.twitch_created_at', 'desc')
         .orderBy('page.id', 'desc')
         .execute()
@@ -79,7 +88,7 @@ export function selectClipPage<T extends object>(
     .select(sql<number>`count(*)::int`.as('total'))
     .executeTakeFirstOrThrow()
     .then((count) => count.total);
-  // The named columns are T's (ClipPageColumns), which the builder's types cannot follow through Object.entries.
+  // The named columns are T's (ClipPageColumns), which the builder's types cannot follow through its selections.
   return { rows: rows as Promise<(ClipListRow & T)[]>, total };
 }
 

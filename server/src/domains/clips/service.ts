@@ -40,7 +40,8 @@ import {
 export { CLIP_CONTENT_TYPES, CLIP_FILES, clipKey, instanceWorkDir, mediaRoot, workRoot, type ClipFile } from './files.ts';
 
 export { storageUsage, type StorageUsage } from './storage.ts';
-export type { ClipListRow, ClipPageColumns, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
+export { ClipPageColumns } from './queries.ts';
+export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
 /** The review inbox's state of each clip: the review domain reads and settles it through these. */
 export { countPendingClips, selectPendingClips as pendingClips, settlePendingClip } from './queries.ts';
 
