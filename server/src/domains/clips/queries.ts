@@ -56,40 +56,38 @@ export class ClipPageColumns<T extends object> {
 }
 
 /**
- * A page of the user's library, newest clip first, filtered by streamer and title, and the total,
- * as two statements under way at once (the count reads every match, the page only its rows). The
- * columns of other domains ride in the page's statement, computed for the page's rows only.
+ * A page of the user's library, newest clip first, filtered by streamer and title, with the other
+ * domains' columns and the total, in one statement. The count (it reads every match) runs only for a
+ * full page: a shorter one is the end of the list, so its total is its offset plus its rows. The
+ * columns and the count are computed once the page's rows are chosen, for those rows only.
  */
-export function selectClipPage<T extends object>(
+export async function selectClipPage<T extends object>(
   db: DbOrTrx,
   userId: string,
   input: ListClipsInput,
   columns?: ClipPageColumns<T>,
-): { rows: Promise<(ClipListRow & T)[]>; total: Promise<number> } {
+): Promise<{ rows: (ClipListRow & T)[]; total: number }> {
   let filtered = db.selectFrom('clips').where('user_id', '=', userId);
   if (input.streamer) filtered = filtered.where(sql<string>`lower(streamer_name)`, '=', input.streamer.toLowerCase());
   if (input.search) filtered = filtered.where('title', 'ilike', containsPattern(input.search));
-  const page = filtered
-    .select(LIST_COLUMNS)
-    .orderBy('twitch_created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(input.limit)
-    .offset((input.page - 1) * input.limit);
-  const rows = columns
-    ? db
-        .selectFrom(page.as('page'))
-        .selectAll('page')
-        .select(columns.selections)
-        .orderBy('page.twitch_created_at', 'desc')
-        .orderBy('page.id', 'desc')
-        .execute()
-    : page.execute();
-  const total = filtered
-    .select(sql<number>`count(*)::int`.as('total'))
-    .executeTakeFirstOrThrow()
-    .then((count) => count.total);
+  const offset = (input.page - 1) * input.limit;
+  const page = filtered.select(LIST_COLUMNS).orderBy('twitch_created_at', 'desc').orderBy('id', 'desc').limit(input.limit).offset(offset);
+  const count = filtered.select(sql<number>`count(*)::int`.as('total'));
+  // PostgreSQL runs the count's subplan only when the case reaches it (never for a partial page).
+  const matches = sql<number | null>`case when count(*) over () < ${input.limit} then null else (${count}) end`;
+  const rows = await db
+    .selectFrom(page.as('page'))
+    .selectAll('page')
+    .select(columns?.selections ?? [])
+    .select(matches.as('matches'))
+    .orderBy('page.twitch_created_at', 'desc')
+    .orderBy('page.id', 'desc')
+    .execute();
+  const first = rows[0];
+  // No row: no match at all on the first page; past the end of the list, only a count can tell.
+  const total = first ? (first.matches ?? offset + rows.length) : input.page === 1 ? 0 : (await count.executeTakeFirstOrThrow()).total;
   // The named columns are T's (ClipPageColumns), which the builder's types cannot follow through its selections.
-  return { rows: rows as Promise<(ClipListRow & T)[]>, total };
+  return { rows: rows as (ClipListRow & T)[], total };
 }
 
 export function selectClipByClipId(db: DbOrTrx, userId: string, clipId: string): Promise<ClipRow | undefined> {

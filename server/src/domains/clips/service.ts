@@ -47,35 +47,19 @@ export { countPendingClips, selectPendingClips as pendingClips, settlePendingCli
 
 const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);
 
-export interface ClipPage {
-  rows: ClipListRow[];
+export interface ClipPage<T extends object = object> {
+  rows: (ClipListRow & T)[];
   total: number;
   page: number;
   limit: number;
 }
 
 /**
- * A page of the user's library as it arrives: the rows before the total (counting takes longest),
- * so that a caller can look up what it adds to each row while the total is counted. Both promises
- * must be awaited (Promise.all), or a failed count goes unhandled.
+ * A page of the user's library, newest clip first, filtered by streamer and title, with its total.
+ * `columns` adds other domains' data of each clip to its row, in the page's own statement.
  */
-export interface PendingClipPage<T extends object = object> {
-  rows: Promise<(ClipListRow & T)[]>;
-  total: Promise<number>;
-}
-
-/**
- * A page of the user's library, newest clip first, filtered by streamer and title; both queries start
- * at once. `columns` adds other domains' data of each clip to its row, in the page's own statement.
- */
-export function startClipPage<T extends object = object>(db: DbOrTrx, userId: string, input: ListClipsInput, columns?: ClipPageColumns<T>): PendingClipPage<T> {
-  return selectClipPage(db, userId, input, columns);
-}
-
-/** A page of the user's library, newest clip first, filtered by streamer and title. */
-export async function listClips(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipPage> {
-  const page = startClipPage(db, userId, input);
-  const [rows, total] = await Promise.all([page.rows, page.total]);
+export async function listClips<T extends object = object>(db: DbOrTrx, userId: string, input: ListClipsInput, columns?: ClipPageColumns<T>): Promise<ClipPage<T>> {
+  const { rows, total } = await selectClipPage(db, userId, input, columns);
   return { rows, total, page: input.page, limit: input.limit };
 }
 

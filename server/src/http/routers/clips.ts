@@ -4,7 +4,7 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { clipFileUrls } from '../files.ts';
 import { authedProcedure, router, validated } from '../trpc.ts';
-import { ClipPageColumns, clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, startClipPage, updateDescriptions, type ClipListRow, type ClipRow } from '../../domains/clips/service.ts';
+import { ClipPageColumns, clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipRow } from '../../domains/clips/service.ts';
 import { postedTo, postedToColumn, postedToOf, type PostedTo } from '../../domains/publishing/service.ts';
 import { renderStateColumn, renderStateOf, renderStates } from '../../domains/subtitles/service.ts';
 
@@ -79,14 +79,12 @@ export async function toClips(db: DbOrTrx, rows: readonly ClipListRow[]): Promis
 
 /**
  * Each clip's posts and render ride in the page's own statement, as columns that publishing and
- * subtitles build over their own tables (decision 0031): a page is three statements, the session,
- * the page and its total.
+ * subtitles build over their own tables (decision 0031): with the session, a page is two statements.
  */
 const ACTIVITY_COLUMNS = new ClipPageColumns((clipRowId) => ({ posts: postedToColumn(clipRowId), latest_request: renderStateColumn(clipRowId) }));
 
 async function clipListOf(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipList> {
-  const page = startClipPage(db, userId, input, ACTIVITY_COLUMNS);
-  const [rows, total] = await Promise.all([page.rows, page.total]);
+  const { rows, total } = await listClips(db, userId, input, ACTIVITY_COLUMNS);
   const clips = rows.map((row) => toClip(row, { posted: postedToOf(row.posts), render: renderStateOf(row.latest_request) }));
   return { clips, total, page: input.page, limit: input.limit };
 }
