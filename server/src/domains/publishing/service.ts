@@ -29,7 +29,7 @@ function toPostedTo(post: ClipPost): PostedTo[number] {
   return { account, status: post.status, percent: post.percent, platform: post.platform, external_id: post.external_id, stats: statsOf(post), warning: post.warning };
 }
 
-/** Upload states of each clip, keyed by clip row id (for the clip list and details). */
+/** Upload states of each clip, keyed by clip row id (a clip's details, the review inbox; the clip list uses postedToColumn). */
 export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Promise<Map<string, PostedTo>> {
   const map = new Map<string, PostedTo>();
   if (!clipRowIds.length) return map;
