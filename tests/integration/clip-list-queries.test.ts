@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClipList } from '@clipshift/shared';
+import type { ClipDetails, ClipList } from '@clipshift/shared';
 import { createSession, SESSION_COOKIE } from '../../server/src/domains/auth/service.ts';
 import type { AppDeps } from '../../server/src/domains/deps.ts';
 import type { Database } from '../../server/src/platform/db/schema.ts';
@@ -9,10 +9,10 @@ import { createTestApp, startTestServer, type TestApp, type TestServer } from '.
 /** Clips in the library: more than the largest page asked for, so every page is full. */
 const CLIPS = 60;
 /**
- * Statements of one GET /api/clips: the session, the page, its total, the page's posts and the
- * page's renders. Whatever the page size: a lookup per clip would multiply it.
+ * Statements of one GET /api/clips: the session and the page (each clip's posts and render, and the
+ * total, ride in it as columns). Whatever the page size: a lookup per clip would multiply it.
  */
-const STATEMENTS_PER_PAGE = 5;
+const STATEMENTS_PER_PAGE = 2;
 
 /**
  * A library whose every clip has what the list shows beyond its own row: a studio edit, two posts
@@ -33,7 +33,8 @@ async function seedLibrary(db: AppDeps['db'], userId: string): Promise<void> {
     select c.user_id, c.id, a.id, '@' || a.username, a.open_id, a.platform,
            case when a.platform = 'tiktok' then 'published' else 'failed' end, 'direct', 'caption',
            case when a.platform = 'tiktok' then '{"views":10,"likes":2,"comments":1,"shares":0}'::jsonb end,
-           case when a.platform = 'tiktok' then now() end
+           -- Times with microseconds of all sorts: the list must read them as the details do.
+           case when a.platform = 'tiktok' then now() - c.view_count * interval '1.000777 second' end
     from clips c cross join accounts a where c.user_id = ${userId}::uuid`.execute(db);
   await sql`
     insert into subtitle_requests (user_id, clip_row_id, status, stage, percent)
@@ -79,5 +80,17 @@ describe('GET /api/clips statements', () => {
     }
     expect(large.count).toBe(small.count);
     expect(large.count).toBeLessThanOrEqual(STATEMENTS_PER_PAGE);
+  });
+
+  it("shows each clip's posts and render as the clip's own page does", async () => {
+    const { page } = await statementsOfPage(50);
+    for (const clip of page.clips.slice(0, 20)) {
+      const response = await fetch(`${server.baseUrl}/api/clips/${clip.clip_id}`, { headers: { cookie } });
+      const details = (await response.json()) as ClipDetails;
+      // The details look posts and renders up with statements of their own: the same values, to the millisecond.
+      expect(clip.posted_to).toEqual(details.posted_to);
+      expect(clip.render).toEqual(details.render);
+      expect(clip.posted_to.find((post) => post.status === 'published')?.stats?.fetched_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    }
   });
 });

@@ -39,6 +39,13 @@ describe('clip library', () => {
     const last = await as(alice).clips.list({ page: 3, limit: 3 });
     expect(last.clips.map((clip) => clip.clip_id)).toEqual(['Clip0']);
     expect(await as(alice).clips.list({ page: 9, limit: 3 })).toMatchObject({ clips: [], total: 7, page: 9, limit: 3 });
+    // Full pages are counted; a shorter page ends the list; past the end the count tells.
+    for (const [page, limit] of [[2, 3], [3, 3], [1, 7], [2, 7], [1, 8], [2, 6], [1, 100]] as const) {
+      expect((await as(alice).clips.list({ page, limit })).total, `page ${page} of ${limit}`).toBe(7);
+    }
+    expect((await as(alice).clips.list({ streamer: 'shroud', page: 2, limit: 2 })).total).toBe(3);
+    expect((await as(alice).clips.list({ streamer: 'nobody', page: 1, limit: 2 })).total).toBe(0);
+    expect((await as(alice).clips.list({ streamer: 'nobody', page: 4, limit: 2 })).total).toBe(0);
   });
 
   it('filters by streamer (any case) and by title search, case-insensitive', async () => {

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type AliasableExpression, type AliasedExpression, type Expression, type Insertable, type Selectable } from 'kysely';
 import type { ClipEdit, ListClipsInput, TranscriptWordDto } from '@clipshift/shared';
 import type { LoudnessReading } from '../../engines/media/index.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
@@ -41,26 +41,53 @@ export const LIST_COLUMNS = [
 export type ClipListRow = Pick<ClipRow, (typeof LIST_COLUMNS)[number]>;
 
 /**
- * A page of the user's library, newest clip first, filtered by streamer and title, and the total,
- * as two statements under way at once: the rows come back first (the count reads every match), so
- * that their posts and renders can be looked up while the total is counted.
+ * What other domains add to each row of a page, as SQL on the clip's row id (each domain builds its
+ * own, over its own tables), under the names of T. Built once: Kysely's expressions are immutable, and
+ * building them per request showed in profiles.
  */
-export function selectClipPage(db: DbOrTrx, userId: string, input: ListClipsInput): { rows: Promise<ClipListRow[]>; total: Promise<number> } {
+export class ClipPageColumns<T extends object> {
+  /** Types the rows of a page with these columns; never set. */
+  declare private readonly row: T;
+  readonly selections: readonly AliasedExpression<unknown, string>[];
+
+  constructor(build: (clipRowId: Expression<string>) => { [K in keyof T]: AliasableExpression<T[K]> }) {
+    this.selections = Object.entries<AliasableExpression<unknown>>(build(sql.ref<string>('page.id'))).map(([name, value]) => value.as(name));
+  }
+}
+
+/**
+ * A page of the user's library, newest clip first, filtered by streamer and title, with the other
+ * domains' columns and the total, in one statement. The count (it reads every match) runs only for a
+ * full page: a shorter one is the end of the list, so its total is its offset plus its rows. The
+ * columns and the count are computed once the page's rows are chosen, for those rows only.
+ */
+export async function selectClipPage<T extends object>(
+  db: DbOrTrx,
+  userId: string,
+  input: ListClipsInput,
+  columns?: ClipPageColumns<T>,
+): Promise<{ rows: (ClipListRow & T)[]; total: number }> {
   let filtered = db.selectFrom('clips').where('user_id', '=', userId);
   if (input.streamer) filtered = filtered.where(sql<string>`lower(streamer_name)`, '=', input.streamer.toLowerCase());
   if (input.search) filtered = filtered.where('title', 'ilike', containsPattern(input.search));
-  const rows = filtered
-    .select(LIST_COLUMNS)
-    .orderBy('twitch_created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(input.limit)
-    .offset((input.page - 1) * input.limit)
+  const offset = (input.page - 1) * input.limit;
+  const page = filtered.select(LIST_COLUMNS).orderBy('twitch_created_at', 'desc').orderBy('id', 'desc').limit(input.limit).offset(offset);
+  const count = filtered.select(sql<number>`count(*)::int`.as('total'));
+  // PostgreSQL runs the count's subplan only when the case reaches it (never for a partial page).
+  const matches = sql<number | null>`case when count(*) over () < ${input.limit} then null else (${count}) end`;
+  const rows = await db
+    .selectFrom(page.as('page'))
+    .selectAll('page')
+    .select(columns?.selections ?? [])
+    .select(matches.as('matches'))
+    .orderBy('page.twitch_created_at', 'desc')
+    .orderBy('page.id', 'desc')
     .execute();
-  const total = filtered
-    .select(sql<number>`count(*)::int`.as('total'))
-    .executeTakeFirstOrThrow()
-    .then((count) => count.total);
-  return { rows, total };
+  const first = rows[0];
+  // No row: no match at all on the first page; past the end of the list, only a count can tell.
+  const total = first ? (first.matches ?? offset + rows.length) : input.page === 1 ? 0 : (await count.executeTakeFirstOrThrow()).total;
+  // The named columns are T's (ClipPageColumns), which the builder's types cannot follow through its selections.
+  return { rows: rows as (ClipListRow & T)[], total };
 }
 
 export function selectClipByClipId(db: DbOrTrx, userId: string, clipId: string): Promise<ClipRow | undefined> {

@@ -29,6 +29,7 @@ import {
   updateSubtitled,
   updateTranscript,
   type ClipListRow,
+  type ClipPageColumns,
   type ClipRow,
   type RenderedVideo,
   type SubtitledClip,
@@ -41,38 +42,26 @@ export { CLIP_CONTENT_TYPES, CLIP_FILES, clipKey, instanceWorkDir, mediaRoot, wo
 export { storageUsage, type StorageUsage } from './storage.ts';
 /** URLs a platform fetches a clip's video from without a session (Instagram's video_url), and the route's check of them. */
 export { MEDIA_LINK_GONE, mediaLinkVideo, PUBLIC_MEDIA_PATH, PUBLIC_MEDIA_TTL_SECONDS, publicMediaUrl, type PublicMediaUrl } from './media-links.ts';
+export { ClipPageColumns } from './queries.ts';
 export type { ClipListRow, ClipRow, RenderedVideo, SubtitledClip, TranscriptUpdate } from './queries.ts';
 /** The review inbox's state of each clip: the review domain reads and settles it through these. */
 export { countPendingClips, selectPendingClips as pendingClips, settlePendingClip } from './queries.ts';
 
 const clipNotFound = (id: string) => notFound(`Clip ${id} not found`);
 
-export interface ClipPage {
-  rows: ClipListRow[];
+export interface ClipPage<T extends object = object> {
+  rows: (ClipListRow & T)[];
   total: number;
   page: number;
   limit: number;
 }
 
 /**
- * A page of the user's library as it arrives: the rows before the total (counting takes longest),
- * so that a caller can look up what it adds to each row while the total is counted. Both promises
- * must be awaited (Promise.all), or a failed count goes unhandled.
+ * A page of the user's library, newest clip first, filtered by streamer and title, with its total.
+ * `columns` adds other domains' data of each clip to its row, in the page's own statement.
  */
-export interface PendingClipPage {
-  rows: Promise<ClipListRow[]>;
-  total: Promise<number>;
-}
-
-/** A page of the user's library, newest clip first, filtered by streamer and title; both queries start at once. */
-export function startClipPage(db: DbOrTrx, userId: string, input: ListClipsInput): PendingClipPage {
-  return selectClipPage(db, userId, input);
-}
-
-/** A page of the user's library, newest clip first, filtered by streamer and title. */
-export async function listClips(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipPage> {
-  const page = startClipPage(db, userId, input);
-  const [rows, total] = await Promise.all([page.rows, page.total]);
+export async function listClips<T extends object = object>(db: DbOrTrx, userId: string, input: ListClipsInput, columns?: ClipPageColumns<T>): Promise<ClipPage<T>> {
+  const { rows, total } = await selectClipPage(db, userId, input, columns);
   return { rows, total, page: input.page, limit: input.limit };
 }
 

@@ -1,7 +1,8 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { expressionBuilder, sql, type AliasableExpression, type Expression, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { anyUuid } from '../../platform/db/arrays.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { AccountPlatform, AccountPostSettingsTable, OAuthStatesTable, PostingSchedulesTable, AccountsTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
+import type { AccountPlatform, AccountPostSettingsTable, AccountsTable, Database, OAuthStatesTable, PostingSchedulesTable, UploadsTable, UploadStatus } from '../../platform/db/schema.ts';
 
 /**
  * SQL of the tables the publishing domain owns: accounts, streamer_accounts, uploads,
@@ -131,6 +132,42 @@ export function selectUploadsOfClips(db: DbOrTrx, clipRowIds: readonly string[])
     .where('u.clip_row_id', '=', anyUuid(clipRowIds))
     .orderBy('u.created_at')
     .execute();
+}
+
+/** A post of a clip as a statement of another domain carries it: selectUploadsOfClips' row, its time as text. */
+export type ClipPostJson = Omit<Awaited<ReturnType<typeof selectUploadsOfClips>>[number], 'clip_row_id' | 'stats_fetched_at'> & { stats_fetched_at: string | null };
+
+/**
+ * The clip's posts, oldest first, as one JSON array (null: none), for a statement that lists clips to
+ * carry per row (the clip list's page). The time goes as PostgreSQL's text of it, so that it is read
+ * into the same Date as the column itself (parseTimestamptz).
+ */
+export function uploadsOfClipColumn(clipRowId: Expression<string>): AliasableExpression<ClipPostJson[] | null> {
+  const eb = expressionBuilder<Database, never>();
+  return eb
+    .selectFrom('uploads as u')
+    .leftJoin('accounts as a', 'a.id', 'u.account_id')
+    .select((post) =>
+      post.fn
+        .jsonAgg(
+          jsonBuildObject({
+            status: post.ref('u.status'),
+            percent: post.ref('u.percent'),
+            account_name: post.ref('u.account_name'),
+            platform: post.ref('u.platform'),
+            external_id: post.ref('u.external_id'),
+            stats: post.ref('u.stats'),
+            stats_fetched_at: sql<string | null>`${post.ref('u.stats_fetched_at')}::text`,
+            warning: post.ref('u.warning'),
+            username: post.ref('a.username'),
+            display_name: post.ref('a.display_name'),
+          }),
+        )
+        .orderBy('u.created_at')
+        .as('posts'),
+    )
+    .where('u.clip_row_id', '=', clipRowId)
+    .$asScalar();
 }
 
 /** Statuses in which an upload of the same clip to the same account may be made again. */

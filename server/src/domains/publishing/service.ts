@@ -7,7 +7,8 @@ import { recordLog } from '../logs/service.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { accountLabel } from './accounts.ts';
 import { postChoices, type PostChoice } from './post-settings.ts';
-import { selectAccountNames, selectLinkedAccountIds, selectUpload, selectUploadsOfClips } from './queries.ts';
+import { parseTimestamptz } from '../../platform/db/timestamps.ts';
+import { selectAccountNames, selectLinkedAccountIds, selectUpload, selectUploadsOfClips, uploadsOfClipColumn, type ClipPostJson } from './queries.ts';
 import { queuePostJob, queueUploads, statsOf, UNFINISHED_UPLOAD, type UploadRow } from './uploads.ts';
 
 export { findAccount, linkAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts, removeAccount, unlinkAccount } from './accounts.ts';
@@ -22,18 +23,33 @@ export { withYouTubeQuota, youtubeQuotaFromEnv, youtubeUploadsLeft } from './you
 
 export type PostedTo = Clip['posted_to'];
 
-/** Upload states of each clip, keyed by clip row id (for the clip list and details). */
+type ClipPost = Omit<ClipPostJson, 'stats_fetched_at'> & { stats_fetched_at: Date | null };
+
+function toPostedTo(post: ClipPost): PostedTo[number] {
+  // A removed account's posts stay, under the name the account had then.
+  const account = post.display_name === null ? post.account_name : accountLabel({ username: post.username, display_name: post.display_name });
+  return { account, status: post.status, percent: post.percent, platform: post.platform, external_id: post.external_id, stats: statsOf(post), warning: post.warning };
+}
+
+/** Upload states of each clip, keyed by clip row id (a clip's details, the review inbox; the clip list uses postedToColumn). */
 export async function postedTo(db: DbOrTrx, clipRowIds: readonly string[]): Promise<Map<string, PostedTo>> {
   const map = new Map<string, PostedTo>();
   if (!clipRowIds.length) return map;
   for (const row of await selectUploadsOfClips(db, clipRowIds)) {
     const list = map.get(row.clip_row_id) ?? [];
-    // A removed account's posts stay, under the name the account had then.
-    const account = row.display_name === null ? row.account_name : accountLabel({ username: row.username, display_name: row.display_name });
-    list.push({ account, status: row.status, percent: row.percent, platform: row.platform, external_id: row.external_id, stats: statsOf(row), warning: row.warning });
+    list.push(toPostedTo(row));
     map.set(row.clip_row_id, list);
   }
   return map;
+}
+
+/** The clip's posts as a column of a statement that lists clips; postedToOf reads it. */
+export const postedToColumn = uploadsOfClipColumn;
+
+/** A clip's upload states from the column postedToColumn added to its row. */
+export function postedToOf(posts: ClipPostJson[] | null): PostedTo {
+  if (!posts) return [];
+  return posts.map((post) => toPostedTo({ ...post, stats_fetched_at: post.stats_fetched_at === null ? null : parseTimestamptz(post.stats_fetched_at) }));
 }
 
 /**

@@ -2,7 +2,7 @@ import { IDLE_RENDER, type ClipRender } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import type { RenderJobKind, SubtitleRequestStatus, SubtitleStage } from '../../platform/db/schema.ts';
 import { throttledWriter } from '../../platform/throttled-writer.ts';
-import { selectLatestRequests, updateRunningProgress } from './queries.ts';
+import { selectLatestRequests, updateRunningProgress, type LatestRequest } from './queries.ts';
 
 /**
  * The share of the job's percent each stage covers. Transcription and the render dominate; the
@@ -69,6 +69,11 @@ export function toRender(request: RequestState | undefined): ClipRender {
     case 'stopped':
       return IDLE_RENDER;
   }
+}
+
+/** The render state of a clip from its latest request as another statement carried it (renderStateColumn). */
+export function renderStateOf(request: LatestRequest | null): ClipRender {
+  return toRender(request ?? undefined);
 }
 
 /** The render state of each clip, keyed by clip row id (clips without a request are idle: absent). */

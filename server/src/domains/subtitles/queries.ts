@@ -1,7 +1,8 @@
-import type { Selectable, Updateable } from 'kysely';
+import { expressionBuilder, type AliasableExpression, type Expression, type Selectable, type Updateable } from 'kysely';
+import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { anyUuid } from '../../platform/db/arrays.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
-import type { RenderJobKind, SubtitleRequestsTable, SubtitleRequestStatus, SubtitleStage } from '../../platform/db/schema.ts';
+import type { Database, RenderJobKind, SubtitleRequestsTable, SubtitleRequestStatus, SubtitleStage } from '../../platform/db/schema.ts';
 import type { WorkerIdentity } from '../../platform/identity.ts';
 
 /** SQL of the subtitle_requests table, which the subtitles domain owns. */
@@ -90,6 +91,24 @@ export function selectLatestRequests(db: DbOrTrx, clipRowIds: readonly string[])
     .orderBy('clip_row_id')
     .orderBy('created_at', 'desc')
     .execute();
+}
+
+/** A clip's latest request as a statement of another domain carries it (null: the clip has none). */
+export type LatestRequest = Pick<SubtitleRequestRow, 'status' | 'stage' | 'percent' | 'message'>;
+
+/**
+ * The clip's latest request as one JSON value, for a statement that lists clips to carry per row (the
+ * clip list's page): one index lookup per row, instead of a statement of its own per page.
+ */
+export function latestRequestColumn(clipRowId: Expression<string>): AliasableExpression<LatestRequest | null> {
+  const eb = expressionBuilder<Database, never>();
+  return eb
+    .selectFrom('subtitle_requests as r')
+    .select((request) => jsonBuildObject({ status: request.ref('r.status'), stage: request.ref('r.stage'), percent: request.ref('r.percent'), message: request.ref('r.message') }).as('request'))
+    .where('r.clip_row_id', '=', clipRowId)
+    .orderBy('r.created_at', 'desc')
+    .limit(1)
+    .$asScalar();
 }
 
 export async function updateSubtitleRequest(db: DbOrTrx, requestId: string, values: Updateable<SubtitleRequestsTable>): Promise<void> {

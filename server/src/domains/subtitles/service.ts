@@ -10,7 +10,9 @@ import { queueRequestJob } from './request-jobs.ts';
 import { insertSubtitleRequest, selectActiveKind, selectSubtitleRequest, stopActiveRender } from './queries.ts';
 
 export { captionsForRun, type RunCaptions } from './captions.ts';
-export { renderStates } from './progress.ts';
+export { renderStateOf, renderStates } from './progress.ts';
+/** The clip's latest request as a column of a statement that lists clips; renderStateOf reads it. */
+export { latestRequestColumn as renderStateColumn, type LatestRequest } from './queries.ts';
 export { queueRequestJob, queueSubtitleJob, renderJobKey, requestJobKey, subtitleJobKey } from './request-jobs.ts';
 export { recoverInterruptedSubtitles, requeueInterruptedSubtitles, runningSubtitleRequestIds } from './recovery.ts';
 

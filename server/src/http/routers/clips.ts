@@ -4,9 +4,9 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import { recordLog } from '../../domains/logs/service.ts';
 import { clipFileUrls } from '../files.ts';
 import { authedProcedure, router, validated } from '../trpc.ts';
-import { clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, startClipPage, updateDescriptions, type ClipListRow, type ClipRow } from '../../domains/clips/service.ts';
-import { postedTo, type PostedTo } from '../../domains/publishing/service.ts';
-import { renderStates } from '../../domains/subtitles/service.ts';
+import { ClipPageColumns, clipEditOf, clipTrimRange, deleteClip, renderedFormat, findClipRow, listClips, updateDescriptions, type ClipListRow, type ClipRow } from '../../domains/clips/service.ts';
+import { postedTo, postedToColumn, postedToOf, type PostedTo } from '../../domains/publishing/service.ts';
+import { renderStateColumn, renderStateOf, renderStates } from '../../domains/subtitles/service.ts';
 
 /** What other domains know of a clip: where it was posted, how its subtitle job stands. */
 interface ClipActivity {
@@ -77,10 +77,15 @@ export async function toClips(db: DbOrTrx, rows: readonly ClipListRow[]): Promis
   return rows.map((row) => toClip(row, activity(row.id)));
 }
 
-/** The page's posts and renders are looked up while its total is still being counted. */
+/**
+ * Each clip's posts and render ride in the page's own statement, as columns that publishing and
+ * subtitles build over their own tables (decision 0031): with the session, a page is two statements.
+ */
+const ACTIVITY_COLUMNS = new ClipPageColumns((clipRowId) => ({ posts: postedToColumn(clipRowId), latest_request: renderStateColumn(clipRowId) }));
+
 async function clipListOf(db: DbOrTrx, userId: string, input: ListClipsInput): Promise<ClipList> {
-  const page = startClipPage(db, userId, input);
-  const [clips, total] = await Promise.all([page.rows.then((rows) => toClips(db, rows)), page.total]);
+  const { rows, total } = await listClips(db, userId, input, ACTIVITY_COLUMNS);
+  const clips = rows.map((row) => toClip(row, { posted: postedToOf(row.posts), render: renderStateOf(row.latest_request) }));
   return { clips, total, page: input.page, limit: input.limit };
 }
 
