@@ -244,12 +244,12 @@ describe('TikTok accounts: Settings connect and remove, processing preferences, 
     await expect.poll(() => browser.context.pages().length).toBe(1);
     await waitForToastsGone(page);
 
-    await page.route('**/api/trpc/tiktok.authUrl*', (route) => route.abort('connectionrefused'));
+    await page.route('**/api/trpc/accounts.authUrl*', (route) => route.abort('connectionrefused'));
     await connectVia(page, section().getByRole('button', { name: 'Connect TikTok' }));
     const failed = toast(page, 'Failed to start TikTok authorization');
     await failed.waitFor();
     expect(await failed.getByText('TikTok is not configured', { exact: false }).count()).toBe(0);
-    await page.unroute('**/api/trpc/tiktok.authUrl*');
+    await page.unroute('**/api/trpc/accounts.authUrl*');
     await expect.poll(() => browser.context.pages().length).toBe(1);
     await waitForToastsGone(page);
   });

@@ -18,6 +18,15 @@ export const connectedAccountMessages = {
   statsLoadFailed: 'Failed to load statistics',
 } as const;
 
+/**
+ * The line under an account's handle: its display name, or, for an account without a username
+ * (a Facebook Page, named by its display name already), what kind of account it is.
+ */
+export function accountKind(account: Pick<ConnectedAccount, 'platform' | 'username' | 'display_name'>): string {
+  if (account.username) return account.display_name;
+  return account.platform === 'facebook' ? 'Facebook Page' : `${PLATFORM_LABELS[account.platform]} account`;
+}
+
 /** The browser's confirmation before an account is removed, naming its platform (TikTok's words are those of spec section 5). */
 export function deleteAccountConfirm(account: Pick<ConnectedAccount, 'platform'>): string {
   return `Are you sure you want to delete this ${PLATFORM_LABELS[account.platform]} account?`;

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { toast } from 'sonner';
 import { ACCOUNT_PLATFORMS, authMessageType, PLATFORM_LABELS, type AccountPlatform } from '@clipshift/shared';
 import { useOAuthPopup, type OAuthOutcome } from '@/lib/use-oauth-popup';
@@ -81,9 +81,8 @@ export function useAccountsChanged() {
 /**
  * Connect (and Reconnect) for one platform: its authorize page in the popup; the lists reload once
  * the callback page says the account is connected, or when the popup is closed without a word.
- * `onUnavailable` hears the server's reason when the platform is not configured there.
  */
-export function useConnectPlatform(platform: AccountPlatform, onUnavailable?: (platform: AccountPlatform, reason: string) => void) {
+export function useConnectPlatform(platform: AccountPlatform) {
   const utils = trpc.useUtils();
   const reload = useAccountsChanged();
   const popup = usePlatformAuthPopup(platform, { onConnected: reload, onClosed: reload });
@@ -92,12 +91,8 @@ export function useConnectPlatform(platform: AccountPlatform, onUnavailable?: (p
   const connect = useCallback(() => {
     // A fresh single-use state each time: never a cached answer.
     const authUrl = async () => (await utils.accounts.authUrl.fetch({ platform }, { staleTime: 0, gcTime: 0 })).auth_url;
-    start(authUrl).catch((error: unknown) => {
-      startFailureToast(platform, error);
-      const reason = isNotConfigured(error) ? serverMessage(error) : null;
-      if (reason !== null) onUnavailable?.(platform, reason);
-    });
-  }, [onUnavailable, platform, start, utils]);
+    start(authUrl).catch((error: unknown) => startFailureToast(platform, error));
+  }, [platform, start, utils]);
 
   return { connect, waiting: popup.waiting };
 }
@@ -128,21 +123,18 @@ export function usePlatformAvailability() {
 
 /**
  * Connect for every platform at once (Settings, the wizard, a streamer's accounts): each platform's
- * popup flow, why a platform cannot be connected here (the server's first answer, or what a click
- * learned since, when its configuration changed meanwhile), and which platform's window is open.
+ * popup flow, why a platform cannot be connected here (the server's answer when the screen loaded;
+ * a click that the server refuses since says why in its toast, and the button stays, so that it
+ * works again as soon as the server is configured), and which platform's window is open.
  */
 export function useConnectAnyPlatform() {
-  const availability = usePlatformAvailability();
-  const [refused, setRefused] = useState<Partial<Record<AccountPlatform, string>>>({});
-  const onUnavailable = useCallback((platform: AccountPlatform, reason: string) => setRefused((current) => ({ ...current, [platform]: reason })), []);
+  const { reasonOff } = usePlatformAvailability();
   const connects: Record<AccountPlatform, PlatformConnect> = {
-    tiktok: useConnectPlatform('tiktok', onUnavailable),
-    youtube: useConnectPlatform('youtube', onUnavailable),
-    instagram: useConnectPlatform('instagram', onUnavailable),
-    facebook: useConnectPlatform('facebook', onUnavailable),
+    tiktok: useConnectPlatform('tiktok'),
+    youtube: useConnectPlatform('youtube'),
+    instagram: useConnectPlatform('instagram'),
+    facebook: useConnectPlatform('facebook'),
   };
-  const { reasonOff: serverReason } = availability;
-  const reasonOff = useCallback((platform: AccountPlatform) => refused[platform] ?? serverReason(platform), [refused, serverReason]);
   const waiting = ACCOUNT_PLATFORMS.find((platform) => connects[platform].waiting) ?? null;
   return { connects, reasonOff, waiting };
 }

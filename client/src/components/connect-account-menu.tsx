@@ -13,6 +13,8 @@ interface ConnectAccountMenuProps {
   /** Why the server cannot connect a platform (shown under its disabled entry), or null. */
   reasonOff: (platform: AccountPlatform) => string | null;
   onConnect: (platform: AccountPlatform) => void;
+  /** The button sits in a modal dialog (the wizard, a streamer's accounts). */
+  inDialog?: boolean;
 }
 
 /**
@@ -20,7 +22,7 @@ interface ConnectAccountMenuProps {
  * the one chosen opens its sign-in window. A platform the server cannot connect is there, disabled,
  * with the server's reason.
  */
-export function ConnectAccountMenu({ label, variant = 'outline', waiting, reasonOff, onConnect }: ConnectAccountMenuProps) {
+export function ConnectAccountMenu({ label, variant = 'outline', waiting, reasonOff, onConnect, inDialog = false }: ConnectAccountMenuProps) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -30,7 +32,7 @@ export function ConnectAccountMenu({ label, variant = 'outline', waiting, reason
           <ChevronDown aria-hidden="true" />
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="center" className="w-64">
+      <DropdownMenuContent align="center" className="w-64" inDialog={inDialog}>
         {ACCOUNT_PLATFORMS.map((platform) => {
           const reason = reasonOff(platform);
           return (

@@ -17,9 +17,14 @@ export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger;
 export function DropdownMenuContent({
   className,
   sideOffset = 4,
+  inDialog = false,
   ...props
-}: ComponentProps<typeof DropdownMenuPrimitive.Content>) {
-  const container = usePortalContainer();
+}: ComponentProps<typeof DropdownMenuPrimitive.Content> & {
+  /** Opened from a modal dialog: portalled beside it (the body) rather than into <main>, which the dialog covers and closes to the pointer. */
+  inDialog?: boolean;
+}) {
+  const main = usePortalContainer();
+  const container = inDialog ? undefined : main;
   return (
     <DropdownMenuPrimitive.Portal container={container}>
       <DropdownMenuPrimitive.Content

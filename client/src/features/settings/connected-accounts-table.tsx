@@ -1,6 +1,6 @@
 import { BarChart3, CalendarClock, LoaderCircle, RefreshCw, Trash2 } from 'lucide-react';
 import { accountUsername, PLATFORM_LABELS, uploadsLeftLabel, type ConnectedAccount } from '@clipshift/shared';
-import { connectedAccountMessages as messages } from '@/api/accounts';
+import { accountKind, connectedAccountMessages as messages } from '@/api/accounts';
 import { AccountAvatar } from '@/components/account-avatar';
 import { PlatformIcon } from '@/components/platform-icon';
 import { Badge } from '@/components/ui/badge';
@@ -72,7 +72,7 @@ function AccountName({ account }: { account: ConnectedAccount }) {
           {account.display_name}
         </span>
         <span className="truncate text-xs text-muted-foreground" data-testid="account-username">
-          {accountUsername(account.username) ?? (account.platform === 'facebook' ? 'Facebook Page' : '—')}
+          {accountUsername(account.username) ?? accountKind(account)}
         </span>
       </span>
     </div>

@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { streamerTitle } from '@/api/streamers';
-import { connectedAccountMessages, useConnectedAccounts } from '@/api/accounts';
+import { accountKind, connectedAccountMessages, useConnectedAccounts } from '@/api/accounts';
 import { useAccountLinks } from '@/api/tiktok-accounts';
 import { useConnectAnyPlatform, type AnyPlatformConnect } from '@/api/platform-connect';
 
@@ -32,7 +32,7 @@ function AccountRow({ account, linked, pending, onToggle }: AccountRowProps) {
           <PlatformIcon platform={account.platform} />
           <span className="truncate">{handle}</span>
         </span>
-        <span className="truncate text-xs text-muted-foreground">{account.display_name}</span>
+        <span className="truncate text-xs text-muted-foreground">{accountKind(account)}</span>
         <div className="flex flex-wrap gap-1">
           {linked && (
             <Badge variant="success">
@@ -68,6 +68,7 @@ interface AccountsListProps {
 function ConnectMenu({ platforms, label, variant }: { platforms: AnyPlatformConnect; label: string; variant: 'brand' | 'outline' }) {
   return (
     <ConnectAccountMenu
+      inDialog
       label={label}
       variant={variant}
       waiting={platforms.waiting}

@@ -8,6 +8,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
+import { accountKind } from '@/api/accounts';
 import { isLinkedTo } from '@/api/tiktok-accounts';
 import { cn } from '@/lib/utils';
 import { CommercialDisclosure } from '../shared/commercial-disclosure';
@@ -48,7 +49,7 @@ function AccountOption({ account, streamer, checked, onCheckedChange }: AccountO
         <AccountAvatar src={account.avatar_url} />
         <span className="flex min-w-0 flex-1 flex-col gap-0.5">
           <span className="truncate text-sm font-medium">{formatAccountHandle(account)}</span>
-          <span className="truncate text-xs text-muted-foreground">{account.display_name}</span>
+          <span className="truncate text-xs text-muted-foreground">{accountKind(account)}</span>
           {linked && (
             <span className="flex items-center gap-1 text-xs text-brand-text" data-testid="linked-note">
               <Link2 className="size-3 shrink-0" aria-hidden="true" />
@@ -77,7 +78,7 @@ function NoAccounts({ connect }: { connect: WizardConnect }) {
       icon={UsersRound}
       title="No accounts connected"
       description="Connect a TikTok or Instagram account, a YouTube channel or a Facebook Page to post this clip. It appears here as soon as you are done."
-      action={<ConnectAccountMenu label="Connect Account" variant="brand" waiting={connect.waiting} reasonOff={connect.reasonOff} onConnect={connect.onConnect} />}
+      action={<ConnectAccountMenu inDialog label="Connect Account" variant="brand" waiting={connect.waiting} reasonOff={connect.reasonOff} onConnect={connect.onConnect} />}
     />
   );
 }
