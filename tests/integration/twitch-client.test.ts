@@ -520,7 +520,8 @@ describe('clip download', () => {
     const destination = path.join(workDir, 'stalled.mp4');
     fake.failures.next('cdn', 'stalled_transfer');
 
-    const result = await client.downloadClip(source.url, destination, { idleTimeoutMs: 200 });
+    // The stall is silence that never ends; the limit leaves a loaded machine's healthy retry room (200 ms once failed it in CI).
+    const result = await client.downloadClip(source.url, destination, { idleTimeoutMs: 2000 });
 
     expect(result.bytes).toBe((await stat(fake.mediaPath)).size);
     expect(sleeps).toEqual([500]);
