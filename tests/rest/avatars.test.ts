@@ -99,7 +99,7 @@ describe('REST account avatars: the platforms’ picture hosts only', () => {
     const policy = (await fetch(`${server.baseUrl}/api/health`)).headers.get('content-security-policy') ?? '';
     const imgSrc = policy.split(';').map((part) => part.trim()).find((part) => part.startsWith('img-src')) ?? '';
     expect(imgSrc.split(/\s+/).slice(1).sort()).toEqual(
-      ["'self'", 'blob:', 'data:', 'https://*.tiktokcdn-eu.com', 'https://*.tiktokcdn-us.com', 'https://*.tiktokcdn.com', 'https://yt3.ggpht.com', 'https://yt3.googleusercontent.com'].sort(),
+      ["'self'", 'blob:', 'data:', 'https://*.tiktokcdn-eu.com', 'https://*.tiktokcdn-us.com', 'https://*.tiktokcdn.com', 'https://yt3.ggpht.com', 'https://yt3.googleusercontent.com', 'https://*.cdninstagram.com', 'https://*.fbcdn.net', 'https://platform-lookaside.fbsbx.com'].sort(),
     );
   });
 });

@@ -13,7 +13,8 @@ import { appPath } from '../platform/paths.ts';
 export const CLIENT_DIST = appPath('client/dist');
 
 /** Pictures load from the app itself and, for connected accounts' avatars, from the platforms' picture hosts only. */
-const IMAGE_SOURCES = ["'self'", 'data:', 'blob:', ...Object.values(AVATAR_HOSTS).flatMap((hosts) => hosts.map((host) => `https://${host}`))];
+// Instagram and Facebook share Meta's CDN: each host named once.
+const IMAGE_SOURCES = ["'self'", 'data:', 'blob:', ...new Set(Object.values(AVATAR_HOSTS).flatMap((hosts) => hosts.map((host) => `https://${host}`)))];
 
 export function createApp(deps: AppDeps, options: { clientDist?: string } = {}): Express {
   const app = express();
