@@ -205,7 +205,7 @@ describe('TikTok accounts, OAuth and posting against a fake TikTok', () => {
     twitch.addBroadcaster({ login: 'linked' });
     await api.streamers.create({ name: 'linked' });
     const linked = await api.posting.link({ name: 'linked', tiktok_account_id: accountId });
-    expect(linked.tiktok_accounts).toEqual([{ id: accountId, display_name: 'Alice Clips', username: 'aliceclips', avatar_url: expect.any(String) }]);
+    expect(linked.tiktok_accounts).toEqual([{ id: accountId, platform: 'tiktok', display_name: 'Alice Clips', username: 'aliceclips', avatar_url: expect.any(String) }]);
     expect(await api.posting.linkedStreamers({ id: accountId })).toEqual([{ name: 'linked' }]);
     expect((await api.streamers.list()).find((streamer) => streamer.name === 'linked')?.tiktok_accounts).toHaveLength(1);
     await expect(callerFor(app.deps, { user: bob }).api.posting.link({ name: 'linked', tiktok_account_id: accountId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
