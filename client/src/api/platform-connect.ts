@@ -118,7 +118,7 @@ export function usePlatformAvailability() {
     },
     [query.data],
   );
-  return { reasonOff, loaded: query.isSuccess };
+  return { reasonOff };
 }
 
 /**

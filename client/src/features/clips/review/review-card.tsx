@@ -8,6 +8,7 @@ import {
   DESCRIPTION_MAX_LENGTH,
   disclosureProblem,
   formatAccountHandle,
+  instagramCaptionProblems,
   NO_DISCLOSURE,
   type AccountPlatform,
   type AccountPostSettings,
@@ -39,17 +40,19 @@ interface ApprovalChoice {
   tiktokChosen: boolean;
   /** The Instagram options, when an Instagram account is chosen. */
   instagram: InstagramPostOptions | null;
+  description: string;
 }
 
 /**
  * Why Approve waits, in the server's words where it would refuse (a privacy nobody chose where the
- * platform asks for one, branded content to an account that posts privately, collaborators
- * Instagram would not take), or the disclosure left incomplete; null when it may go.
+ * platform asks for one, branded content to an account that posts privately, collaborators or a
+ * caption Instagram would not take), or the disclosure left incomplete; null when it may go.
  */
-function approvalProblem({ accountIds, settings, disclosure, tiktokChosen, instagram }: ApprovalChoice): string | null {
+function approvalProblem({ accountIds, settings, disclosure, tiktokChosen, instagram, description }: ApprovalChoice): string | null {
   const privacy = approvalPrivacyProblem(accountIds, settings);
   if (privacy) return `${privacy}: see “Post settings per account” above.`;
-  const reels = instagram ? instagramOptionsProblem(instagram) : null;
+  // Instagram's own refusals: its post would otherwise fail later, after the approval.
+  const reels = instagram ? (instagramOptionsProblem(instagram) ?? instagramCaptionProblems(description)[0] ?? null) : null;
   if (reels) return reels;
   if (!tiktokChosen) return null;
   const commercial = approvalCommercialProblem(accountIds, settings, commercialOf(disclosure));
@@ -87,7 +90,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
   const instagramChosen = chosenOn('instagram');
   // What the server would refuse, and an incomplete disclosure: said before the click.
   const settings = useAccountPostSettings().data ?? [];
-  const problem = approvalProblem({ accountIds, settings, disclosure, tiktokChosen, instagram: instagramChosen ? instagram : null });
+  const problem = approvalProblem({ accountIds, settings, disclosure, tiktokChosen, instagram: instagramChosen ? instagram : null, description });
 
   const toggleAccount = (accountId: string, on: boolean) => setAccountIds((ids) => (on ? [...ids, accountId] : ids.filter((other) => other !== accountId)));
 
