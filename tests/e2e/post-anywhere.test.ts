@@ -288,7 +288,7 @@ describe('Post anywhere: TikTok, YouTube, Instagram Reels and Facebook Page Reel
     await lookAt('post-anywhere-wizard-review', () => rows.last().scrollIntoViewIfNeeded());
 
     await wizard.post().click();
-    await toast(page, 'Posted to TikTok, YouTube, Instagram, and Facebook successfully!').waitFor();
+    await toast(page, 'Posted to TikTok, YouTube, Instagram and Facebook successfully!').waitFor();
     await dialog.waitFor({ state: 'detached' });
     const video = await waitUntil(() => [...youtube.videos.values()], { until: (videos) => videos.length === 1, message: 'the video on YouTube' });
     youtube.finishProcessing(video[0]!.id);
