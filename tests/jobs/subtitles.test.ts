@@ -154,6 +154,35 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     expect(request).toEqual({ status: 'done', percent: 100 });
   });
 
+  it('a request ended by another process mid-work (recovery) stops, and the clip keeps its video and stays unsubtitled', async () => {
+    openai.setScenario('speech');
+    const dir = await seedRealClip('Taken');
+    const video = storedClipPath(app.deps.env.dataDir, `${user.id}/${path.basename(dir)}`, 'video');
+    const { readFile } = await import('node:fs/promises');
+    const before = await readFile(video);
+    openai.hold();
+    const generating = api().subtitles.generate({ id: 'Taken' });
+    await waitUntil(() => openai.pending() === 1, { message: 'the transcription to reach the server' });
+    // What recovery does to a request it believes dead: the row has its final word.
+    const ended = await app.deps.db
+      .updateTable('subtitle_requests')
+      .set({ status: 'failed', message: 'Interrupted: the worker stopped', finished_at: new Date() })
+      .where('clip_row_id', '=', (qb) => qb.selectFrom('clips').select('id').where('clip_id', '=', 'Taken'))
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    expect(ended.numUpdatedRows).toBe(1n);
+    openai.release();
+    await expect(generating).rejects.toMatchObject({ message: 'Interrupted: the worker stopped' });
+    // The job saw the row no longer running and stopped: nothing placed, nothing marked.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const details = await api().clips.details({ id: 'Taken' });
+    expect(details.subtitled).toBe(false);
+    expect(details.transcript).toBeNull();
+    expect((await readFile(video)).equals(before)).toBe(true);
+    const request = await app.deps.db.selectFrom('subtitle_requests').innerJoin('clips', 'clips.id', 'subtitle_requests.clip_row_id').select(['status', 'message']).where('clips.clip_id', '=', 'Taken').executeTakeFirstOrThrow();
+    expect(request).toEqual({ status: 'failed', message: 'Interrupted: the worker stopped' });
+  });
+
   it('finishes a clip without speech as "no speech found" and leaves it unchanged', async () => {
     openai.setScenario('silence');
     await seedRealClip('Quiet');

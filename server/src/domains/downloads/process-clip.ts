@@ -2,15 +2,15 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClipStage } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
-import { clipThumbnail, probe, renderClip } from '../../engines/media/index.ts';
 import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { CLIP_FILES, instanceWorkDir } from '../clips/service.ts';
 import { saveClip, type SavedClip } from '../clips/service.ts';
 import { describeClip } from '../descriptions/service.ts';
 import { performanceProfileFor } from '../publishing/service.ts';
 import { studioOf, type StreamerRow } from '../streamers/service.ts';
-import { renderPlan } from '../studio/service.ts';
-import { captionsForRun, type RunCaptions } from '../subtitles/service.ts';
+import { recordLog } from '../logs/service.ts';
+import { whisperModelFor } from '../settings/service.ts';
+import { makeClipVideo, renderPlan, type CaptionSource } from '../studio/service.ts';
 
 export interface ClipJob {
   userId: string;
@@ -24,21 +24,29 @@ export interface ClipJob {
   onStage(stage: ClipStage, percent: number): void;
 }
 
-/** ffmpeg must finish a short clip's render well inside this, or something is wrong. */
-const RENDER_TIMEOUT_MS = 20 * 60_000;
+/**
+ * A run subtitles a clip when its streamer asks (auto_subtitle), with the model saved in Settings:
+ * runs have no browser behind them. A clip without speech is rendered without captions.
+ */
+async function runCaptions(deps: AppDeps, job: ClipJob): Promise<CaptionSource> {
+  if (!job.streamer.auto_subtitle) return { kind: 'none' };
+  return { kind: 'transcribe', language: job.streamer.language || null, model: await whisperModelFor(deps.db, job.userId), speechRequired: false };
+}
+
+async function logNoSpeech(deps: AppDeps, job: ClipJob): Promise<void> {
+  await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `No speech found in "${job.clip.title}": rendered without captions`, userId: job.userId });
+}
 
 /**
- * One clip end to end: download the source, probe it, transcribe (auto_subtitle) so captions join
- * the single render, thumbnail, describe, then save it into the library — which queues
+ * One clip end to end: download the source, make its video (studio's pipeline: probe, transcribe when
+ * auto_subtitle so captions join the single render, thumbnail), describe, then save it into the library — which queues
  * auto-publishing with the row when the streamer asks for it. Any failure or abort leaves nothing
  * behind but the work folder, which the caller removes.
  */
 export async function processClip(deps: AppDeps, twitch: TwitchClient, job: ClipJob): Promise<SavedClip> {
-  const { media } = deps;
   const { streamer, signal } = job;
   await mkdir(job.workDir, { recursive: true });
   const sourcePath = path.join(job.workDir, CLIP_FILES.source);
-  const videoPath = path.join(job.workDir, CLIP_FILES.video);
 
   job.onStage('downloading', 0);
   const source = await twitch.resolveClipSource(job.clip.id, signal);
@@ -47,53 +55,22 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     onProgress: (bytes, total) => job.onStage('downloading', total ? Math.round((bytes / total) * 100) : 0),
   });
 
-  job.onStage('probing', 0);
-  const sourceInfo = await probe(media.ffprobe, sourcePath, signal);
-  // A new clip has no overrides yet: the streamer's settings, the whole source.
-  const plan = renderPlan({ vertical: job.vertical, streamer: studioOf(streamer), sourceDurationSec: sourceInfo.durationSec });
-  const { layout } = plan;
-
-  let captions: RunCaptions | null = null;
-  if (streamer.auto_subtitle) {
-    job.onStage('transcribing', 0);
-    captions = await captionsForRun(deps, {
-      userId: job.userId,
-      clipTitle: job.clip.title,
-      sourcePath,
-      sourceInfo,
-      layout,
-      workDir: job.workDir,
-      language: streamer.language || null,
-      captionStyle: plan.captionStyle,
-      glossary: plan.glossary,
-      signal,
-    });
-  }
-
-  job.onStage('rendering', 0);
-  const render = await renderClip({
-    ffmpeg: media.ffmpeg,
+  const video = await makeClipVideo(deps, {
     source: sourcePath,
-    output: videoPath,
-    sourceInfo,
-    layout,
-    captions: captions?.overlay,
-    audio: { normalize: plan.normalizeAudio },
+    workDir: job.workDir,
+    // A new clip has no overrides yet: the streamer's settings, the whole source.
+    plan: (sourceDurationSec) => renderPlan({ vertical: job.vertical, streamer: studioOf(streamer), sourceDurationSec }),
+    captions: await runCaptions(deps, job),
     signal,
-    onWaiting: () => job.onStage('waiting_to_render', 0),
-    onProgress: (fraction) => job.onStage('rendering', Math.round(fraction * 100)),
-    timeoutMs: RENDER_TIMEOUT_MS,
+    onStage: (stage, fraction) => job.onStage(stage, Math.round(fraction * 100)),
   });
-  job.onStage('thumbnail', 0);
-  const thumbPath = path.join(job.workDir, CLIP_FILES.thumbnail);
-  await clipThumbnail({ ffmpeg: media.ffmpeg, source: videoPath, output: thumbPath, durationSec: sourceInfo.durationSec, signal });
-  const rendered = { ...(await probe(media.ffprobe, videoPath, signal)), loudness: render.loudness };
+  if (streamer.auto_subtitle && !video.spokenText) await logNoSpeech(deps, job);
   const descriptions = await describeClip(deps, {
     clip: {
       title: job.clip.title,
       streamer: streamer.display_name ?? streamer.name,
       gameName: job.gameName,
-      transcript: captions?.transcript.text ?? null,
+      transcript: video.spokenText,
       language: job.clip.language && job.clip.language !== 'other' ? job.clip.language : streamer.language || null,
     },
     userId: job.userId,
@@ -109,11 +86,11 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     streamer: { id: streamer.id, name: streamer.name },
     twitch: job.clip,
     gameName: job.gameName,
-    layout,
-    sourceDurationSec: sourceInfo.durationSec,
-    rendered,
+    layout: video.plan.layout,
+    sourceDurationSec: video.sourceInfo.durationSec,
+    rendered: video.rendered,
     descriptions,
-    transcript: captions?.transcript ?? null,
+    transcript: video.recognised,
     // Review mode holds the clip for the user's approval: nothing posts that they wanted to see first.
     autoPublish: streamer.auto_publish && streamer.publish_mode === 'auto',
     review: streamer.auto_publish && streamer.publish_mode === 'review',

@@ -3,13 +3,13 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClipFrameInput, PreviewClipInput } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
-import { isMediaError, outputFrame, previewFrame, probe, type ProbeResult } from '../../engines/media/index.ts';
+import { isMediaError, previewFrame, probe, type ProbeResult } from '../../engines/media/index.ts';
 import { notFound } from '../../platform/errors.ts';
 import { RateLimited } from '../../platform/rate-limit.ts';
 import { StorageMissing } from '../../platform/storage/index.ts';
 import { createSlots } from '../../platform/slots.ts';
-import { cachedClipSource, findClipWithMedia, instanceWorkDir, transcriptWordsOf, type ClipRow } from '../clips/service.ts';
-import { writeCaptionOverlay } from './captions.ts';
+import { cachedClipSource, findClipWithMedia, instanceWorkDir, type ClipRow } from '../clips/service.ts';
+import { captionsFor, savedCaptionsOf } from './pipeline.ts';
 import { assertRenderable, clipRenderPlan, mergedEdit, streamerStudioOf } from './edits.ts';
 
 /** Where this process makes its images, and what aborts them (the client went away). */
@@ -93,13 +93,9 @@ export async function previewClip(deps: AppDeps, userId: string, input: PreviewC
     const plan = await clipRenderPlan(deps.db, clip, info.durationSec, { changes, streamer });
     const kept = plan.trim ?? { start: 0, end: info.durationSec };
     const at = t === undefined ? (kept.start + kept.end) / 2 : Math.min(Math.max(t, kept.start), kept.end);
-    const captions = await writeCaptionOverlay({
-      words: transcriptWordsOf(clip) ?? [],
-      style: plan.captionStyle,
-      frame: outputFrame(plan.layout, info),
-      trimStart: kept.start,
-      assPath: path.join(folder, 'captions.ass'),
-    });
+    // The same captions a render would burn: its words, in its style, upper-cased by their language's rules.
+    const words = savedCaptionsOf(clip);
+    const captions = words.kind === 'saved' ? await captionsFor(plan, info, words.words, words.language, path.join(folder, 'captions.ass')) : null;
     await previewFrame({ ffmpeg: deps.media.ffmpeg, source, sourceInfo: info, layout: plan.layout, captions, trim: plan.trim, t: at, output, signal: run.signal, logger: deps.logger });
   });
 }

@@ -9,7 +9,6 @@ import type { RenderJobKind } from '../../platform/db/schema.ts';
 import { queueRequestJob } from './request-jobs.ts';
 import { insertSubtitleRequest, selectActiveKind, selectSubtitleRequest, stopActiveRender } from './queries.ts';
 
-export { captionsForRun, type RunCaptions } from './captions.ts';
 export { renderStateOf, renderStates } from './progress.ts';
 /** The clip's latest request as a column of a statement that lists clips; renderStateOf reads it. */
 export { latestRequestColumn as renderStateColumn, type LatestRequest } from './queries.ts';

@@ -1,0 +1,171 @@
+import path from 'node:path';
+import type { TranscriptWordDto } from '@clipshift/shared';
+import type { AppDeps } from '../deps.ts';
+import { CLIP_FILES, transcriptWordsOf, type ClipRow, type RenderedVideo, type TranscriptUpdate } from '../clips/service.ts';
+import { clipThumbnail, outputFrame, probe, renderClip, type ProbeResult, type SubtitleOverlay } from '../../engines/media/index.ts';
+import { joinWords, type Transcriber, type Transcript } from '../../engines/providers/transcription/index.ts';
+import { writeCaptionOverlay } from './captions.ts';
+import type { RenderPlan } from './settings.ts';
+
+/*
+ * The one way a clip's video is made, for download runs, subtitle jobs and re-renders alike:
+ * source → probe → plan → captions → render → probe → thumbnail. Saving (a new clip) or replacing
+ * (an existing one, in the transaction that ends its request) is the caller's last step. Previews
+ * take the same plan and captions (captionsFor) and draw one frame of the same graph.
+ */
+
+/** ffmpeg finishes a short clip's render well inside this, or it is stuck. */
+export const RENDER_TIMEOUT_MS = 20 * 60_000;
+
+/** Where the clip's words come from. */
+export type CaptionSource =
+  /** No captions (the streamer does not subtitle, or the clip never was). */
+  | { kind: 'none' }
+  /** Words already saved on the clip (recognised earlier, or corrected by the user). */
+  | { kind: 'saved'; words: readonly TranscriptWordDto[]; language: string | null }
+  /**
+   * Speech recognition now. `speechRequired` makes a clip without speech an error (NoSpeechFound):
+   * a subtitle request has nothing to do then, while a run renders the clip without captions.
+   */
+  | { kind: 'transcribe'; language: string | null; model: string | undefined; speechRequired: boolean };
+
+export type PipelineStage = 'probing' | 'transcribing' | 'waiting_to_render' | 'rendering' | 'thumbnail';
+
+export interface ClipVideoJob {
+  /** The clip's source, as a local file. */
+  source: string;
+  /** The job's own scratch folder: the video, thumbnail and captions are written here. */
+  workDir: string;
+  /** The clip's settings, once the source's length is known. */
+  plan(sourceDurationSec: number): RenderPlan | Promise<RenderPlan>;
+  captions: CaptionSource;
+  signal: AbortSignal;
+  /** Progress: the stage, and the fraction (0–1) of it done where that is measurable. */
+  onStage(stage: PipelineStage, fraction: number): void;
+}
+
+export interface ClipVideo {
+  sourceInfo: ProbeResult;
+  plan: RenderPlan;
+  /** In the job's work folder, ready to be saved or moved over the clip's. */
+  files: { video: string; thumbnail: string };
+  rendered: RenderedVideo;
+  /** What speech recognition heard this time, as the clip stores it; null when nothing was recognised now. */
+  recognised: TranscriptUpdate | null;
+  /** The words that were burned in, as text; null when the video has no captions. */
+  spokenText: string | null;
+  /** The language of the words burned in. */
+  spokenLanguage: string | null;
+}
+
+/** Speech recognition found no speech in a clip whose job needs some (a subtitle request). */
+export class NoSpeechFound extends Error {
+  constructor() {
+    super('No speech found');
+  }
+}
+
+/** The transcriber, or the reason subtitles cannot be made on this server. */
+export function requireTranscriber(deps: Pick<AppDeps, 'transcriber' | 'transcriberProblem'>): Transcriber {
+  if (!deps.transcriber) throw new Error(deps.transcriberProblem ?? 'Transcription is not configured');
+  return deps.transcriber;
+}
+
+/** Speech recognition's words as the clip stores them (seconds from the source's start). */
+export function recognisedTranscript(transcript: Transcript): TranscriptUpdate {
+  return {
+    text: transcript.text,
+    words: transcript.words.map((word) => ({ start: word.start, end: word.end, text: word.text })),
+    language: transcript.language ?? null,
+    edited: false,
+  };
+}
+
+/**
+ * The captions of a render or a preview with this plan: the words on the render's timeline, in the
+ * plan's style, upper-cased by the rules of their language. Null when there are no words to show.
+ */
+export function captionsFor(plan: RenderPlan, sourceInfo: ProbeResult, words: readonly TranscriptWordDto[], language: string | null, assPath: string): Promise<SubtitleOverlay | null> {
+  return writeCaptionOverlay({ words, style: plan.captionStyle, frame: outputFrame(plan.layout, sourceInfo), trimStart: plan.trim?.start ?? 0, assPath, language });
+}
+
+/** The words a render of this clip burns: its saved ones once it is subtitled, else none. */
+export function savedCaptionsOf(clip: Pick<ClipRow, 'subtitled' | 'transcript_words' | 'transcript_language'>): CaptionSource {
+  const words = transcriptWordsOf(clip);
+  return clip.subtitled && words?.length ? { kind: 'saved', words, language: clip.transcript_language } : { kind: 'none' };
+}
+
+interface Words {
+  words: readonly TranscriptWordDto[];
+  language: string | null;
+  recognised: TranscriptUpdate | null;
+}
+
+async function wordsOf(deps: Pick<AppDeps, 'transcriber' | 'transcriberProblem'>, job: ClipVideoJob, plan: RenderPlan): Promise<Words | null> {
+  const { captions } = job;
+  if (captions.kind === 'none') return null;
+  if (captions.kind === 'saved') return { words: captions.words, language: captions.language, recognised: null };
+  const transcriber = requireTranscriber(deps);
+  job.onStage('transcribing', 0);
+  const transcript = await transcriber.transcribe({
+    audioPath: job.source,
+    language: captions.language || undefined,
+    // The saved model names whisper.cpp models; an OpenAI-compatible server uses its own.
+    model: transcriber.engine === 'local' ? captions.model : undefined,
+    vocabulary: plan.glossary,
+    signal: job.signal,
+    onProgress: (fraction) => job.onStage('transcribing', fraction),
+  });
+  if (transcript.noSpeech || transcript.words.length === 0) {
+    if (captions.speechRequired) throw new NoSpeechFound();
+    return null;
+  }
+  return { words: transcript.words, language: transcript.language ?? null, recognised: recognisedTranscript(transcript) };
+}
+
+/** Makes the clip's video and thumbnail in the job's work folder (see the top of this file). */
+export async function makeClipVideo(deps: Pick<AppDeps, 'media' | 'logger' | 'transcriber' | 'transcriberProblem'>, job: ClipVideoJob): Promise<ClipVideo> {
+  const { media } = deps;
+  const { signal } = job;
+  job.onStage('probing', 0);
+  const sourceInfo = await probe(media.ffprobe, job.source, signal);
+  const plan = await job.plan(sourceInfo.durationSec);
+  const spoken = await wordsOf(deps, job, plan);
+  const overlay = spoken ? await captionsFor(plan, sourceInfo, spoken.words, spoken.language, path.join(job.workDir, 'captions.ass')) : null;
+
+  job.onStage('rendering', 0);
+  const video = path.join(job.workDir, CLIP_FILES.video);
+  const render = await renderClip({
+    ffmpeg: media.ffmpeg,
+    source: job.source,
+    output: video,
+    sourceInfo,
+    layout: plan.layout,
+    captions: overlay,
+    trim: plan.trim,
+    audio: { normalize: plan.normalizeAudio },
+    signal,
+    logger: deps.logger,
+    onWaiting: () => job.onStage('waiting_to_render', 0),
+    onProgress: (fraction) => job.onStage('rendering', fraction),
+    timeoutMs: RENDER_TIMEOUT_MS,
+  });
+  const output = await probe(media.ffprobe, video, signal);
+  job.onStage('thumbnail', 0);
+  const thumbnail = path.join(job.workDir, CLIP_FILES.thumbnail);
+  // From the video itself: the layout or trim may differ from the clip's last picture.
+  await clipThumbnail({ ffmpeg: media.ffmpeg, source: video, output: thumbnail, durationSec: output.durationSec, signal });
+  return {
+    sourceInfo,
+    plan,
+    files: { video, thumbnail },
+    rendered: { sizeBytes: output.sizeBytes, durationSec: output.durationSec, width: output.width, height: output.height, loudness: render.loudness },
+    recognised: spoken?.recognised ?? null,
+    spokenText: overlay && spoken ? spokenText(spoken) : null,
+    spokenLanguage: overlay && spoken ? spoken.language : null,
+  };
+}
+
+function spokenText(spoken: Words): string {
+  return spoken.recognised?.text ?? joinWords(spoken.words.map((word) => word.text));
+}
