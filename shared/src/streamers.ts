@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACCOUNT_PLATFORMS } from './accounts.ts';
 import { CLIP_LIMIT_DEFAULT, CLIP_LIMIT_MAX, CLIP_LIMIT_MIN } from './constants.ts';
 import { STREAMER_SELECTION_DEFAULTS, streamerSelection, streamerSelectionFields } from './selection.ts';
-import { DEFAULT_CAPTION_STYLE, STREAMER_STUDIO_DEFAULTS, streamerStudio, streamerStudioFields } from './studio.ts';
+import { STREAMER_STUDIO_DEFAULTS, streamerStudio, streamerStudioDefaultedFields, streamerStudioFields } from './studio.ts';
 
 const STREAMER_NAME_REQUIRED = 'Streamer name is required';
 const STREAMER_NAME_RULE = 'Streamer name must be a Twitch login: letters, digits and _ (at most 25 characters)';
@@ -96,14 +96,7 @@ export const createStreamerInput = z.object({
   schedule: settingFields.schedule.default(null),
   auto_subtitle: settingFields.auto_subtitle.default(false),
   auto_publish: settingFields.auto_publish.default(false),
-  layout: settingFields.layout.default(STREAMER_STUDIO_DEFAULTS.layout),
-  crop_focus: settingFields.crop_focus.default(STREAMER_STUDIO_DEFAULTS.crop_focus),
-  facecam: settingFields.facecam.default(STREAMER_STUDIO_DEFAULTS.facecam),
-  gameplay: settingFields.gameplay.default(STREAMER_STUDIO_DEFAULTS.gameplay),
-  split_ratio: settingFields.split_ratio.default(STREAMER_STUDIO_DEFAULTS.split_ratio),
-  caption_style: settingFields.caption_style.default(DEFAULT_CAPTION_STYLE),
-  glossary: settingFields.glossary.default([]),
-  normalize_audio: settingFields.normalize_audio.default(STREAMER_STUDIO_DEFAULTS.normalize_audio),
+  ...streamerStudioDefaultedFields,
   clip_period: settingFields.clip_period.default(STREAMER_SELECTION_DEFAULTS.clip_period),
   min_views: settingFields.min_views.default(STREAMER_SELECTION_DEFAULTS.min_views),
   rank_by: settingFields.rank_by.default(STREAMER_SELECTION_DEFAULTS.rank_by),

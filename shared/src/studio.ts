@@ -101,41 +101,57 @@ export const glossarySchema = z
   .transform((terms) => [...new Set(terms.filter(Boolean))])
   .refine((terms) => terms.length <= GLOSSARY_MAX_TERMS, GLOSSARY_RULE);
 
-/** The studio fields of a streamer, with their contract defaults. */
-export const streamerStudioFields = {
-  layout: layoutSchema,
-  crop_focus: cropFocusSchema,
-  facecam: rectSchema.nullable(),
-  gameplay: rectSchema,
-  split_ratio: splitRatioSchema,
-  caption_style: captionStyleInput,
-  glossary: glossarySchema,
-  normalize_audio: normalizeAudioSchema,
+/*
+ * Every studio setting a streamer holds, defined once: how a request spells it (with its rule), how
+ * the API shows it, its default, and whether one clip can override it. A streamer's input, output
+ * and defaults, a clip's overrides, the preview's fields, and the server's and client's copies of
+ * them are all derived from this table: a new setting is one line here.
+ */
+function studioSetting<I extends z.ZodType, S extends z.ZodType, O extends boolean>(input: I, shown: S, value: z.output<S>, clipOverride: O) {
+  return { input, shown, default: value, clipOverride };
+}
+
+export const STUDIO_SETTINGS = {
+  layout: studioSetting(layoutSchema, layoutSchema, 'blur', true),
+  crop_focus: studioSetting(cropFocusSchema, z.number(), DEFAULT_CROP_FOCUS, true),
+  facecam: studioSetting(rectSchema.nullable(), rectSchema.nullable(), null, true),
+  gameplay: studioSetting(rectSchema, rectSchema, FULL_FRAME, true),
+  split_ratio: studioSetting(splitRatioSchema, z.number(), DEFAULT_SPLIT_RATIO, true),
+  caption_style: studioSetting(captionStyleInput, captionStyleSchema, DEFAULT_CAPTION_STYLE, true),
+  glossary: studioSetting(glossarySchema, z.array(z.string()), [], false),
+  normalize_audio: studioSetting(normalizeAudioSchema, z.boolean(), true, true),
+};
+type StudioSettings = typeof STUDIO_SETTINGS;
+export type StudioSettingKey = keyof StudioSettings;
+export const STUDIO_SETTING_KEYS = Object.keys(STUDIO_SETTINGS) as StudioSettingKey[];
+
+/** The settings one clip can override (the studio edits these for a clip and for its streamer). */
+export type ClipOverrideKey = { [K in StudioSettingKey]: StudioSettings[K]['clipOverride'] extends true ? K : never }[StudioSettingKey];
+export const CLIP_OVERRIDE_KEYS = STUDIO_SETTING_KEYS.filter((key) => STUDIO_SETTINGS[key].clipOverride) as ClipOverrideKey[];
+
+function eachSetting<K extends string, R>(keys: readonly K[], make: (key: K) => R): Record<K, R> {
+  return Object.fromEntries(keys.map((key) => [key, make(key)])) as Record<K, R>;
+}
+
+/** The studio fields of a streamer request, each with its rule. */
+export const streamerStudioFields = eachSetting(STUDIO_SETTING_KEYS, (key) => STUDIO_SETTINGS[key].input) as { [K in StudioSettingKey]: StudioSettings[K]['input'] };
+
+/** The same fields for a new streamer: each optional, taking its default. */
+export const streamerStudioDefaultedFields = eachSetting(STUDIO_SETTING_KEYS, (key) => (STUDIO_SETTINGS[key].input as z.ZodType).default(STUDIO_SETTINGS[key].default)) as unknown as {
+  [K in StudioSettingKey]: z.ZodDefault<StudioSettings[K]['input']>;
 };
 
-export const STREAMER_STUDIO_DEFAULTS = {
-  layout: 'blur',
-  crop_focus: DEFAULT_CROP_FOCUS,
-  facecam: null,
-  gameplay: FULL_FRAME,
-  split_ratio: DEFAULT_SPLIT_RATIO,
-  caption_style: DEFAULT_CAPTION_STYLE,
-  glossary: [],
-  normalize_audio: true,
-} as const satisfies StreamerStudio;
-
 /** A streamer's studio settings as the API shows them. */
-export const streamerStudio = z.object({
-  layout: layoutSchema,
-  crop_focus: z.number(),
-  facecam: rectSchema.nullable(),
-  gameplay: rectSchema,
-  split_ratio: z.number(),
-  caption_style: captionStyleSchema,
-  glossary: z.array(z.string()),
-  normalize_audio: z.boolean(),
-});
+export const streamerStudio = z.object(eachSetting(STUDIO_SETTING_KEYS, (key) => STUDIO_SETTINGS[key].shown) as { [K in StudioSettingKey]: StudioSettings[K]['shown'] });
 export type StreamerStudio = z.infer<typeof streamerStudio>;
+
+/** The contract defaults of every studio setting. */
+export const STREAMER_STUDIO_DEFAULTS = eachSetting(STUDIO_SETTING_KEYS, (key) => STUDIO_SETTINGS[key].default) as StreamerStudio;
+
+/** The settings of `source` (a row, a request, the studio's values), and nothing else. */
+export function pickStudio<K extends string, T extends { [P in K]: unknown }>(source: T, keys: readonly K[]): Pick<T, K> {
+  return eachSetting(keys, (key) => source[key]) as Pick<T, K>;
+}
 
 /* Per-clip overrides */
 
@@ -151,31 +167,13 @@ export const clipFormatSchema = z.enum(CLIP_FORMATS, { error: 'format must be ve
  */
 export const clipEdit = z.object({
   format: clipFormatSchema.nullable(),
-  layout: layoutSchema.nullable(),
-  crop_focus: cropFocusSchema.nullable(),
-  facecam: rectSchema.nullable(),
-  gameplay: rectSchema.nullable(),
-  split_ratio: splitRatioSchema.nullable(),
+  ...(eachSetting(CLIP_OVERRIDE_KEYS, (key) => STUDIO_SETTINGS[key].shown.nullable()) as { [K in ClipOverrideKey]: z.ZodNullable<StudioSettings[K]['shown']> }),
   facecam_off: z.boolean().nullable(),
-  caption_style: captionStyleSchema.nullable(),
   trim_start: z.number().nullable(),
   trim_end: z.number().nullable(),
-  normalize_audio: z.boolean().nullable(),
 });
 export type ClipEdit = z.infer<typeof clipEdit>;
-export const EMPTY_CLIP_EDIT: ClipEdit = {
-  format: null,
-  layout: null,
-  crop_focus: null,
-  facecam: null,
-  gameplay: null,
-  split_ratio: null,
-  facecam_off: null,
-  caption_style: null,
-  trim_start: null,
-  trim_end: null,
-  normalize_audio: null,
-};
+export const EMPTY_CLIP_EDIT = eachSetting(Object.keys(clipEdit.shape) as (keyof ClipEdit)[], () => null) as ClipEdit;
 
 const TRIM_RULE = 'Trim times must be seconds (a number of at least 0)';
 const trimTime = z.number({ error: TRIM_RULE }).min(0, TRIM_RULE).max(86_400, TRIM_RULE);
@@ -183,16 +181,10 @@ const trimTime = z.number({ error: TRIM_RULE }).min(0, TRIM_RULE).max(86_400, TR
 /** The fields PUT /api/clips/{id}/edit and POST /api/clips/{id}/preview take: each optional, null resets it. */
 export const clipEditFields = {
   format: clipFormatSchema.nullable().optional(),
-  layout: layoutSchema.nullable().optional(),
-  crop_focus: cropFocusSchema.nullable().optional(),
-  facecam: rectSchema.nullable().optional(),
-  gameplay: rectSchema.nullable().optional(),
-  split_ratio: splitRatioSchema.nullable().optional(),
+  ...(eachSetting(CLIP_OVERRIDE_KEYS, (key) => STUDIO_SETTINGS[key].input.nullable().optional()) as { [K in ClipOverrideKey]: z.ZodOptional<z.ZodNullable<StudioSettings[K]['input']>> }),
   facecam_off: z.boolean({ error: 'facecam_off must be true or false' }).nullable().optional(),
-  caption_style: captionStyleInput.nullable().optional(),
   trim_start: trimTime.nullable().optional(),
   trim_end: trimTime.nullable().optional(),
-  normalize_audio: normalizeAudioSchema.nullable().optional(),
 };
 
 const clipRef = { id: z.string().trim().min(1).max(200) };

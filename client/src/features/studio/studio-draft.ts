@@ -1,13 +1,14 @@
 import {
+  CLIP_OVERRIDE_KEYS,
   EMPTY_CLIP_EDIT,
+  pickStudio,
   STREAMER_STUDIO_DEFAULTS,
   trimProblem,
   splitProblem,
-  type CaptionStyle,
   type ClipEdit,
   type ClipFormat,
   type ClipEditChanges,
-  type Layout,
+  type ClipOverrideKey,
   type Rect,
   type StreamerStudio,
   type UpdateStreamerInput,
@@ -21,28 +22,20 @@ import type { PreviewRequest } from '@/api/studio';
  * Every field shown is the draft's value, or where it is null the fallback's.
  */
 
-/** Every setting as a render would use it. */
-export interface StudioValues {
+/** Every setting as a render would use it: the streamer's settings a clip can override, and the clip's own. */
+export type StudioValues = Pick<StreamerStudio, ClipOverrideKey> & {
   format: ClipFormat;
-  layout: Layout;
-  crop_focus: number;
-  facecam: Rect | null;
-  gameplay: Rect;
-  split_ratio: number;
   facecam_off: boolean;
-  caption_style: CaptionStyle;
   trim_start: number;
   trim_end: number;
-  normalize_audio: boolean;
-}
+};
 
 export type StudioField = keyof ClipEdit;
 export type StudioDraft = ClipEdit;
 export type StudioMode = 'clip' | 'streamer';
 
-/** The settings a streamer holds; the others (format, trim, facecam off) belong to one clip. */
-export const STREAMER_FIELDS = ['layout', 'crop_focus', 'facecam', 'gameplay', 'split_ratio', 'caption_style', 'normalize_audio'] as const;
-type StreamerField = (typeof STREAMER_FIELDS)[number];
+/** The settings a streamer holds that the studio edits; the others (format, trim, facecam off) belong to one clip. */
+export const STREAMER_FIELDS = CLIP_OVERRIDE_KEYS;
 
 /** The fields each part of the page edits, for its "Reset" and its saved/own state. */
 export const SECTION_FIELDS = {
@@ -64,19 +57,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export function fallbackValues(mode: StudioMode, streamer: StreamerStudio, durationSec: number, downloadedFormat: ClipFormat = 'vertical'): StudioValues {
   const base = mode === 'clip' ? streamer : STREAMER_STUDIO_DEFAULTS;
-  return {
-    format: downloadedFormat,
-    layout: base.layout,
-    crop_focus: base.crop_focus,
-    facecam: base.facecam,
-    gameplay: base.gameplay,
-    split_ratio: base.split_ratio,
-    facecam_off: false,
-    caption_style: base.caption_style,
-    trim_start: 0,
-    trim_end: durationSec,
-    normalize_audio: base.normalize_audio,
-  };
+  return { ...pickStudio(base, CLIP_OVERRIDE_KEYS), format: downloadedFormat, facecam_off: false, trim_start: 0, trim_end: durationSec };
 }
 
 /** The saved state as a draft: the clip's overrides, or the streamer's settings that differ from the defaults. */
@@ -90,19 +71,9 @@ export function savedDraft(mode: StudioMode, clipEdit: ClipEdit, streamer: Strea
 }
 
 export function effectiveValues(draft: StudioDraft, fallback: StudioValues): StudioValues {
-  return {
-    format: draft.format ?? fallback.format,
-    layout: draft.layout ?? fallback.layout,
-    crop_focus: draft.crop_focus ?? fallback.crop_focus,
-    facecam: draft.facecam ?? fallback.facecam,
-    gameplay: draft.gameplay ?? fallback.gameplay,
-    split_ratio: draft.split_ratio ?? fallback.split_ratio,
-    facecam_off: draft.facecam_off ?? fallback.facecam_off,
-    caption_style: draft.caption_style ?? fallback.caption_style,
-    trim_start: draft.trim_start ?? fallback.trim_start,
-    trim_end: draft.trim_end ?? fallback.trim_end,
-    normalize_audio: draft.normalize_audio ?? fallback.normalize_audio,
-  };
+  const values = { ...fallback };
+  for (const field of Object.keys(fallback) as StudioField[]) if (draft[field] !== null) Object.assign(values, { [field]: draft[field] });
+  return values;
 }
 
 /** The fields whose draft differs from what is saved. */
@@ -129,15 +100,7 @@ export function clipChanges(draft: StudioDraft): ClipEditChanges {
 
 /** What streamers.update is sent: the streamer's settings as the page shows them. */
 export function streamerChanges(values: StudioValues): Omit<UpdateStreamerInput, 'name'> {
-  const changes: Pick<StudioValues, StreamerField> = {
-    layout: values.layout,
-    crop_focus: values.crop_focus,
-    facecam: values.facecam,
-    gameplay: values.gameplay,
-    split_ratio: values.split_ratio,
-    caption_style: values.caption_style,
-    normalize_audio: values.normalize_audio,
-  };
+  const changes: Pick<StudioValues, ClipOverrideKey> = pickStudio(values, CLIP_OVERRIDE_KEYS);
   return changes;
 }
 

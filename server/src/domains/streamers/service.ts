@@ -1,5 +1,7 @@
-import { DEFAULT_CAPTION_STYLE, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type AccountPlatform, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
+import { pickStudio, STREAMER_STUDIO_DEFAULTS, STUDIO_SETTING_KEYS, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type AccountPlatform, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
+import type { Insertable } from 'kysely';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
+import type { StreamersTable } from '../../platform/db/schema.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { publicReason } from '../../platform/public-reason.ts';
@@ -36,16 +38,10 @@ function scheduleOf(row: Pick<StreamerRow, 'schedule_interval' | 'schedule_unit'
 
 /** The streamer's studio defaults: layout, regions, caption style, glossary, loudness. */
 export function studioOf(row: StreamerRow): StreamerStudio {
-  return {
-    layout: row.layout,
-    crop_focus: row.crop_focus,
-    facecam: row.facecam,
-    gameplay: row.gameplay,
-    split_ratio: row.split_ratio,
-    caption_style: row.caption_style ?? DEFAULT_CAPTION_STYLE,
-    glossary: row.glossary,
-    normalize_audio: row.normalize_audio,
-  };
+  const studio = { ...STREAMER_STUDIO_DEFAULTS };
+  // A column the row leaves empty (a style saved before captions had one) takes the default.
+  for (const key of STUDIO_SETTING_KEYS) Object.assign(studio, { [key]: row[key] ?? STREAMER_STUDIO_DEFAULTS[key] });
+  return studio;
 }
 
 /** A caption style whose font the server has (the style's other fields are checked by the schema). */
@@ -60,33 +56,21 @@ function assertStudio(studio: StreamerStudio): void {
   assertCaptionStyle(studio.caption_style);
 }
 
-/** The studio columns of a row to write. */
+/** The studio columns of a row to write: regions, styles and lists are JSON. */
 function studioColumns(studio: StreamerStudio) {
-  return {
-    layout: studio.layout,
-    crop_focus: studio.crop_focus,
-    facecam: studio.facecam ? JSON.stringify(studio.facecam) : null,
-    gameplay: JSON.stringify(studio.gameplay),
-    split_ratio: studio.split_ratio,
-    caption_style: JSON.stringify(studio.caption_style),
-    glossary: JSON.stringify(studio.glossary),
-    normalize_audio: studio.normalize_audio,
-  };
+  const columns: Record<string, unknown> = {};
+  for (const key of STUDIO_SETTING_KEYS) {
+    const value = studio[key];
+    columns[key] = value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
+  }
+  return columns as Pick<Insertable<StreamersTable>, keyof StreamerStudio>;
 }
 
 /** The studio settings after a PUT: fields left out keep their values. */
 function mergedStudio(row: StreamerRow, input: UpdateStreamerInput): StreamerStudio {
-  const current = studioOf(row);
-  return {
-    layout: input.layout ?? current.layout,
-    crop_focus: input.crop_focus ?? current.crop_focus,
-    facecam: input.facecam === undefined ? current.facecam : input.facecam,
-    gameplay: input.gameplay ?? current.gameplay,
-    split_ratio: input.split_ratio ?? current.split_ratio,
-    caption_style: input.caption_style ?? current.caption_style,
-    glossary: input.glossary ?? current.glossary,
-    normalize_audio: input.normalize_audio ?? current.normalize_audio,
-  };
+  const merged = studioOf(row);
+  for (const key of STUDIO_SETTING_KEYS) if (input[key] !== undefined) Object.assign(merged, { [key]: input[key] });
+  return merged;
 }
 
 /** Which clips a run picks and what auto_publish does with them. */
@@ -218,16 +202,7 @@ async function lookUpOnTwitch(twitch: TwitchDirectory | null, name: string) {
 
 
 export async function createStreamer(db: Db, twitch: TwitchDirectory | null, userId: string, input: CreateStreamerInput): Promise<StreamerRow> {
-  const studio: StreamerStudio = {
-    layout: input.layout,
-    crop_focus: input.crop_focus,
-    facecam: input.facecam,
-    gameplay: input.gameplay,
-    split_ratio: input.split_ratio,
-    caption_style: input.caption_style,
-    glossary: input.glossary,
-    normalize_audio: input.normalize_audio,
-  };
+  const studio: StreamerStudio = pickStudio(input, STUDIO_SETTING_KEYS);
   assertStudio(studio);
   if (await selectStreamerByName(db, userId, input.name)) throw conflict(`Streamer ${input.name} already exists`);
   const twitchUser = await lookUpOnTwitch(twitch, input.name);

@@ -89,10 +89,10 @@ export function captionsFor(plan: RenderPlan, sourceInfo: ProbeResult, words: re
   return writeCaptionOverlay({ words, style: plan.captionStyle, frame: outputFrame(plan.layout, sourceInfo), trimStart: plan.trim?.start ?? 0, assPath, language });
 }
 
-/** The words a render of this clip burns: its saved ones once it is subtitled, else none. */
-export function savedCaptionsOf(clip: Pick<ClipRow, 'subtitled' | 'transcript_words' | 'transcript_language'>): CaptionSource {
+/** The words a render or preview of this clip burns: its saved ones (a clip has them once subtitled), else none. */
+export function savedCaptionsOf(clip: Pick<ClipRow, 'transcript_words' | 'transcript_language'>): CaptionSource {
   const words = transcriptWordsOf(clip);
-  return clip.subtitled && words?.length ? { kind: 'saved', words, language: clip.transcript_language } : { kind: 'none' };
+  return words?.length ? { kind: 'saved', words, language: clip.transcript_language } : { kind: 'none' };
 }
 
 interface Words {
