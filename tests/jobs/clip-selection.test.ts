@@ -155,12 +155,12 @@ describe('clip selection rules in download runs', { timeout: 3 * RUN_WAIT_MS }, 
     expect((await api().streamers.list()).find((streamer) => streamer.name === 'careful')?.publish_mode).toBe('review');
 
     // Auto mode reaches auto-publishing (which finds no account), so the check below can fail.
-    const tiktokLogs = async () => (await app.deps.db.selectFrom('logs').select('message').where('logger', '=', 'tiktok').execute()).map((row) => row.message);
-    await waitUntil(tiktokLogs, { until: (messages) => messages.some((message) => message.includes('"posted at once"')), message: 'auto-publishing of the auto-mode clip' });
+    const publishingLogs = async () => (await app.deps.db.selectFrom('logs').select('message').where('logger', '=', 'publishing').execute()).map((row) => row.message);
+    await waitUntil(publishingLogs, { until: (messages) => messages.some((message) => message.includes('"posted at once"')), message: 'auto-publishing of the auto-mode clip' });
     // Jobs first, then logs: an auto-publish job gone from the queue has already written its log.
     const pending = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${AUTO_PUBLISH_JOB.name}`.execute(app.deps.db);
     expect(pending.rows[0]!.n).toBe(0);
-    expect((await tiktokLogs()).filter((message) => message.includes('"held for review"'))).toEqual([]);
+    expect((await publishingLogs()).filter((message) => message.includes('"held for review"'))).toEqual([]);
     expect(await logsAbout('careful')).toContainEqual({ level: 'INFO', message: expect.stringMatching(/^Clip "held for review" \(.+\) of careful is waiting for review$/) });
     expect(await titles('careful')).toEqual(['held for review']);
   });
