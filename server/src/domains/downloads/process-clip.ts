@@ -5,9 +5,9 @@ import type { AppDeps } from '../deps.ts';
 import { clipThumbnail, probe, renderClip } from '../../engines/media/index.ts';
 import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { CLIP_FILES, instanceWorkDir } from '../clips/service.ts';
-import { saveClip, type SavedClip } from '../clips/service.ts';
+import { recentSuggestionTexts, saveClip, type SavedClip } from '../clips/service.ts';
 import { describeClip } from '../descriptions/service.ts';
-import { performanceProfileFor } from '../publishing/service.ts';
+import { linkedPlatforms, performanceProfileFor } from '../publishing/service.ts';
 import { studioOf, type StreamerRow } from '../streamers/service.ts';
 import { renderPlan } from '../studio/service.ts';
 import { captionsForRun, type RunCaptions } from '../subtitles/service.ts';
@@ -88,8 +88,10 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
   const thumbPath = path.join(job.workDir, CLIP_FILES.thumbnail);
   await clipThumbnail({ ffmpeg: media.ffmpeg, source: videoPath, output: thumbPath, durationSec: sourceInfo.durationSec, signal });
   const rendered = { ...(await probe(media.ffprobe, videoPath, signal)), loudness: render.loudness };
-  const descriptions = await describeClip(deps, {
+  const { descriptions, hook } = await describeClip(deps, {
     clip: {
+      clipId: job.clip.id,
+      platforms: await linkedPlatforms(deps.db, streamer.id),
       title: job.clip.title,
       streamer: streamer.display_name ?? streamer.name,
       gameName: job.gameName,
@@ -98,6 +100,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     },
     userId: job.userId,
     performance: await performanceProfileFor(deps.db, job.userId, streamer.id),
+    avoid: await recentSuggestionTexts(deps.db, { userId: job.userId, streamer: streamer.name, exceptClipId: job.clip.id }),
     signal,
   });
 
@@ -113,6 +116,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     sourceDurationSec: sourceInfo.durationSec,
     rendered,
     descriptions,
+    hookSuggestion: hook,
     transcript: captions?.transcript ?? null,
     // Review mode holds the clip for the user's approval: nothing posts that they wanted to see first.
     autoPublish: streamer.auto_publish && streamer.publish_mode === 'auto',

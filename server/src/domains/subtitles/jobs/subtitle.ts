@@ -1,9 +1,9 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDeps } from '../../deps.ts';
-import { CLIP_FILES, findClipById, instanceWorkDir, localClipFile, markSubtitled, replaceClipFiles, type TranscriptUpdate } from '../../clips/service.ts';
+import { CLIP_FILES, findClipById, instanceWorkDir, localClipFile, markSubtitled, recentSuggestionTexts, replaceClipFiles, type TranscriptUpdate } from '../../clips/service.ts';
 import { describeClip } from '../../descriptions/service.ts';
-import { performanceProfileFor } from '../../publishing/service.ts';
+import { linkedPlatforms, performanceProfileFor } from '../../publishing/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import { findStreamerById, studioOf } from '../../streamers/service.ts';
 import { clipRenderPlan, writeCaptionOverlay } from '../../studio/service.ts';
@@ -126,10 +126,11 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     const thumbnail = path.join(workDir, CLIP_FILES.thumbnail);
     await clipThumbnail({ ffmpeg: deps.media.ffmpeg, source: output, output: thumbnail, durationSec: rendered.durationSec, signal });
     progress.report('describing', 0);
-    const descriptions = await describeClip(deps, {
-      clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: spoken.text, language: spoken.language ?? clip.language },
+    const { descriptions, hook } = await describeClip(deps, {
+      clip: { clipId: clip.clip_id, platforms: await linkedPlatforms(deps.db, clip.streamer_id), title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: spoken.text, language: spoken.language ?? clip.language },
       userId: clip.user_id,
       performance: await performanceProfileFor(deps.db, clip.user_id, clip.streamer_id),
+      avoid: await recentSuggestionTexts(deps.db, { userId: clip.user_id, streamer: clip.streamer_name, exceptClipId: clip.clip_id }),
       signal,
     });
     signal.throwIfAborted();
@@ -139,6 +140,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
       transcript: recognised,
       video: { sizeBytes: rendered.sizeBytes, durationSec: rendered.durationSec, width: rendered.width, height: rendered.height, loudness: render.loudness },
       descriptions,
+      hookSuggestion: hook,
     });
     await finish('done', null);
     await recordLog(deps.db, deps.logger, { level: 'INFO', logger: 'subtitles', message: `Subtitles added to "${clip.title}" (${clip.clip_id}, ${spoken.wordCount} words)`, userId: clip.user_id });
