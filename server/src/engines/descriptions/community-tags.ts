@@ -96,7 +96,7 @@ export const GAME_COMMUNITIES: readonly GameCommunity[] = [
 export const GAMING_TERMS: readonly string[] = [
   'clutch', 'ace', 'headshot', 'no scope', 'noscope', 'quickscope', 'one tap', 'onetap', 'flick', 'trickshot', 'trick shot',
   'speedrun', 'speed run', 'world record', 'jumpscare', 'jump scare', 'rage quit', 'ragequit', 'pentakill', 'victory royale',
-  'boss fight', 'bossfight', 'permadeath', 'nuzlocke', 'hardcore mode', 'any%',
+  'boss', 'boss fight', 'bossfight', 'permadeath', 'nuzlocke', 'hardcore mode',
 ];
 
 /**
