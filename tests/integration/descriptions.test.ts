@@ -181,6 +181,9 @@ describe('built-in generator', () => {
     expect(perceivedLength(long.hook)).toBeLessThanOrEqual(HOOK_MAX_LENGTH);
     expect(long.hook).toMatch(/I cannot believe/);
     expect(long.hook).not.toMatch(/\b(?:the|of)…/);
+    for (const title of ['x'.repeat(90), '配信中にまさかの大逆転からの神プレイでチャット大騒ぎ伝説の瞬間', '']) {
+      expect(perceivedLength(generateSuggestions({ ...CLIP, title, language: null }).hook), title).toBeLessThanOrEqual(HOOK_MAX_LENGTH);
+    }
     // Every hook this clip could get, one by one, each avoided next time: all differ, then one comes back.
     const avoid: string[] = [];
     for (let index = 0; index < 8; index++) avoid.unshift(generateSuggestions({ ...CLIP, clipId: 'hook-1' }, undefined, avoid).hook);

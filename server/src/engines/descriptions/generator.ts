@@ -131,7 +131,8 @@ function chooseCaptions(phrases: Phrases, facts: Facts, history: History): { sty
 
 function chooseHook(phrases: Phrases, facts: Facts, history: History): string {
   const ordered = freshestFirst(phrases.hooks, `${facts.seedKey}\u0000hook`, facts, history);
-  return firstFresh(ordered, facts, history, new Set(), fillHook) ?? fillHook(phrases.hooks[0], facts, facts.emoji[0] ?? '') ?? facts.short;
+  // Every hook template repeats one the streamer has: the freshest one still beats none.
+  return firstFresh(ordered, facts, history, new Set(), fillHook) ?? firstFresh(ordered, facts, { bodies: [], keys: new Set() }, new Set(), fillHook) ?? cutToLength(facts.title, HOOK_MAX_LENGTH);
 }
 
 /** Templates whose placeholders this clip can fill ({game} needs a game, {quote} speech). */
@@ -245,8 +246,19 @@ function fitSubject(title: string, room: number, language: string): string | nul
   while (count < spans.length && fits(count + 1)) count++;
   while (count > 1 && isStopWord(spans[count - 1]?.word ?? '', language)) count--;
   const last = spans[count - 1];
-  if (!last) return null;
+  // Not even the first word fits (one long token, a script without spaces): cut it.
+  if (!last) return `${cutToLength(subject, room - 1)}…`;
   return `${subject.slice(0, last.index + last.word.length)}…`;
+}
+
+/** The leading characters of a text within `max` as perceived (CJK counts double), never splitting a character. */
+function cutToLength(text: string, max: number): string {
+  let out = '';
+  for (const char of text) {
+    if (perceivedLength(out + char) > max) break;
+    out += char;
+  }
+  return out;
 }
 
 function capitalize(text: string): string {

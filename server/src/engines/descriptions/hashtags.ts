@@ -138,7 +138,7 @@ function wordKeys(text: string, language: string): string[] {
   return words(text, language).map(tagKey);
 }
 
-/** Known terms by their words ("no scope" → "no scope"): the game's own, every game's name, gaming's in general. */
+/** The terms a clip's words may name: its game's own, every game's one-word name, gaming's in general. */
 interface TermIndex {
   terms: ReadonlySet<string>;
   /** The words of each multi-word term's tag ("noscope" → no, scope): those words alone are about the clip too. */
@@ -198,17 +198,18 @@ function isNameLike(word: string, language: string): boolean {
   return !isStopWord(lower, language) && !NOT_NAMES.has(lower) && !HYPE_WORDS.has(lower);
 }
 
-/** Items said at least `times` times, in the order first said, the most said first. */
+/** Items said at least `times` times (any case), the most said first, ties in the order first said, as first spelled. */
 function repeated(items: readonly string[], times: number): string[] {
-  const counts = new Map<string, number>();
-  for (const item of items) counts.set(item.toLowerCase(), (counts.get(item.toLowerCase()) ?? 0) + 1);
-  const firstSpelling = new Map<string, string>();
-  for (const item of items) if (!firstSpelling.has(item.toLowerCase())) firstSpelling.set(item.toLowerCase(), item);
+  const counts = new Map<string, { spelling: string; count: number }>();
+  for (const item of items) {
+    const entry = counts.get(item.toLowerCase()) ?? { spelling: item, count: 0 };
+    counts.set(item.toLowerCase(), { ...entry, count: entry.count + 1 });
+  }
   // Map keeps first-occurrence order, and sort is stable, so ties stay in spoken order.
-  return [...counts.entries()]
-    .filter(([, count]) => count >= times)
-    .sort((a, b) => b[1] - a[1])
-    .map(([key]) => firstSpelling.get(key) ?? key);
+  return [...counts.values()]
+    .filter((entry) => entry.count >= times)
+    .sort((a, b) => b.count - a.count)
+    .map((entry) => entry.spelling);
 }
 
 /**
