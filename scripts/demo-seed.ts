@@ -27,7 +27,8 @@ const DEMO_CREATOR = {
 const isDemoCreator = (account: { username: string | null; display_name: string }) =>
   account.username === DEMO_CREATOR_HANDLE || account.display_name === DEMO_CREATOR.facebook.page.name;
 
-const CATALOGUE = [
+/** The demo's broadcasters on the fake Twitch: their category and clip titles (the descriptions-quality test reads them too). */
+export const DEMO_CATALOGUE = [
   { login: 'shroud', display: 'shroud', game: 'VALORANT', titles: ['insane 1v5 clutch', 'the flick of the year', 'no scope across the map', 'he did NOT see that coming', 'calm under pressure', 'perfect spray transfer'] },
   { login: 'pokimane', display: 'pokimane', game: 'Just Chatting', titles: ['chat made me laugh so hard', 'the cat walked in', 'reacting to my old clips', 'best moment of the stream', 'she could not stop laughing', 'surprise guest appears'] },
   { login: 'xqc', display: 'xQc', game: 'Grand Theft Auto V', titles: ['speedrun gone wrong', 'the loudest reaction ever', 'chat is this real', 'juicers assemble', 'GTA police chase madness', 'he actually did it'] },
@@ -37,7 +38,7 @@ const WEBHOOK_EVENTS = ['run.completed', 'run.failed', 'clip.review', 'post.publ
 
 /** Three broadcasters with clips on the fake Twitch; Demo Creator on the fake TikTok, YouTube, Instagram and Facebook (a Page). */
 export function seedFakes(fakes: { twitch: FakeTwitch; tiktok: FakeTikTok; youtube: FakeYouTube; instagram?: FakeInstagram; facebook?: FakeFacebook }): void {
-  CATALOGUE.forEach((entry, streamerIndex) => {
+  DEMO_CATALOGUE.forEach((entry, streamerIndex) => {
     fakes.twitch.addBroadcaster({ login: entry.login, display_name: entry.display, broadcaster_type: 'partner' });
     const game = fakes.twitch.addGame({ name: entry.game });
     entry.titles.forEach((title, index) => {

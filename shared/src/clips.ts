@@ -104,6 +104,11 @@ export const clip = z.object({
   custom_description: z.string().nullable(),
   selected_description: z.number(),
   metadata: z.object({ descriptions: z.array(descriptionOption) }),
+  /**
+   * The description generator's title-card line for the clip's first seconds (about what its
+   * descriptions are about); null for clips described before hooks were proposed.
+   */
+  hook_suggestion: z.string().nullable(),
   /** Where this clip has gone to TikTok: one entry per account, with the upload's status. */
   posted_to: z.array(postedToEntry),
   /** The clip's subtitle or re-render job as it runs, so every screen shows the same state after a reload. */

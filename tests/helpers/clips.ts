@@ -21,6 +21,7 @@ export interface SeedClip {
   view_count?: number;
   twitch_created_at?: Date;
   descriptions?: { description: string; rank: number }[];
+  hook_suggestion?: string | null;
   /** Bytes written as the video file (defaults to 64 KiB of a repeating pattern). */
   video?: Buffer;
 }
@@ -52,6 +53,7 @@ export async function seedClip(deps: AppDeps, userId: string, clip: SeedClip): P
       size_bytes: video.length,
       aux_bytes: video.length + thumbnail.length,
       descriptions: JSON.stringify(clip.descriptions ?? []),
+      hook_suggestion: clip.hook_suggestion ?? null,
     })
     .execute();
   return { id, dir };

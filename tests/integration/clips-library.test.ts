@@ -70,6 +70,7 @@ describe('clip library', () => {
       custom_description: null,
       transcript: null,
       metadata: { descriptions: [] },
+      hook_suggestion: null,
     });
   });
 

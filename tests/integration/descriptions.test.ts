@@ -5,12 +5,13 @@ import { llmConfigFromEnv, suggestDescriptions, type DescriptionInput } from '..
 import { fitDescription } from '../../server/src/engines/descriptions/suggest.ts';
 import { DUPLICATE_FACTOR, SCORE_WEIGHTS, jaccard, rankDescriptions, scoreDescription, type RankedDescription } from '../../server/src/engines/descriptions/scorer.ts';
 import { dedupeHashtags, fitHashtags, isGenericHashtag, normalizeHashtag, relevantHashtags, splitDescription, tagKey } from '../../server/src/engines/descriptions/hashtags.ts';
-import { generateDescriptions } from '../../server/src/engines/descriptions/generator.ts';
+import { generateDescriptions, generateSuggestions, HOOK_MAX_LENGTH } from '../../server/src/engines/descriptions/generator.ts';
+import { perceivedLength } from '../../server/src/engines/descriptions/text.ts';
 import { type LlmConfig } from '../../server/src/engines/descriptions/llm.ts';
 import { loadEnv } from '../../server/src/platform/env.ts';
 import { createLogger, type Logger } from '../../server/src/platform/logger.ts';
 import { chatCompletionsUrl } from '../../server/src/engines/providers/llm/client.ts';
-import { DEFAULT_CANDIDATES, startFakeLlm, type FakeLlm } from '../fakes/llm/index.ts';
+import { DEFAULT_CANDIDATES, DEFAULT_HOOK, startFakeLlm, type FakeLlm } from '../fakes/llm/index.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
 const CLIP: DescriptionInput = {
@@ -85,31 +86,50 @@ describe('hashtags', () => {
     expect(dedupeHashtags(['xQc', 'XQC', 'EldenRing', 'eldenring', 'clutch'])).toEqual(['xQc', 'EldenRing', 'clutch']);
   });
 
-  it('derives relevant tags from streamer, game and title keywords without stop words', () => {
+  it('derives relevant tags from the streamer, the game’s community and the title’s known terms, never its common words', () => {
     const relevant = relevantHashtags(CLIP);
     expect(relevant.streamer).toBe('xQc');
-    expect(relevant.game).toBe('EldenRing');
-    expect(relevant.keywords).toContain('clutch');
-    expect(relevant.keywords).toContain('boss');
-    for (const stopWord of ['the', 'on']) expect(relevant.keywords).not.toContain(stopWord);
-    // Hype words describe every clip; they come after the topic words.
-    expect(relevant.keywords.indexOf('insane')).toBeGreaterThan(relevant.keywords.indexOf('clutch'));
-    expect(relevant.generic).toContain('gaming');
+    // Spelled as the community spells it (community-tags.ts), with its clip tag.
+    expect(relevant.game).toBe('eldenring');
+    expect(relevant.community).toEqual(['eldenringclips']);
+    expect(relevant.keywords).toEqual(['1v5', 'clutch', 'boss']);
+    // Stop words and adjectives of the title ("Insane", "final") are never tags.
+    for (const common of ['the', 'on', 'insane', 'final']) expect(relevant.keywords).not.toContain(common);
+    expect(relevant.nonGame).toBe(false);
+    // No target platform known: the clip's source is the reach tag.
+    expect(relevant.generic).toEqual(['twitchclips', 'twitch']);
+    // A game the table does not know keeps its name as the tag.
+    expect(relevantHashtags({ ...CLIP, gameName: 'Hollow Knight: Silksong' }).game).toBe('HollowKnightSilksong');
   });
 
-  it('takes repeated transcript words as keywords, and drops #gaming for non-game categories', () => {
-    const relevant = relevantHashtags({ ...CLIP, title: 'Late night talk', gameName: 'Just Chatting', transcript: 'The raccoon is back. Look at the raccoon! That raccoon stole my pizza.' });
-    expect(relevant.keywords).toContain('raccoon');
-    expect(relevant.generic).not.toContain('gaming');
+  it('uses the reach tags of the clip’s target platforms: #fyp on TikTok, #shorts on YouTube, #reels on Instagram and Facebook', () => {
+    expect(relevantHashtags({ ...CLIP, platforms: ['tiktok'] }).generic).toEqual(['fyp', 'foryou']);
+    expect(relevantHashtags({ ...CLIP, platforms: ['youtube'] }).generic).toEqual(['shorts']);
+    expect(relevantHashtags({ ...CLIP, platforms: ['tiktok', 'youtube', 'instagram', 'facebook'] }).generic).toEqual(['fyp', 'shorts', 'reels', 'foryou', 'instagramreels', 'facebookreels']);
+    const tags = generateDescriptions({ ...CLIP, platforms: ['youtube'] }).flatMap((item) => tagKeysOf(item.description));
+    expect(tags).toContain('shorts');
+    expect(tags).not.toContain('fyp');
   });
 
-  it('fits any tag list to 3-5: reach tags are dropped first, the clip’s own tags fill up', () => {
+  it('takes names the speech repeats as keywords, not its common nouns, and knows a category that is not a game', () => {
+    const relevant = relevantHashtags({ ...CLIP, title: 'Late night talk', gameName: 'Just Chatting', transcript: 'Where is Gerald? The raccoon is back. Look at the raccoon! Gerald stole my pizza, and Gerald is still here.' });
+    expect(relevant.keywords).toEqual(['Gerald']);
+    expect(relevant.game).toBe('justchatting');
+    expect(relevant.nonGame).toBe(true);
+    // A name in a title: capitalised inside a sentence-case title, never its first word or a shouted one.
+    expect(relevantHashtags({ ...CLIP, title: 'Shroud meets Tarik at TwitchCon', streamer: 'shroud', gameName: 'VALORANT' }).keywords).toEqual(['Tarik', 'TwitchCon']);
+    expect(relevantHashtags({ ...CLIP, title: 'He Did NOT See That Coming', gameName: 'VALORANT' }).keywords).toEqual([]);
+  });
+
+  it('fits any tag list to 3-5: the clip’s common words go, reach tags are dropped first, the clip’s own tags fill up', () => {
     const relevant = relevantHashtags(CLIP);
     const fitted = fitHashtags(['fyp', 'xQc', 'viral', 'EldenRing', 'clutch', 'foryou', 'boss', 'xqc'], relevant);
     expect(fitted).toEqual(['fyp', 'xQc', 'EldenRing', 'clutch', 'boss']);
     expect(fitted.filter(isGenericHashtag).length).toBeLessThanOrEqual(1);
-    expect(fitHashtags(['clutch'], relevant)).toEqual(['clutch', 'xQc', 'EldenRing']);
-    expect(fitHashtags([], relevant)).toEqual(['xQc', 'EldenRing', '1v5']);
+    expect(fitHashtags(['clutch'], relevant)).toEqual(['clutch', 'xQc', 'eldenring']);
+    expect(fitHashtags([], relevant)).toEqual(['xQc', 'eldenring', '1v5']);
+    // A model's #insane, #final and #the are words of the title, not what people search.
+    expect(fitHashtags(['insane', 'final', 'the', 'soulslike', 'EldenRing'], relevant)).toEqual(['soulslike', 'EldenRing', 'xQc']);
   });
 
   it('splits a description into caption and tags, turning inline tags back into words', () => {
@@ -144,8 +164,31 @@ describe('built-in generator', () => {
     const byStyle = new Map(generated.map((item) => [item.style, item.description]));
     expect(byStyle.get('question')).toMatch(/^[^#]*\?/);
     expect(byStyle.get('punchy')).toMatch(/\p{Extended_Pictographic}/u);
-    expect(byStyle.get('context')).toMatch(/^xQc in Elden Ring: Insane 1v5 clutch on the final boss/);
+    // The context line's wording varies between clips; it always names the streamer and the title.
+    expect(byStyle.get('context')).toMatch(/xQc/);
+    expect(byStyle.get('context')).toContain('Insane 1v5 clutch on the final boss');
     expect(byStyle.has('quote')).toBe(false);
+    const contexts = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((clipId) => generateDescriptions({ ...CLIP, clipId }).find((item) => item.style === 'context')?.description));
+    expect([...contexts].some((text) => text?.startsWith('xQc in Elden Ring: Insane 1v5 clutch on the final boss'))).toBe(true);
+    expect(contexts.size).toBeGreaterThan(3);
+  });
+
+  it('proposes a hook for a title card: short, about the title, never a template the streamer just used', () => {
+    const first = generateSuggestions({ ...CLIP, clipId: 'hook-1' });
+    expect(perceivedLength(first.hook)).toBeLessThanOrEqual(HOOK_MAX_LENGTH);
+    expect(first.hook).toMatch(/clutch/i);
+    const long = generateSuggestions({ ...CLIP, title: 'I cannot believe this worked against the hardest boss of the whole game', clipId: 'hook-2' });
+    expect(perceivedLength(long.hook)).toBeLessThanOrEqual(HOOK_MAX_LENGTH);
+    expect(long.hook).toMatch(/I cannot believe/);
+    expect(long.hook).not.toMatch(/\b(?:the|of)…/);
+    for (const title of ['x'.repeat(90), '配信中にまさかの大逆転からの神プレイでチャット大騒ぎ伝説の瞬間', '']) {
+      expect(perceivedLength(generateSuggestions({ ...CLIP, title, language: null }).hook), title).toBeLessThanOrEqual(HOOK_MAX_LENGTH);
+    }
+    // Every hook this clip could get, one by one, each avoided next time: all differ, then one comes back.
+    const avoid: string[] = [];
+    for (let index = 0; index < 8; index++) avoid.unshift(generateSuggestions({ ...CLIP, clipId: 'hook-1' }, undefined, avoid).hook);
+    expect(new Set(avoid).size).toBe(8);
+    expect(generateSuggestions({ ...CLIP, title: '配信中にまさかの大逆転！', streamer: 'kato', gameName: null, language: null }).hook).toMatch(/大逆転/);
   });
 
   it('is deterministic and never uses Math.random', () => {
@@ -491,8 +534,42 @@ describe('LLM-written suggestions (fake OpenAI-compatible server)', () => {
     expect(truncated?.length).toBeLessThanOrEqual(DESCRIPTION_MAX_LENGTH);
     expect(truncated).toMatch(/… #xQc #EldenRing #clutch$/);
     expect(texts).toContain('Nobody expected this ending 😱 #xQc #EldenRing #clutch #boss #fyp');
-    expect(texts).toContain('This is what 300 tries look like #xQc #EldenRing #1v5');
+    expect(texts).toContain('This is what 300 tries look like #xQc #eldenring #1v5');
     expect(texts).toContain('Watch xQc finally beat the boss in EldenRing 🔥 #xQc #EldenRing #1v5');
+  });
+
+  it('uses the model’s hook when it fits a title card and shares the captions’ words; the built-in hook otherwise', async () => {
+    const builtinHook = (await suggestDescriptions(CLIP, { logger: silent })).hook;
+    expect((await suggestDescriptions(CLIP, { llm: config(), logger: silent })).hook).toBe(DEFAULT_HOOK);
+    fake.setHook('"xQc vs the final boss" #fyp #xQc');
+    expect((await suggestDescriptions(CLIP, { llm: config(), logger: silent })).hook).toBe('xQc vs the final boss');
+    for (const unusable of [null, 'The final boss of Elden Ring finally falls after three hundred tries', 'Cooking pasta tonight 🍝']) {
+      fake.setHook(unusable);
+      const result = await suggestDescriptions(CLIP, { llm: config(), logger: silent });
+      expect(result.source, String(unusable)).toBe('llm');
+      expect(result.hook, String(unusable)).toBe(builtinHook);
+    }
+    fake.reset();
+    fake.setReply('bare_array');
+    expect((await suggestDescriptions(CLIP, { llm: config(), logger: silent })).hook).toBe(builtinHook);
+  });
+
+  it('asks for a hook, shows the model the streamer’s recent texts, and never offers one of them again', async () => {
+    const avoid = [DEFAULT_HOOK, DEFAULT_CANDIDATES[0]!];
+    const result = await suggestDescriptions(CLIP, { llm: config(), logger: silent, avoid });
+    expect(result.source).toBe('llm');
+    const captions = result.descriptions.map((item) => splitDescription(item.description).body);
+    expect(captions).not.toContain(splitDescription(DEFAULT_CANDIDATES[0]!).body);
+    expect(captions).toContain(splitDescription(DEFAULT_CANDIDATES[1]!).body);
+    expect(result.hook).not.toBe(DEFAULT_HOOK);
+    expect(perceivedLength(result.hook)).toBeLessThanOrEqual(HOOK_MAX_LENGTH);
+    const [request] = fake.completions();
+    expect(request?.messages[0]?.content).toMatch(/"hook"/);
+    expect(request?.messages[0]?.content).toMatch(/at most 40 characters/);
+    expect(request?.messages[0]?.content).toMatch(/avoid/);
+    const details = JSON.parse(request?.messages[1]?.content.replace(/^[^{]*/, '') ?? '{}') as { avoid?: string[]; reach_hashtags?: string[] };
+    expect(details.avoid).toEqual(avoid);
+    expect(details.reach_hashtags).toEqual(['#twitchclips', '#twitch']);
   });
 
   it('sends no Authorization header without a key', async () => {
@@ -544,6 +621,6 @@ describe('configuration', () => {
   it('fits a hand-written description the same way as a model’s', () => {
     const relevant = relevantHashtags(CLIP);
     expect(fitDescription('#fyp', relevant)).toBeNull();
-    expect(fitDescription('GG  \n\n\n  wp #xqc #XQC', relevant)).toBe('GG\n\nwp #xqc #EldenRing #1v5');
+    expect(fitDescription('GG  \n\n\n  wp #xqc #XQC', relevant)).toBe('GG\n\nwp #xqc #eldenring #1v5');
   });
 });

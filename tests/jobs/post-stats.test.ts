@@ -367,11 +367,11 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
   it('ranks a new clip’s suggestions by what performed on the streamer’s linked account', async () => {
     const streamerId = await seedStreamer(app.deps, user.id, 'rankstreamer', 'RankStreamer');
     const clip = { title: 'Insane clutch ace on Dust 2', streamer: 'RankStreamer', gameName: 'Counter-Strike', transcript: 'no way he clutched that one', language: 'en' };
-    const plain = await describeClip(app.deps, { clip, userId: user.id, performance: await performanceProfileFor(app.deps.db, user.id, streamerId) });
+    const { descriptions: plain } = await describeClip(app.deps, { clip, userId: user.id, performance: await performanceProfileFor(app.deps.db, user.id, streamerId) });
     expect(plain.length).toBeGreaterThanOrEqual(3);
     // Without a linked account (and so without statistics), the scorer's order stands.
     expect(await performanceProfileFor(app.deps.db, user.id, streamerId)).toEqual({ posts: 0, features: {} });
-    expect(await describeClip(app.deps, { clip, userId: user.id })).toEqual(plain);
+    expect((await describeClip(app.deps, { clip, userId: user.id })).descriptions).toEqual(plain);
 
     // A hashtag of a lower suggestion that the top one lacks: the account's posts with it did best.
     const tagsOf = (text: string) => (text.match(/#[\p{L}\p{N}_]+/gu) ?? []).map((tag) => tag.toLowerCase());
@@ -414,7 +414,7 @@ describe('post statistics: refresh, schedule, the stats route and ranking from s
     expect(profile.posts).toBe(6);
     expect(profile.features[winningTag]!.lift).toBeGreaterThan(1.5);
 
-    const ranked = await describeClip(app.deps, { clip, userId: user.id, performance: profile });
+    const { descriptions: ranked } = await describeClip(app.deps, { clip, userId: user.id, performance: profile });
     // The same suggestions, the one with the hashtag that performed now ahead of the former first.
     expect(ranked.map((option) => option.description).sort()).toEqual(plain.map((option) => option.description).sort());
     expect(ranked.map((option) => option.rank)).toEqual(plain.map((option) => option.rank));

@@ -97,6 +97,8 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     expect(details.subtitled).toBe(true);
     expect(details.transcript).toMatch(/no way/i);
     expect(details.metadata.descriptions.length).toBeGreaterThanOrEqual(3);
+    // A fresh hook with the fresh descriptions, about the same clip.
+    expect(details.hook_suggestion).toMatch(/Speechy/i);
     expect(openai.uploads.at(-1)).toMatchObject({ model: 'whisper-1', responseFormat: 'verbose_json', authorization: 'Bearer sk-test-key' });
 
     const after = storedClipPath(app.deps.env.dataDir, `${user.id}/${path.basename(dir)}`, 'video');
@@ -274,8 +276,9 @@ describe('subtitles through an OpenAI-compatible transcription server', () => {
     expect(clip).toMatchObject({ subtitled: true, format_type: 'vertical', width: 1080, height: 1920 });
     expect(clip.transcript).toMatch(/no way/i);
     expect(openai.uploads.length).toBe(uploadsBefore + 1);
-    // Suggestions were written with the transcript at hand.
+    // Suggestions were written with the transcript at hand, and a hook with them.
     expect(clip.descriptions.length).toBeGreaterThanOrEqual(3);
+    expect(clip.hook_suggestion).toEqual(expect.any(String));
   });
 
   it('answers 404 for a clip that is not the caller’s', async () => {

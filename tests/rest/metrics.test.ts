@@ -167,6 +167,7 @@ describe('GET /api/metrics', () => {
       sourceDurationSec: 1,
       rendered: { durationSec: 1, width: 160, height: 90, sizeBytes: 1, loudness: null },
       descriptions: [],
+      hookSuggestion: null,
       transcript: null,
       autoPublish: false,
       review: false,

@@ -1,2 +1,2 @@
-export { DEFAULT_CANDIDATES, startFakeLlm } from './server.ts';
+export { DEFAULT_CANDIDATES, DEFAULT_HOOK, startFakeLlm } from './server.ts';
 export type { FailureOptions, FakeLlm, FakeLlmFailure, FakeLlmOptions, FakeLlmReply, RecordedChatRequest } from './server.ts';

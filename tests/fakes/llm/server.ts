@@ -6,14 +6,14 @@ import type { AddressInfo } from 'node:net';
  * A local OpenAI-compatible chat server: POST /v1/chat/completions with the checks the real API
  * makes (Bearer key, known model, well-formed messages, the word "json" when response_format is
  * json_object) and its error bodies, answering a chat.completion whose message content carries
- * the configured captions. Real HTTP on 127.0.0.1, port chosen by the OS.
+ * the configured captions and hook. Real HTTP on 127.0.0.1, port chosen by the OS.
  */
 
 /**
  * How the assistant's message content is written:
- * json_object: {"descriptions": [...]} (what the app asks for)
+ * json_object: {"descriptions": [...], "hook": "..."} (what the app asks for; no "hook" when it is set to null)
  * fenced: a sentence, then the same JSON inside a ```json fence
- * bare_array: just the JSON array
+ * bare_array: just the JSON array of captions (no hook)
  * invalid_json: JSON cut off mid-string with finish_reason "length"
  * prose: a numbered list in plain text, no JSON at all
  * empty: content null with a refusal
@@ -30,6 +30,8 @@ export interface FakeLlmOptions {
   models?: string[];
   /** Candidates the assistant answers with (default a realistic set of five). */
   candidates?: string[];
+  /** The hook it answers with (default DEFAULT_HOOK); null leaves "hook" out, as a model that ignores the ask. */
+  hook?: string | null;
 }
 
 export interface RecordedChatRequest {
@@ -65,6 +67,8 @@ export interface FakeLlm {
   /** Requests that reached /v1/chat/completions. */
   completions(): RecordedChatRequest[];
   setCandidates(candidates: readonly string[]): void;
+  /** The hook of the next answers; null leaves it out. */
+  setHook(hook: string | null): void;
   setReply(reply: FakeLlmReply): void;
   /** The next request(s) fail this way. */
   failNext(kind: FakeLlmFailure, options?: FailureOptions): void;
@@ -85,6 +89,9 @@ export const DEFAULT_CANDIDATES: readonly string[] = [
   'Wait for the last second of this fight 👀 #xQc #EldenRing #eldenringclips #fyp',
 ];
 
+/** A title card about the same moment as DEFAULT_CANDIDATES (the boss, xQc). */
+export const DEFAULT_HOOK = 'xQc vs the final boss 😱';
+
 interface QueuedFailure {
   kind: FakeLlmFailure;
   remaining: number;
@@ -93,6 +100,7 @@ interface QueuedFailure {
 
 interface State {
   candidates: string[];
+  hook: string | null;
   reply: FakeLlmReply;
   failures: QueuedFailure[];
   delayMs: number;
@@ -102,7 +110,7 @@ interface State {
 const ROLES = new Set(['system', 'user', 'assistant', 'developer', 'tool']);
 
 function initialState(options: FakeLlmOptions): State {
-  return { candidates: [...(options.candidates ?? DEFAULT_CANDIDATES)], reply: 'json_object', failures: [], delayMs: 0, rejectResponseFormat: false };
+  return { candidates: [...(options.candidates ?? DEFAULT_CANDIDATES)], hook: options.hook === undefined ? DEFAULT_HOOK : options.hook, reply: 'json_object', failures: [], delayMs: 0, rejectResponseFormat: false };
 }
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
@@ -129,6 +137,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     requests,
     completions: () => requests.filter((request) => request.path === '/v1/chat/completions'),
     setCandidates: (candidates) => void (state.candidates = [...candidates]),
+    setHook: (hook) => void (state.hook = hook),
     setReply: (reply) => void (state.reply = reply),
     failNext: (kind, failure = {}) =>
       void state.failures.push({ kind, remaining: failure.times ?? 1, retryAfterSeconds: failure.retryAfterSeconds ?? 1 }),
@@ -267,12 +276,13 @@ function sendCompletion(res: ServerResponse, model: string, state: State): void 
 }
 
 function replyContent(state: State): { content: string | null; refusal: string | null; finishReason: string } {
-  const json = JSON.stringify({ descriptions: state.candidates });
+  const answer = { descriptions: state.candidates, ...(state.hook === null ? {} : { hook: state.hook }) };
+  const json = JSON.stringify(answer);
   switch (state.reply) {
     case 'json_object':
       return { content: json, refusal: null, finishReason: 'stop' };
     case 'fenced':
-      return { content: `Here are ${state.candidates.length} captions for the clip:\n\n\`\`\`json\n${JSON.stringify({ descriptions: state.candidates }, null, 2)}\n\`\`\`\n`, refusal: null, finishReason: 'stop' };
+      return { content: `Here are ${state.candidates.length} captions for the clip:\n\n\`\`\`json\n${JSON.stringify(answer, null, 2)}\n\`\`\`\n`, refusal: null, finishReason: 'stop' };
     case 'bare_array':
       return { content: JSON.stringify(state.candidates), refusal: null, finishReason: 'stop' };
     case 'invalid_json':

@@ -1,2 +1,2 @@
-export { startFakeOpenAi } from './server.ts';
+export { SPEECH_TRANSCRIPT, startFakeOpenAi } from './server.ts';
 export type { FailurePlan, FakeOpenAi, FakeOpenAiOptions, FakeScenario, RecordedUpload } from './server.ts';

@@ -270,6 +270,9 @@ const SPEECH: Array<[string, number, number]> = [
   ['that?', 2.25, 2.6],
 ];
 
+/** What the speech scenario hears in every upload (the demo's subtitled clips say it). */
+export const SPEECH_TRANSCRIPT = SPEECH.map(([word]) => word).join(' ');
+
 function speechResponse(duration: number, language: string | null, wordsInSegments: boolean): Record<string, unknown> {
   // faster-whisper servers keep the token's leading space in each word; OpenAI trims it.
   const words: FakeWord[] = SPEECH.map(([word, start, end]) => ({ word: wordsInSegments ? ` ${word}` : word, start, end }));
@@ -281,7 +284,7 @@ function speechResponse(duration: number, language: string | null, wordsInSegmen
     task: 'transcribe',
     language: language === 'en' || language === null ? 'english' : language,
     duration,
-    text: 'Oh my god, no way! Did you see that?',
+    text: SPEECH_TRANSCRIPT,
     ...(wordsInSegments ? {} : { words }),
     segments,
   };

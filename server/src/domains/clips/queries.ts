@@ -28,6 +28,7 @@ export const LIST_COLUMNS = [
   'custom_description',
   'selected_description',
   'descriptions',
+  'hook_suggestion',
   'edit',
   'output_duration',
   'loudness_integrated_lufs',
@@ -136,6 +137,8 @@ export interface SubtitledClip {
   transcript: TranscriptUpdate | null;
   video: RenderedVideo;
   descriptions: DescriptionOption[];
+  /** The hook proposed with the descriptions. */
+  hookSuggestion: string | null;
 }
 
 /** New timed words: from speech recognition (edited false) or the user (edited true). */
@@ -175,6 +178,7 @@ export async function updateSubtitled(db: DbOrTrx, id: string, clip: SubtitledCl
       ...(clip.transcript ? transcriptColumns(clip.transcript) : {}),
       ...videoColumns(clip.video),
       descriptions: JSON.stringify(clip.descriptions),
+      hook_suggestion: clip.hookSuggestion,
       selected_description: -1,
     })
     .where('id', '=', id)
@@ -192,6 +196,26 @@ export function updateClipEditColumn(db: DbOrTrx, id: string, edit: Partial<Clip
 
 export function updateTranscript(db: DbOrTrx, id: string, transcript: TranscriptUpdate): Promise<ClipRow> {
   return db.updateTable('clips').set(transcriptColumns(transcript)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * The suggestions of the streamer's latest clips but one (the clip being described), newest
+ * first: the newest saved, not the newest on Twitch, since that is what the user just read.
+ */
+export function selectRecentSuggestions(
+  db: DbOrTrx,
+  query: { userId: string; streamer: string; exceptClipId: string; limit: number },
+): Promise<Pick<ClipRow, 'descriptions' | 'hook_suggestion'>[]> {
+  return db
+    .selectFrom('clips')
+    .select(['descriptions', 'hook_suggestion'])
+    .where('user_id', '=', query.userId)
+    .where(sql<string>`lower(streamer_name)`, '=', query.streamer.toLowerCase())
+    .where('clip_id', '<>', query.exceptClipId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .execute();
 }
 
 /** Twitch clip ids of one broadcaster already in the user's library (at most `limit`). */

@@ -23,6 +23,7 @@ import {
   selectClipPage,
   selectKnownFilesDirs,
   selectLibraryClipIds,
+  selectRecentSuggestions,
   updateClipDescriptions,
   updateClipEditColumn,
   updateRenderedVideo,
@@ -219,6 +220,19 @@ export function markSubtitled(db: DbOrTrx, id: string, clip: SubtitledClip): Pro
   return updateSubtitled(db, id, clip);
 }
 
+/** How many of a streamer's latest clips a new clip's suggestions are kept apart from. */
+const SUGGESTION_HISTORY_CLIPS = 20;
+
+/**
+ * The suggestion texts of the streamer's latest clips in the user's library (hook, then
+ * descriptions best first, newest clip first), leaving out the clip being described, so describing
+ * it again does not steer away from its own earlier text. The descriptions domain avoids them.
+ */
+export async function recentSuggestionTexts(db: DbOrTrx, query: { userId: string; streamer: string; exceptClipId: string }): Promise<string[]> {
+  const rows = await selectRecentSuggestions(db, { ...query, limit: SUGGESTION_HISTORY_CLIPS });
+  return rows.flatMap((row) => [...(row.hook_suggestion ? [row.hook_suggestion] : []), ...sortByRank(row.descriptions).map((option) => option.description)]);
+}
+
 /** Twitch clip ids of one broadcaster the user's library already has (at most `limit`). */
 export function libraryClipIds(db: DbOrTrx, userId: string, broadcasterId: string, limit: number): Promise<string[]> {
   return selectLibraryClipIds(db, userId, broadcasterId, limit);
@@ -247,6 +261,8 @@ interface NewClip {
   sourceDurationSec: number;
   rendered: RenderedVideo;
   descriptions: DescriptionOption[];
+  /** The title-card line proposed with the descriptions. */
+  hookSuggestion: string | null;
   transcript: TranscriptUpdate | null;
   /** Queue the clip's auto-publish job with its row (the streamer has auto_publish on). */
   autoPublish: boolean;
@@ -302,6 +318,7 @@ export async function saveClip(db: Db, storage: MediaStorage, workDir: string, c
       files_dir: filesDir,
       aux_bytes: auxBytes,
       descriptions: JSON.stringify(clip.descriptions),
+      hook_suggestion: clip.hookSuggestion,
       ...(clip.transcript
         ? { transcript: clip.transcript.text, transcript_words: JSON.stringify(clip.transcript.words), transcript_language: clip.transcript.language }
         : {}),

@@ -4,9 +4,9 @@ import type { ClipStage } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { CLIP_FILES, instanceWorkDir } from '../clips/service.ts';
-import { saveClip, type SavedClip } from '../clips/service.ts';
+import { recentSuggestionTexts, saveClip, type SavedClip } from '../clips/service.ts';
 import { describeClip } from '../descriptions/service.ts';
-import { performanceProfileFor } from '../publishing/service.ts';
+import { linkedPlatforms, performanceProfileFor } from '../publishing/service.ts';
 import { studioOf, type StreamerRow } from '../streamers/service.ts';
 import { recordLog } from '../logs/service.ts';
 import { whisperModelFor } from '../settings/service.ts';
@@ -65,8 +65,10 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     onStage: (stage, fraction) => job.onStage(stage, Math.round(fraction * 100)),
   });
   if (streamer.auto_subtitle && !video.spokenText) await logNoSpeech(deps, job);
-  const descriptions = await describeClip(deps, {
+  const { descriptions, hook } = await describeClip(deps, {
     clip: {
+      clipId: job.clip.id,
+      platforms: await linkedPlatforms(deps.db, streamer.id),
       title: job.clip.title,
       streamer: streamer.display_name ?? streamer.name,
       gameName: job.gameName,
@@ -75,6 +77,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     },
     userId: job.userId,
     performance: await performanceProfileFor(deps.db, job.userId, streamer.id),
+    avoid: await recentSuggestionTexts(deps.db, { userId: job.userId, streamer: streamer.name, exceptClipId: job.clip.id }),
     signal,
   });
 
@@ -90,6 +93,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     sourceDurationSec: video.sourceInfo.durationSec,
     rendered: video.rendered,
     descriptions,
+    hookSuggestion: hook,
     transcript: video.recognised,
     // Review mode holds the clip for the user's approval: nothing posts that they wanted to see first.
     autoPublish: streamer.auto_publish && streamer.publish_mode === 'auto',

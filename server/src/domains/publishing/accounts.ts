@@ -57,6 +57,16 @@ export async function linkedAccountsByStreamer(db: DbOrTrx, streamerIds: readonl
   return map;
 }
 
+/**
+ * The platforms the streamer's clips go to (its linked accounts'), oldest link first, each once:
+ * their reach tags are what a new clip's descriptions carry. None without a streamer.
+ */
+export async function linkedPlatforms(db: DbOrTrx, streamerId: string | null): Promise<AccountPlatform[]> {
+  if (!streamerId) return [];
+  const rows = await selectLinkedAccounts(db, [streamerId]);
+  return [...new Set(rows.map((row) => row.platform))];
+}
+
 export async function linkAccount(db: DbOrTrx, streamerId: string, accountId: string): Promise<void> {
   await insertLink(db, streamerId, accountId);
 }

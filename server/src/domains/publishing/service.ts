@@ -11,7 +11,7 @@ import { parseTimestamptz } from '../../platform/db/timestamps.ts';
 import { selectAccountNames, selectLinkedAccountIds, selectUpload, selectUploadsOfClips, uploadsOfClipColumn, type ClipPostJson } from './queries.ts';
 import { queuePostJob, queueUploads, statsOf, UNFINISHED_UPLOAD, type UploadRow } from './uploads.ts';
 
-export { findAccount, linkAccount, linkedAccountsByStreamer, linkedStreamerIds, listAccounts, removeAccount, unlinkAccount } from './accounts.ts';
+export { findAccount, linkAccount, linkedAccountsByStreamer, linkedPlatforms, linkedStreamerIds, listAccounts, removeAccount, unlinkAccount } from './accounts.ts';
 export { creatorOptionsFor } from './creator-options.ts';
 export { YOUTUBE_NOT_CONFIGURED } from './platforms/youtube.ts';
 export { authorizeUrlFor, callbackPage, completeAuthorization, configurationProblem, type CallbackResult } from './oauth.ts';

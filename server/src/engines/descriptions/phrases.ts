@@ -2,25 +2,68 @@
  * The built-in generator's wording per language (the streamer form's languages, spec section 5),
  * so a German clip gets a German caption rather than English glue around a German title.
  * Any other language gets `neutral`: emoji and punctuation only, no words in a foreign language.
+ *
+ * Each style has a pool of templates, and the generator takes a different one for each clip of a
+ * streamer while the pool lasts (generator.ts), so a creator does not read the same line on every
+ * clip. Placeholders: {title} the clip's title, {short} its first words, {streamer}, {game} (only
+ * for a game category), {context} ("xQc in Elden Ring"), {quote} a sentence of the speech, {emoji}
+ * and {emoji2} the clip's mood; hooks also {subject}, the title shortened to fit a title card.
  */
+
+export type DescriptionStyle = 'question' | 'punchy' | 'context' | 'quote' | 'watch';
+
 export interface Phrases {
+  /** Caption templates per style; at least one each. */
+  templates: Readonly<Record<DescriptionStyle, readonly [string, ...string[]]>>;
+  /** Title-card lines over the first seconds; each names the clip's {subject}. */
+  hooks: readonly [string, ...string[]];
+  /** "{streamer} in {game}", or the streamer alone when the category is unknown or not a game. */
+  context(streamer: string, game: string | null): string;
+  /** Stands in for an empty clip title. */
+  untitled(streamer: string): string;
+}
+
+/** The wording every language has: one template per style, built the same way. */
+interface Basics {
   /** Hook questions; {streamer} is replaced by the streamer's name. */
   questions: readonly [string, ...string[]];
   /** Short teasers after a punchy caption; worded unlike `watch` so the two styles do not read alike. */
   teasers: readonly [string, ...string[]];
-  /** "{streamer} in {game}", or the streamer alone when the category is unknown. */
   context(streamer: string, game: string | null): string;
   /** What joins the context line to the title. */
   colon: string;
   /** A "watch till the end" opener. */
   watch: string;
-  /** Stands in for an empty clip title. */
   untitled(streamer: string): string;
   /** Opening and closing quotation marks for a transcript quote. */
   quote: readonly [string, string];
+  hooks: readonly [string, ...string[]];
 }
 
-const en: Phrases = {
+function fromBasics(basics: Basics, extra: Partial<Record<DescriptionStyle, readonly string[]>> = {}): Phrases {
+  const [open, close] = basics.quote;
+  const pool = (base: readonly [string, ...string[]], style: DescriptionStyle): readonly [string, ...string[]] => [...base, ...(extra[style] ?? [])];
+  return {
+    templates: {
+      question: pool(mapAll(basics.questions, (question) => `${question} {title} {emoji}`), 'question'),
+      punchy: pool(mapAll(basics.teasers, (teaser) => `{emoji} {short} {emoji2} ${teaser}`), 'punchy'),
+      context: pool([`{context}${basics.colon}{title}`], 'context'),
+      quote: pool([`${open}{quote}${close} — {context} {emoji}`], 'quote'),
+      watch: pool([`${basics.watch} {title}`], 'watch'),
+    },
+    hooks: basics.hooks,
+    context: basics.context,
+    untitled: basics.untitled,
+  };
+}
+
+function mapAll(list: readonly [string, ...string[]], map: (item: string) => string): [string, ...string[]] {
+  const [first, ...rest] = list;
+  return [map(first), ...rest.map(map)];
+}
+
+const enBasics: Basics = {
+  hooks: ['{subject} {emoji}', 'POV: {subject}', '{subject}?!', 'Wait for it… {subject}', '{streamer}: {subject}', 'Watch this: {subject}', 'Chat, look: {subject}', 'No way: {subject} {emoji}'],
   questions: ['Did you see that coming?', 'Would you have survived this?', 'How did {streamer} pull this off?', 'Can you believe this actually happened?'],
   teasers: ['Wait for it…', 'This one is wild', 'Chat lost it'],
   context: (s, g) => (g ? `${s} in ${g}` : `${s} live on stream`),
@@ -30,7 +73,8 @@ const en: Phrases = {
   quote: ['“', '”'],
 };
 
-const de: Phrases = {
+const deBasics: Basics = {
+  hooks: ['{subject} {emoji}', 'POV: {subject}', 'Warte… {subject}', '{streamer}: {subject}'],
   questions: ['Hättest du das kommen sehen?', 'Hättest du das überlebt?', 'Wie hat {streamer} das geschafft?', 'Kannst du glauben, dass das passiert ist?'],
   teasers: ['Wartet kurz…', 'Das ist einfach wild', 'Der Chat ist ausgerastet'],
   context: (s, g) => (g ? `${s} in ${g}` : `${s} live im Stream`),
@@ -40,7 +84,8 @@ const de: Phrases = {
   quote: ['„', '“'],
 };
 
-const fr: Phrases = {
+const frBasics: Basics = {
+  hooks: ['{subject} {emoji}', 'POV : {subject}', '{streamer} : {subject}'],
   questions: ["Tu l'avais vu venir ?", 'Tu aurais survécu à ça ?', 'Comment {streamer} a réussi ça ?', 'Tu y crois, à ce moment ?'],
   teasers: ['Attends un peu…', 'Complètement fou', 'Le chat est devenu fou'],
   context: (s, g) => (g ? `${s} sur ${g}` : `${s} en live`),
@@ -50,7 +95,8 @@ const fr: Phrases = {
   quote: ['« ', ' »'],
 };
 
-const es: Phrases = {
+const esBasics: Basics = {
+  hooks: ['{subject} {emoji}', 'POV: {subject}', '{streamer}: {subject}'],
   questions: ['¿Lo viste venir?', '¿Habrías sobrevivido a esto?', '¿Cómo lo hizo {streamer}?', '¿Puedes creer que esto pasó?'],
   teasers: ['Espera…', 'Esto es una locura', 'El chat enloqueció'],
   context: (s, g) => (g ? `${s} en ${g}` : `${s} en directo`),
@@ -60,7 +106,8 @@ const es: Phrases = {
   quote: ['«', '»'],
 };
 
-const pt: Phrases = {
+const ptBasics: Basics = {
+  hooks: ['{subject} {emoji}', 'POV: {subject}', '{streamer}: {subject}'],
   questions: ['Você viu isso vindo?', 'Você teria sobrevivido a isso?', 'Como {streamer} conseguiu isso?', 'Dá pra acreditar que isso aconteceu?'],
   teasers: ['Espera só…', 'Isso foi insano', 'O chat surtou'],
   context: (s, g) => (g ? `${s} jogando ${g}` : `${s} ao vivo`),
@@ -70,7 +117,8 @@ const pt: Phrases = {
   quote: ['“', '”'],
 };
 
-const it: Phrases = {
+const itBasics: Basics = {
+  hooks: ['{subject} {emoji}', 'POV: {subject}', '{streamer}: {subject}'],
   questions: ['Te lo aspettavi?', 'Saresti sopravvissuto a questo?', 'Come ha fatto {streamer}?', 'Ci credi che è successo davvero?'],
   teasers: ['Aspetta…', 'Pazzesco', 'La chat è impazzita'],
   context: (s, g) => (g ? `${s} su ${g}` : `${s} in live`),
@@ -80,7 +128,8 @@ const it: Phrases = {
   quote: ['«', '»'],
 };
 
-const nl: Phrases = {
+const nlBasics: Basics = {
+  hooks: ['{subject} {emoji}', 'POV: {subject}', '{streamer}: {subject}'],
   questions: ['Zag jij dat aankomen?', 'Had jij dit overleefd?', 'Hoe deed {streamer} dit?'],
   teasers: ['Wacht maar…', 'Dit is echt gestoord', 'De chat ging los'],
   context: (s, g) => (g ? `${s} in ${g}` : `${s} live op stream`),
@@ -90,7 +139,8 @@ const nl: Phrases = {
   quote: ['“', '”'],
 };
 
-const ru: Phrases = {
+const ruBasics: Basics = {
+  hooks: ['{subject} {emoji}', '{streamer}: {subject}'],
   questions: ['Ты ожидал такого?', 'Ты бы выжил?', 'Как {streamer} это сделал?'],
   teasers: ['Это просто безумие', 'Чат в шоке', 'Такое бывает раз в жизни'],
   context: (s, g) => (g ? `${s} в ${g}` : `${s} на стриме`),
@@ -100,7 +150,8 @@ const ru: Phrases = {
   quote: ['«', '»'],
 };
 
-const ja: Phrases = {
+const jaBasics: Basics = {
+  hooks: ['{subject}{emoji}', '【{streamer}】{subject}'],
   questions: ['これ予想できた？', 'あなたなら耐えられる？', '{streamer}、どうやったの？', 'これ本当に起きたの？'],
   teasers: ['ヤバすぎる', 'これは伝説', 'チャット大騒ぎ'],
   context: (s, g) => (g ? `${s}の${g}配信` : `${s}の配信`),
@@ -110,7 +161,8 @@ const ja: Phrases = {
   quote: ['「', '」'],
 };
 
-const ko: Phrases = {
+const koBasics: Basics = {
+  hooks: ['{subject} {emoji}', '[{streamer}] {subject}'],
   questions: ['이거 예상했어?', '너라면 살아남았을까?', '{streamer}, 이걸 어떻게 한 거야?'],
   teasers: ['이건 진짜 미쳤다', '채팅창 난리남', '역대급 장면'],
   context: (s, g) => (g ? `${s}의 ${g} 방송` : `${s} 방송`),
@@ -120,7 +172,8 @@ const ko: Phrases = {
   quote: ['“', '”'],
 };
 
-const zh: Phrases = {
+const zhBasics: Basics = {
+  hooks: ['{subject}{emoji}', '【{streamer}】{subject}'],
   questions: ['你猜到了吗？', '换你能活下来吗？', '{streamer}是怎么做到的？'],
   teasers: ['太离谱了', '弹幕都炸了', '名场面预定'],
   context: (s, g) => (g ? `${s}的${g}直播` : `${s}的直播`),
@@ -130,7 +183,8 @@ const zh: Phrases = {
   quote: ['“', '”'],
 };
 
-const tr: Phrases = {
+const trBasics: Basics = {
+  hooks: ['{subject} {emoji}', '{streamer}: {subject}'],
   questions: ['Bunu beklemiyordun, değil mi?', 'Sen olsan hayatta kalır mıydın?', '{streamer} bunu nasıl yaptı?'],
   teasers: ['Bu çok çılgınca', 'Chat çıldırdı', 'Efsane an'],
   context: (s, g) => (g ? `${s} ${g} oynuyor` : `${s} yayında`),
@@ -140,7 +194,8 @@ const tr: Phrases = {
   quote: ['“', '”'],
 };
 
-const pl: Phrases = {
+const plBasics: Basics = {
+  hooks: ['{subject} {emoji}', 'POV: {subject}', '{streamer}: {subject}'],
   questions: ['Spodziewałeś się tego?', 'Przeżyłbyś to?', 'Jak {streamer} to zrobił?'],
   teasers: ['To jest szalone', 'Czat oszalał', 'Legendarny moment'],
   context: (s, g) => (g ? `${s} w ${g}` : `${s} na streamie`),
@@ -150,7 +205,8 @@ const pl: Phrases = {
   quote: ['„', '”'],
 };
 
-const ar: Phrases = {
+const arBasics: Basics = {
+  hooks: ['{subject} {emoji}'],
   questions: ['هل توقعت هذا؟', 'هل كنت ستنجو من هذا؟'],
   teasers: ['هذا جنون', 'لحظة أسطورية'],
   context: (s, g) => (g ? `${s} في ${g}` : `${s} في البث`),
@@ -160,7 +216,8 @@ const ar: Phrases = {
   quote: ['«', '»'],
 };
 
-const hi: Phrases = {
+const hiBasics: Basics = {
+  hooks: ['{subject} {emoji}'],
   questions: ['क्या आपने ये सोचा था?', 'क्या आप इसे झेल पाते?'],
   teasers: ['ये तो पागलपन है', 'क्या पल है'],
   context: (s, g) => (g ? `${s} ${g} में` : `${s} लाइव`),
@@ -171,7 +228,8 @@ const hi: Phrases = {
 };
 
 /** No words at all: right in any language, if plainer. */
-const neutral: Phrases = {
+const neutralBasics: Basics = {
+  hooks: ['{subject} {emoji}'],
   questions: ['⁉️'],
   teasers: ['👀'],
   context: (s, g) => (g ? `${s} · ${g}` : s),
@@ -181,7 +239,70 @@ const neutral: Phrases = {
   quote: ['“', '”'],
 };
 
-const PHRASES: Readonly<Record<string, Phrases>> = { en, de, fr, es, pt, it, nl, ru, ja, ko, zh, tr, pl, ar, hi };
+/** English, the most used: enough of each style that a streamer's recent clips each read differently. */
+const en = fromBasics(enBasics, {
+  question: [
+    'Could you do this? {title} {emoji}',
+    'What would you have done here? {title} {emoji}',
+    "Is this {streamer}'s best clip yet? {title} {emoji}",
+    'Out of 10, how good is this? {title} {emoji}',
+    'Who else had to watch this twice? {title} {emoji}',
+    'Anyone else replaying this? {title} {emoji}',
+  ],
+  punchy: [
+    '{emoji} {short} {emoji2} Had to clip this',
+    '{emoji} {short} {emoji2} Run it back',
+    '{emoji} {short} {emoji2} Nobody was ready',
+    '{emoji} {short} {emoji2} Clip of the day',
+    '{emoji} {short} {emoji2} Instant replay',
+  ],
+  context: [
+    '{title} — {context} {emoji}',
+    "From {streamer}'s stream: {title} {emoji}",
+    "Today on {streamer}'s stream: {title}",
+    '{streamer} live on Twitch: {title} {emoji}',
+    'Straight from the stream: {title} ({streamer})',
+    "Caught live on {streamer}'s stream: {title}",
+    '{streamer} playing {game}: {title} {emoji}',
+  ],
+  quote: [
+    '“{quote}” — {title} {emoji}',
+    '{streamer}: “{quote}” {emoji} {short}',
+    'The moment {streamer} said “{quote}” {emoji}',
+    'Chat heard it: “{quote}” {emoji} {short}',
+    '“{quote}” 🎙️ {title}',
+    'Sound on: “{quote}” {emoji} {short}',
+    '{short}: “{quote}” {emoji}',
+  ],
+  watch: [
+    'Keep watching… {title} {emoji}',
+    'Sound on 🔊 {title}',
+    "Don't skip this one: {title} {emoji}",
+    'Wait for the ending 👀 {title}',
+    'Turn it up 🔊 {title} {emoji}',
+    'Watch it twice 🔁 {title}',
+    'Stay for the last second 👀 {title}',
+  ],
+});
+
+const PHRASES: Readonly<Record<string, Phrases>> = {
+  en,
+  de: fromBasics(deBasics),
+  fr: fromBasics(frBasics),
+  es: fromBasics(esBasics),
+  pt: fromBasics(ptBasics),
+  it: fromBasics(itBasics),
+  nl: fromBasics(nlBasics),
+  ru: fromBasics(ruBasics),
+  ja: fromBasics(jaBasics),
+  ko: fromBasics(koBasics),
+  zh: fromBasics(zhBasics),
+  tr: fromBasics(trBasics),
+  pl: fromBasics(plBasics),
+  ar: fromBasics(arBasics),
+  hi: fromBasics(hiBasics),
+};
+const neutral = fromBasics(neutralBasics);
 
 export function phrasesFor(language: string): Phrases {
   return PHRASES[language] ?? neutral;

@@ -1,11 +1,12 @@
 import type { Env } from '../../platform/env.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { LlmError } from '../providers/llm/index.ts';
-import { generateDescriptions } from './generator.ts';
+import { generateSuggestions, HOOK_MAX_LENGTH } from './generator.ts';
 import { composeDescription, fitHashtags, relevantHashtags, splitDescription, type RelevantTags } from './hashtags.ts';
-import { DEFAULT_LLM_MODEL, generateWithLlm, type LlmConfig } from './llm.ts';
+import { DEFAULT_LLM_MODEL, generateWithLlm, type LlmConfig, type ModelAnswer } from './llm.ts';
 import { rankDescriptions, type RankedDescription } from './scorer.ts';
-import { comparisonKey, tidyWhitespace } from './text.ts';
+import { isStopWord } from './stopwords.ts';
+import { comparisonKey, perceivedLength, tidyWhitespace, words } from './text.ts';
 import type { DescriptionInput } from './types.ts';
 
 /** The product always offers a choice: at least this many suggestions per clip. */
@@ -17,11 +18,18 @@ interface SuggestOptions {
   logger: Logger;
   /** The clip job's signal: a cancelled job rejects instead of falling back. */
   signal?: AbortSignal;
+  /**
+   * The streamer's recent suggestion texts (captions and hooks of their other clips), newest first:
+   * none of them is offered again while anything else fits, and their templates are used last.
+   */
+  avoid?: readonly string[];
 }
 
 interface DescriptionSuggestions {
   /** Best first, ranks 0..1, each at most 2200 characters with 3-5 hashtags. */
   descriptions: RankedDescription[];
+  /** A title-card line for the clip's first seconds (at most HOOK_MAX_LENGTH), about what the descriptions are about. */
+  hook: string;
   /** Who wrote the candidates; 'llm' even when a few built-in ones topped the list up. */
   source: 'llm' | 'builtin';
   /** Why a configured model was not used (already logged as a warning). */
@@ -33,27 +41,32 @@ interface DescriptionSuggestions {
  * one or when it fails, by the built-in generator; made to fit the product rules; ranked by the scorer.
  */
 export async function suggestDescriptions(input: DescriptionInput, options: SuggestOptions): Promise<DescriptionSuggestions> {
+  const avoid = options.avoid ?? [];
   const relevant = relevantHashtags(input);
-  const builtin = generateDescriptions(input, relevant).map((generated) => generated.description);
-  if (!options.llm) return { descriptions: rankDescriptions(builtin, input), source: 'builtin' };
+  const generated = generateSuggestions(input, relevant, avoid);
+  const builtin = generated.descriptions.map((candidate) => candidate.description);
+  if (!options.llm) return { descriptions: rankDescriptions(builtin, input), hook: generated.hook, source: 'builtin' };
 
-  const outcome = await modelCandidates(input, relevant, options.llm, options);
+  const outcome = await modelCandidates(input, relevant, options.llm, options, avoid);
   if ('fallbackReason' in outcome) {
     options.logger.warn({ provider: 'llm', model: options.llm.model, fallbackReason: outcome.fallbackReason }, 'LLM description suggestions failed; using the built-in generator');
-    return { descriptions: rankDescriptions(builtin, input), source: 'builtin', fallbackReason: outcome.fallbackReason };
+    return { descriptions: rankDescriptions(builtin, input), hook: generated.hook, source: 'builtin', fallbackReason: outcome.fallbackReason };
   }
   const topUp = topUpFrom(builtin, outcome.candidates, input);
-  options.logger.debug({ provider: 'llm', fromModel: outcome.candidates.length, toppedUp: topUp.length }, 'LLM description suggestions ready');
-  return { descriptions: rankDescriptions([...outcome.candidates, ...topUp], input), source: 'llm' };
+  const hook = usableModelHook(outcome.hook, outcome.candidates, relevant.language, avoid);
+  options.logger.debug({ provider: 'llm', fromModel: outcome.candidates.length, toppedUp: topUp.length, modelHook: hook !== null }, 'LLM description suggestions ready');
+  return { descriptions: rankDescriptions([...outcome.candidates, ...topUp], input), hook: hook ?? generated.hook, source: 'llm' };
 }
 
-type ModelOutcome = { candidates: string[] } | { fallbackReason: string };
+type ModelOutcome = ModelAnswer | { fallbackReason: string };
 
-async function modelCandidates(input: DescriptionInput, relevant: RelevantTags, config: LlmConfig, options: SuggestOptions): Promise<ModelOutcome> {
+async function modelCandidates(input: DescriptionInput, relevant: RelevantTags, config: LlmConfig, options: SuggestOptions, avoid: readonly string[]): Promise<ModelOutcome> {
   try {
-    const raw = await generateWithLlm(input, relevant, config, { logger: options.logger, signal: options.signal });
-    const candidates = uniqueTexts(raw.map((text) => fitDescription(text, relevant)).filter((text): text is string => text !== null));
-    return candidates.length ? { candidates } : { fallbackReason: 'the model returned no usable descriptions' };
+    const answer = await generateWithLlm(input, relevant, config, { logger: options.logger, signal: options.signal }, avoid);
+    const repeats = captionKeys(avoid);
+    const fitted = answer.candidates.map((text) => fitDescription(text, relevant)).filter((text): text is string => text !== null);
+    const candidates = uniqueTexts(fitted).filter((text) => !repeats.has(captionKey(text)));
+    return candidates.length ? { candidates, hook: answer.hook } : { fallbackReason: 'the model returned no usable descriptions' };
   } catch (error) {
     // A cancelled job is not a model failure: stop rather than spend time on a fallback nobody will save.
     options.signal?.throwIfAborted();
@@ -82,6 +95,30 @@ export function fitDescription(text: string, relevant: RelevantTags): string | n
   const caption = tidyWhitespace(body);
   if (!caption) return null;
   return composeDescription(caption, fitHashtags(tags, relevant));
+}
+
+function captionKey(text: string): string {
+  return comparisonKey(splitDescription(text).body);
+}
+
+function captionKeys(texts: readonly string[]): ReadonlySet<string> {
+  return new Set(texts.map(captionKey));
+}
+
+/**
+ * The model's hook when it fits a title card (HOOK_MAX_LENGTH), is not one the streamer already
+ * has, and shares a word that carries meaning with one of its captions (so hook and description are
+ * about the same thing); otherwise null, and the built-in hook stands in.
+ */
+function usableModelHook(hook: string | null, captions: readonly string[], language: string, avoid: readonly string[]): string | null {
+  if (!hook || perceivedLength(hook) > HOOK_MAX_LENGTH || captionKeys(avoid).has(comparisonKey(hook))) return null;
+  const hookWords = meaningfulWords(hook, language);
+  const agrees = captions.some((caption) => meaningfulWords(splitDescription(caption).body, language).some((word) => hookWords.includes(word)));
+  return agrees ? hook : null;
+}
+
+function meaningfulWords(text: string, language: string): string[] {
+  return words(text.normalize('NFKC').toLowerCase(), language).filter((word) => /\p{N}/u.test(word) || (word.length >= 3 && !isStopWord(word, language)));
 }
 
 function uniqueTexts(texts: readonly string[]): string[] {

@@ -1,3 +1,5 @@
+import type { AccountPlatform } from '@clipshift/shared';
+
 /** What a clip offers for describing it (the pipeline has these after download and transcription). */
 export interface DescriptionInput {
   title: string;
@@ -8,4 +10,11 @@ export interface DescriptionInput {
   transcript: string | null;
   /** The clip's language code from Twitch ("en", "de", "zh-hk", "other"…), or null to guess from the text. */
   language: string | null;
+  /**
+   * The Twitch clip id: what varies the wording between clips, so describing the same clip again
+   * gives the same text. Without it the title, streamer and game seed the choice.
+   */
+  clipId?: string;
+  /** Where the clip will be posted (the streamer's linked accounts): their reach tags are used; none known, #twitchclips. */
+  platforms?: readonly AccountPlatform[];
 }

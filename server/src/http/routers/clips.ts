@@ -42,6 +42,7 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     custom_description: row.custom_description,
     selected_description: row.selected_description,
     metadata: { descriptions: sortByRank(row.descriptions) },
+    hook_suggestion: row.hook_suggestion,
     posted_to: activity.posted ?? [],
     render: activity.render ?? IDLE_RENDER,
     edit: clipEditOf(row),

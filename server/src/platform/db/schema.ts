@@ -178,6 +178,8 @@ export interface ClipsTable {
   custom_description: string | null;
   selected_description: ColumnType<number, number | undefined, number>;
   descriptions: ColumnType<DescriptionOption[], string | undefined, string>;
+  /** The generator's title-card line for the first seconds (migration 027); null for clips described before. */
+  hook_suggestion: ColumnType<string | null, string | null | undefined, string | null>;
   transcript: string | null;
   /** The clip's own studio settings: keys of ClipEdit, absent = the streamer's. */
   edit: ColumnType<Partial<ClipEdit>, string | undefined, string>;

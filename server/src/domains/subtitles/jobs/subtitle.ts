@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps.ts';
-import { markSubtitled } from '../../clips/service.ts';
+import { markSubtitled, recentSuggestionTexts } from '../../clips/service.ts';
 import { describeClip } from '../../descriptions/service.ts';
-import { performanceProfileFor } from '../../publishing/service.ts';
+import { linkedPlatforms, performanceProfileFor } from '../../publishing/service.ts';
 import { findStreamerById, studioOf } from '../../streamers/service.ts';
 import { clipRenderPlan, makeClipVideo, NoSpeechFound, type CaptionSource } from '../../studio/service.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
@@ -59,10 +59,11 @@ async function subtitle(deps: AppDeps, run: RequestRun): Promise<RequestOutcome>
     return { kind: 'unchanged', status: 'no_speech', message: NO_SPEECH, log: `No speech found in "${clip.title}" (${clip.clip_id}): no subtitles added` };
   }
   progress.report('describing', 0);
-  const descriptions = await describeClip(deps, {
-    clip: { title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: video.spokenText, language: video.spokenLanguage ?? clip.language },
+  const { descriptions, hook } = await describeClip(deps, {
+    clip: { clipId: clip.clip_id, platforms: await linkedPlatforms(deps.db, clip.streamer_id), title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: video.spokenText, language: video.spokenLanguage ?? clip.language },
     userId: clip.user_id,
     performance: await performanceProfileFor(deps.db, clip.user_id, clip.streamer_id),
+    avoid: await recentSuggestionTexts(deps.db, { userId: clip.user_id, streamer: clip.streamer_name, exceptClipId: clip.clip_id }),
     signal,
   });
   const wordCount = video.recognised?.words.length ?? clip.transcript_words?.length ?? 0;
@@ -70,7 +71,7 @@ async function subtitle(deps: AppDeps, run: RequestRun): Promise<RequestOutcome>
     kind: 'replace',
     files: video.files,
     // null keeps the saved (edited) words as they are.
-    record: (trx) => markSubtitled(trx, clip.id, { transcript: video.recognised, video: video.rendered, descriptions }),
+    record: (trx) => markSubtitled(trx, clip.id, { transcript: video.recognised, video: video.rendered, descriptions, hookSuggestion: hook }),
     log: `Subtitles added to "${clip.title}" (${clip.clip_id}, ${wordCount} words)`,
   };
 }
