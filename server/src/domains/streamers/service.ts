@@ -1,4 +1,4 @@
-import { DEFAULT_CAPTION_STYLE, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type AccountPlatform, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
+import { completeCaptionStyle, DEFAULT_CAPTION_STYLE, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type AccountPlatform, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
@@ -42,7 +42,7 @@ export function studioOf(row: StreamerRow): StreamerStudio {
     facecam: row.facecam,
     gameplay: row.gameplay,
     split_ratio: row.split_ratio,
-    caption_style: row.caption_style ?? DEFAULT_CAPTION_STYLE,
+    caption_style: completeCaptionStyle(row.caption_style) ?? DEFAULT_CAPTION_STYLE,
     glossary: row.glossary,
     normalize_audio: row.normalize_audio,
   };

@@ -29,7 +29,7 @@ interface CaptionRequest {
 interface CaptionResult {
   transcript: Transcript;
   /** The ASS file and the fonts it needs, or null when no speech was found. */
-  overlay: { assPath: string; fontsDir: string } | null;
+  overlay: SubtitleOverlay | null;
 }
 
 /** Transcribes a clip and writes its captions; a clip with no speech gets no captions at all. */
@@ -44,7 +44,7 @@ export async function captionClip(request: CaptionRequest): Promise<CaptionResul
     onProgress: request.onProgress,
   });
   if (transcript.noSpeech || transcript.words.length === 0) return { transcript, overlay: null };
-  const overlay = await writeCaptionOverlay({ words: transcript.words, style: request.style, frame: request.target, trimStart: request.trimStart ?? 0, assPath: request.assPath, language: transcript.language });
+  const overlay = await writeCaptionOverlay({ words: transcript.words, style: request.style, frame: request.target, trimStart: request.trimStart ?? 0, assPath: request.assPath, language: transcript.language, glossary: request.vocabulary });
   return { transcript, overlay };
 }
 

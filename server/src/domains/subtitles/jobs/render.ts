@@ -77,6 +77,7 @@ async function renderAgain(deps: AppDeps, identity: WorkerIdentity, requestId: s
     const plan = await clipRenderPlan(deps.db, clip, sourceInfo.durationSec);
     const captions = await savedCaptions(clip, {
       style: plan.captionStyle,
+      glossary: plan.glossary,
       frame: outputFrame(plan.layout, sourceInfo),
       trimStart: plan.trim?.start ?? 0,
       assPath: path.join(workDir, 'captions.ass'),

@@ -83,7 +83,7 @@ async function generateSubtitles(deps: AppDeps, identity: WorkerIdentity, reques
     let overlay: SubtitleOverlay | null;
     if (savedWords?.length) {
       progress.report('rendering', 0);
-      overlay = await writeCaptionOverlay({ words: savedWords, style: plan.captionStyle, frame: target, trimStart, assPath, language: clip.transcript_language });
+      overlay = await writeCaptionOverlay({ words: savedWords, style: plan.captionStyle, frame: target, trimStart, assPath, language: clip.transcript_language, glossary: plan.glossary });
       spoken = { text: clip.transcript ?? savedWords.map((word) => word.text).join(' '), language: clip.transcript_language, wordCount: savedWords.length };
     } else {
       const result = await captionClip({
