@@ -18,6 +18,7 @@ export * from './statuses.ts';
 export * from './messages.ts';
 export * from './fonts.ts';
 export * from './studio.ts';
+export * from './safe-zones.ts';
 export * from './selection.ts';
 export * from './notifications.ts';
 export * from './review.ts';

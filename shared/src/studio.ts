@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryNumber } from './input.ts';
+import { safeZoneSchema } from './safe-zones.ts';
 
 /*
  * The studio's settings (rest-api.md "Studio"): how a clip is framed, captioned, trimmed and how
@@ -40,22 +41,60 @@ export const normalizeAudioSchema = z.boolean({ error: 'normalize_audio must be 
 
 /* Captions */
 
-export const CAPTION_PRESETS = ['classic', 'bold', 'boxed', 'minimal'] as const;
+export const CAPTION_PRESETS = ['classic', 'bold', 'boxed', 'minimal', 'karaoke', 'punch'] as const;
 export type CaptionPreset = (typeof CAPTION_PRESETS)[number];
-export const CAPTION_PRESET_LABELS: Record<CaptionPreset, string> = { classic: 'Classic', bold: 'Bold', boxed: 'Boxed', minimal: 'Minimal' };
+export const CAPTION_PRESET_LABELS: Record<CaptionPreset, string> = {
+  classic: 'Classic',
+  bold: 'Bold',
+  boxed: 'Boxed',
+  minimal: 'Minimal',
+  karaoke: 'Karaoke',
+  punch: 'Punch',
+};
 export const MIN_CAPTION_SIZE = 24;
 export const MAX_CAPTION_SIZE = 140;
 /** The font captions use unless a style names another (it covers Latin, Greek and Cyrillic). */
 export const DEFAULT_CAPTION_FONT = 'Noto Sans';
 
+/** How the word being said moves: grows and settles, bounces, or the caption slides in. */
+export const CAPTION_ANIMATIONS = ['none', 'pop', 'bounce', 'slide'] as const;
+export type CaptionAnimation = (typeof CAPTION_ANIMATIONS)[number];
+export const CAPTION_ANIMATION_LABELS: Record<CaptionAnimation, string> = { none: 'None', pop: 'Pop', bounce: 'Bounce', slide: 'Slide in' };
+/** `keywords`: names, glossary terms, numbers and each caption's most telling word in the emphasis colour. */
+export const CAPTION_EMPHASES = ['none', 'keywords'] as const;
+export type CaptionEmphasis = (typeof CAPTION_EMPHASES)[number];
+/** The transcript's emoji dropped, kept (in colour), or kept with a fitting one added now and then. */
+export const CAPTION_EMOJI_MODES = ['none', 'keep', 'auto'] as const;
+export type CaptionEmojiMode = (typeof CAPTION_EMOJI_MODES)[number];
+export const CAPTION_EMOJI_LABELS: Record<CaptionEmojiMode, string> = { none: 'None', keep: 'As spoken', auto: 'Automatic' };
+export const MAX_CAPTION_STROKE = 12;
+export const MAX_CAPTION_SHADOW = 10;
+export const MIN_CAPTION_WORDS = 1;
+export const MAX_CAPTION_WORDS = 8;
+
 const COLOR_RULE = 'Colours must be #RRGGBB';
 const color = z.string({ error: COLOR_RULE }).regex(/^#[0-9A-Fa-f]{6}$/, COLOR_RULE).transform((value) => value.toUpperCase());
 const SIZE_RULE = `Caption size must be a whole number from ${MIN_CAPTION_SIZE} to ${MAX_CAPTION_SIZE}`;
 const POSITION_RULE = 'Caption position must be a number from 0 (top) to 1 (bottom)';
+const STROKE_RULE = `stroke_width must be a whole number of pixels from 0 to ${MAX_CAPTION_STROKE}`;
+const SHADOW_RULE = `shadow must be a whole number of pixels from 0 to ${MAX_CAPTION_SHADOW}`;
+const WORDS_RULE = `max_words must be a whole number from ${MIN_CAPTION_WORDS} to ${MAX_CAPTION_WORDS}`;
+
+/** The fields of the automatic look (rest-api.md): optional in requests and in styles stored before them. */
+const captionLookShape = {
+  animation: z.enum(CAPTION_ANIMATIONS, { error: 'animation must be none, pop, bounce or slide' }),
+  stroke_width: z.number({ error: STROKE_RULE }).int(STROKE_RULE).min(0, STROKE_RULE).max(MAX_CAPTION_STROKE, STROKE_RULE),
+  shadow: z.number({ error: SHADOW_RULE }).int(SHADOW_RULE).min(0, SHADOW_RULE).max(MAX_CAPTION_SHADOW, SHADOW_RULE),
+  emphasis: z.enum(CAPTION_EMPHASES, { error: 'emphasis must be none or keywords' }),
+  emphasis_color: color,
+  emoji: z.enum(CAPTION_EMOJI_MODES, { error: 'emoji must be none, keep or auto' }),
+  max_words: z.number({ error: WORDS_RULE }).int(WORDS_RULE).min(MIN_CAPTION_WORDS, WORDS_RULE).max(MAX_CAPTION_WORDS, WORDS_RULE),
+  safe_zone: safeZoneSchema,
+};
 
 /** A complete caption style, as a streamer or clip stores it and a render uses it. */
 export const captionStyleSchema = z.object({
-  preset: z.enum(CAPTION_PRESETS, { error: 'Caption preset must be classic, bold, boxed or minimal' }),
+  preset: z.enum(CAPTION_PRESETS, { error: 'Caption preset must be classic, bold, boxed, minimal, karaoke or punch' }),
   font: z.string({ error: 'font must be one of GET /api/fonts' }).trim().min(1, 'font must be one of GET /api/fonts').max(100),
   size: z.number({ error: SIZE_RULE }).int(SIZE_RULE).min(MIN_CAPTION_SIZE, SIZE_RULE).max(MAX_CAPTION_SIZE, SIZE_RULE),
   primary_color: color,
@@ -63,20 +102,40 @@ export const captionStyleSchema = z.object({
   outline_color: color,
   position: z.number({ error: POSITION_RULE }).min(0, POSITION_RULE).max(1, POSITION_RULE),
   uppercase: z.boolean({ error: 'uppercase must be true or false' }),
+  ...captionLookShape,
 });
 export type CaptionStyle = z.infer<typeof captionStyleSchema>;
 
+/** What the automatic look adds to the first presets: today's look (no animation, no emphasis). */
+const PLAIN_LOOK = { animation: 'none', emphasis: 'none', emphasis_color: '#FFE500', emoji: 'keep', max_words: 8, safe_zone: 'all' } as const;
+
 /**
- * Each preset's look (what the fields cannot say: border style, outline and shadow widths) and its
- * field defaults. Positions keep the caption block above TikTok's and YouTube's bottom interface.
+ * Each preset's field values. The first four reproduce the look they had before the automatic
+ * look's fields (stroke and shadow were fixed per preset); the box of `boxed` is padded by a fixed
+ * amount and has no outline or shadow. Karaoke lights each word up with a pop, a few words at a
+ * time; punch shows one or two big words at a time, bouncing, key words coloured.
  */
 export const CAPTION_PRESET_STYLES: Record<CaptionPreset, CaptionStyle> = {
-  classic: { preset: 'classic', font: DEFAULT_CAPTION_FONT, size: 80, primary_color: '#FFFFFF', highlight_color: '#FFE500', outline_color: '#000000', position: 0.68, uppercase: false },
-  bold: { preset: 'bold', font: DEFAULT_CAPTION_FONT, size: 100, primary_color: '#FFFFFF', highlight_color: '#39FF14', outline_color: '#000000', position: 0.62, uppercase: true },
-  boxed: { preset: 'boxed', font: DEFAULT_CAPTION_FONT, size: 72, primary_color: '#FFFFFF', highlight_color: '#FFE500', outline_color: '#111111', position: 0.7, uppercase: false },
-  minimal: { preset: 'minimal', font: DEFAULT_CAPTION_FONT, size: 60, primary_color: '#FFFFFF', highlight_color: '#FFFFFF', outline_color: '#000000', position: 0.75, uppercase: false },
+  classic: { preset: 'classic', font: DEFAULT_CAPTION_FONT, size: 80, primary_color: '#FFFFFF', highlight_color: '#FFE500', outline_color: '#000000', position: 0.68, uppercase: false, ...PLAIN_LOOK, stroke_width: 5, shadow: 2 },
+  bold: { preset: 'bold', font: DEFAULT_CAPTION_FONT, size: 100, primary_color: '#FFFFFF', highlight_color: '#39FF14', outline_color: '#000000', position: 0.62, uppercase: true, ...PLAIN_LOOK, stroke_width: 8, shadow: 3 },
+  boxed: { preset: 'boxed', font: DEFAULT_CAPTION_FONT, size: 72, primary_color: '#FFFFFF', highlight_color: '#FFE500', outline_color: '#111111', position: 0.7, uppercase: false, ...PLAIN_LOOK, stroke_width: 0, shadow: 0 },
+  minimal: { preset: 'minimal', font: DEFAULT_CAPTION_FONT, size: 60, primary_color: '#FFFFFF', highlight_color: '#FFFFFF', outline_color: '#000000', position: 0.75, uppercase: false, ...PLAIN_LOOK, stroke_width: 2, shadow: 0 },
+  karaoke: {
+    preset: 'karaoke', font: DEFAULT_CAPTION_FONT, size: 84, primary_color: '#FFFFFF', highlight_color: '#00E5FF', outline_color: '#000000', position: 0.66, uppercase: false,
+    animation: 'pop', stroke_width: 6, shadow: 3, emphasis: 'none', emphasis_color: '#FFE500', emoji: 'keep', max_words: 5, safe_zone: 'all',
+  },
+  punch: {
+    preset: 'punch', font: DEFAULT_CAPTION_FONT, size: 120, primary_color: '#FFFFFF', highlight_color: '#FFE500', outline_color: '#000000', position: 0.58, uppercase: true,
+    animation: 'bounce', stroke_width: 10, shadow: 4, emphasis: 'keywords', emphasis_color: '#FF3B30', emoji: 'auto', max_words: 2, safe_zone: 'all',
+  },
 };
 export const DEFAULT_CAPTION_STYLE: CaptionStyle = CAPTION_PRESET_STYLES.classic;
+
+/** Keeps only the fields given a value: those left out take the preset's. */
+function presetWith(preset: CaptionPreset, fields: Record<string, unknown>): CaptionStyle {
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  return { ...CAPTION_PRESET_STYLES[preset], ...defined } as CaptionStyle;
+}
 
 /**
  * What a request may send: a preset and any fields to change from it. Fields left out take the
@@ -85,10 +144,24 @@ export const DEFAULT_CAPTION_STYLE: CaptionStyle = CAPTION_PRESET_STYLES.classic
 export const captionStyleInput = captionStyleSchema
   .partial()
   .extend({ preset: captionStyleSchema.shape.preset })
-  .transform((input): CaptionStyle => {
-    const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-    return { ...CAPTION_PRESET_STYLES[input.preset], ...defined };
-  });
+  .transform((input): CaptionStyle => presetWith(input.preset, input));
+
+/**
+ * A style as stored: those saved before the automatic look lack its fields, which then take their
+ * preset's values (the look they had). What every reader of a stored style goes through.
+ */
+export const storedCaptionStyle = captionStyleSchema
+  .partial(Object.fromEntries(Object.keys(captionLookShape).map((key) => [key, true])) as { [K in keyof typeof captionLookShape]: true })
+  .transform((stored): CaptionStyle => presetWith(stored.preset, stored));
+export type StoredCaptionStyle = z.input<typeof storedCaptionStyle>;
+
+/** A stored style completed with its preset's values (see storedCaptionStyle); null stays null. */
+export function completeCaptionStyle(stored: StoredCaptionStyle): CaptionStyle;
+export function completeCaptionStyle(stored: StoredCaptionStyle | null | undefined): CaptionStyle | null;
+export function completeCaptionStyle(stored: StoredCaptionStyle | null | undefined): CaptionStyle | null {
+  if (!stored) return null;
+  return presetWith(stored.preset, stored as Record<string, unknown>);
+}
 
 /* Glossary */
 
@@ -173,6 +246,14 @@ export const clipEdit = z.object({
   trim_end: z.number().nullable(),
 });
 export type ClipEdit = z.infer<typeof clipEdit>;
+/** A clip's overrides as stored: a caption style saved before the automatic look lacks its fields. */
+export type StoredClipEdit = Omit<Partial<ClipEdit>, 'caption_style'> & { caption_style?: StoredCaptionStyle | null };
+
+/** Stored overrides with their caption style completed (see storedCaptionStyle). */
+export function completeClipEdit(stored: StoredClipEdit): Partial<ClipEdit> {
+  const { caption_style: style, ...rest } = stored;
+  return style ? { ...rest, caption_style: completeCaptionStyle(style) } : rest;
+}
 export const EMPTY_CLIP_EDIT = eachSetting(Object.keys(clipEdit.shape) as (keyof ClipEdit)[], () => null) as ClipEdit;
 
 const TRIM_RULE = 'Trim times must be seconds (a number of at least 0)';

@@ -295,12 +295,14 @@ describe('caption styles', () => {
     const edge = 1920 * 0.02;
     const y = (ass: string) => Number(/\\pos\(\d+,(\d+)\)/.exec(dialogues(ass)[0]!.text)![1]);
     // One line of 80 px with a 5 px outline: half a block is 45 px.
-    expect(y(buildAss(timed('hi'), styled({ position: 0 })))).toBe(Math.round(45 + edge));
-    expect(y(buildAss(timed('hi'), styled({ position: 1 })))).toBe(Math.round(1920 - 45 - edge));
+    // Without a safe zone only the frame's edges count.
+    const free = { safe_zone: 'none' } as const;
+    expect(y(buildAss(timed('hi'), styled({ ...free, position: 0 })))).toBe(Math.round(45 + edge));
+    expect(y(buildAss(timed('hi'), styled({ ...free, position: 1 })))).toBe(Math.round(1920 - 45 - edge));
     // Two lines need twice the room.
-    const twoLines = buildAss(timed('this caption is long enough to need a second line of text'), styled({ position: 0 }));
+    const twoLines = buildAss(timed('this caption is long enough to need a second line of text'), styled({ ...free, position: 0 }));
     expect(y(twoLines)).toBe(Math.round(85 + edge));
-    // Away from the edges the position is exact.
+    // Away from the edges (and the platforms' interface) the position is exact.
     expect(y(buildAss(timed('hi'), styled({ position: 0.5 })))).toBe(960);
   });
 
@@ -311,7 +313,7 @@ describe('caption styles', () => {
     expect(look('minimal')).toMatchObject({ BorderStyle: '1', Outline: '2', Shadow: '0' });
     const boxed = look('boxed');
     expect(boxed).toMatchObject({ BorderStyle: '3', Shadow: '0' });
-    expect(Number(boxed.Outline)).toBe(PRESET_LOOKS.boxed.outline);
+    expect(Number(boxed.Outline)).toBe(PRESET_LOOKS.boxed.boxPadding);
     // The box is drawn in the outline colour (#111111, blue first).
     expect(boxed.OutlineColour).toBe('&H00111111');
     expect(Number(look('bold').Outline)).toBeGreaterThan(Number(look('classic').Outline));

@@ -211,7 +211,7 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
         ['unknown font', { caption_style: { preset: 'classic', font: 'Comic Sans MS' } }, 'Font "Comic Sans MS" is not available: choose one of GET /api/fonts'],
         ['caption size 200', { caption_style: { preset: 'classic', size: 200 } }, 'Caption size must be a whole number from 24 to 140'],
         ["colour 'red'", { caption_style: { preset: 'classic', primary_color: 'red' } }, 'Colours must be #RRGGBB'],
-        ['unknown preset', { caption_style: { preset: 'loud' } }, 'Caption preset must be classic, bold, boxed or minimal'],
+        ['unknown preset', { caption_style: { preset: 'loud' } }, 'Caption preset must be classic, bold, boxed, minimal, karaoke or punch'],
         ['a string for a number', { crop_focus: '0.5' }, 'crop_focus must be a number from 0 to 1'],
         ['a string for a trim', { trim_end: '3' }, 'Trim times must be seconds (a number of at least 0)'],
         ['unknown layout', { layout: 'pip' }, 'Layout must be blur, crop or split'],
@@ -271,6 +271,24 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
       const split = await alice.request('PUT', '/api/streamers/presetstream', { json: { layout: 'split', facecam: CAMERA } });
       expect(split.status, split.text).toBe(200);
       expect(bodyOf(split, streamerSchema)).toMatchObject({ layout: 'split', facecam: CAMERA, caption_style: CAPTION_PRESET_STYLES.bold });
+    });
+
+    it('takes the automatic look from the preset, refuses it out of range, and completes styles stored before it', async () => {
+      const created = await alice.post('/api/streamers', { name: 'lookstream', caption_style: { preset: 'punch', safe_zone: 'tiktok', max_words: 1 } });
+      expect(created.status, created.text).toBe(201);
+      expect(bodyOf(created, streamerSchema).caption_style).toEqual({ ...CAPTION_PRESET_STYLES.punch, safe_zone: 'tiktok', max_words: 1 });
+      const refused = await alice.request('PUT', '/api/streamers/lookstream', { json: { caption_style: { preset: 'karaoke', stroke_width: 20 } } });
+      expect({ status: refused.status, body: refused.body }).toMatchObject({ status: 400, body: errorBody('BAD_REQUEST', 'stroke_width must be a whole number of pixels from 0 to 12') });
+
+      // As saved before the automatic look: the eight first fields only.
+      const old = { preset: 'boxed', font: 'Noto Sans', size: 90, primary_color: '#FFFFFF', highlight_color: '#FF00AA', outline_color: '#111111', position: 0.7, uppercase: false };
+      await sql`update streamers set caption_style = ${JSON.stringify(old)}::jsonb where name = 'lookstream'`.execute(app.deps.db);
+      const streamers = bodyOf(await alice.get('/api/streamers'), z.array(streamerSchema));
+      expect(streamers.find((row) => row.name === 'lookstream')!.caption_style).toEqual({ ...CAPTION_PRESET_STYLES.boxed, size: 90, highlight_color: '#FF00AA' });
+      await sql`update clips set edit = ${JSON.stringify({ caption_style: old })}::jsonb where clip_id = ${CLIP}`.execute(app.deps.db);
+      const clip = bodyOf(await alice.get(`/api/clips/${CLIP}`), clipDetails);
+      expect(clip.edit.caption_style).toEqual({ ...CAPTION_PRESET_STYLES.boxed, size: 90, highlight_color: '#FF00AA' });
+      await sql`update clips set edit = '{}'::jsonb where clip_id = ${CLIP}`.execute(app.deps.db);
     });
   });
 

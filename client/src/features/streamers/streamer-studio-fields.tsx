@@ -51,6 +51,8 @@ const PRESET_DESCRIPTIONS: Record<CaptionPreset, string> = {
   bold: 'Big capitals, green highlight',
   boxed: 'Words on a dark box',
   minimal: 'Small and plain',
+  karaoke: 'Each word pops in cyan as it is said',
+  punch: 'Two big words at a time, key words in red',
 };
 
 const PRESET_OPTIONS: readonly SegmentedOption<CaptionPreset>[] = CAPTION_PRESETS.map((preset) => ({

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { ChevronDown, LoaderCircle } from 'lucide-react';
+import { safeZoneRects, type SafeZone } from '@clipshift/shared';
 import { Button } from '@/components/ui/button';
 import { imageFailureText, type StudioImage } from '@/api/studio';
 import { cn } from '@/lib/utils';
@@ -9,13 +10,32 @@ interface PreviewPanelProps {
   vertical: boolean;
   /** "at 0:03.2": when in the clip the preview shows. */
   at: string;
+  /** The platforms' interface the captions keep clear of, outlined over a vertical frame. */
+  safeZone?: SafeZone | undefined;
+}
+
+/** Dashed outlines of the areas a platform's buttons and captions cover (fractions of the frame). */
+function SafeZoneOutline({ zone }: { zone: SafeZone }) {
+  const rects = safeZoneRects(zone, { width: 1, height: 1 });
+  if (rects.length === 0) return null;
+  return (
+    <div className="pointer-events-none absolute inset-0" aria-hidden="true" data-testid="safe-zone-outline">
+      {rects.map((rect, index) => (
+        <div
+          key={index}
+          className="absolute border border-dashed border-amber-300/80 bg-amber-300/10"
+          style={{ left: `${rect.x * 100}%`, top: `${rect.y * 100}%`, width: `${rect.w * 100}%`, height: `${rect.h * 100}%` }}
+        />
+      ))}
+    </div>
+  );
 }
 
 /**
  * The frame as a render with the page's settings would show it. On a phone it folds away under
  * a button, so the controls are not pushed a whole screen down; from lg up it is always shown.
  */
-export function PreviewPanel({ image, vertical, at }: PreviewPanelProps) {
+export function PreviewPanel({ image, vertical, at, safeZone }: PreviewPanelProps) {
   const [open, setOpen] = useState(true);
   const bodyId = useId();
   const headingId = useId();
@@ -45,13 +65,17 @@ export function PreviewPanel({ image, vertical, at }: PreviewPanelProps) {
           data-testid="preview-frame"
         >
           {image.url && <img src={image.url} alt={`Preview of the rendered video ${at}`} className={cn('size-full object-contain transition-opacity', image.loading && 'opacity-70')} />}
+          {vertical && safeZone && <SafeZoneOutline zone={safeZone} />}
         </div>
         {error ? (
           <p role="alert" className="text-sm text-destructive" data-testid="preview-error">
             {error}
           </p>
         ) : (
-          <p className="text-xs text-muted-foreground">The frame {at}, as a render with these settings would show it, captions included.</p>
+          <p className="text-xs text-muted-foreground">
+            The frame {at}, as a render with these settings would show it, captions included.
+            {vertical && safeZone && safeZone !== 'none' && ' Dashed areas: where the app’s buttons and captions cover the video.'}
+          </p>
         )}
       </div>
     </section>

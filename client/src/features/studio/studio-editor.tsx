@@ -151,7 +151,7 @@ export function StudioEditor({ mode, clip, streamerName, streamer, header }: Stu
           </div>
         </section>
         <div className="min-w-0 lg:col-start-2 lg:row-span-2 lg:row-start-1">
-          <PreviewPanel image={preview} vertical={vertical} at={at} />
+          <PreviewPanel image={preview} vertical={vertical} at={at} safeZone={values.caption_style.safe_zone} />
         </div>
         <Tabs defaultValue={initialTab} className="min-w-0">
           {/* Two rows of two on a phone: four tabs in one row would not fit 390 px. */}

@@ -1,6 +1,6 @@
 import { readdir, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { EMPTY_CLIP_EDIT, MEDIA_EXPIRED_MESSAGE, sortByRank, type ClipEdit, type ClipFormat, type ListClipsInput, type TranscriptWordDto, type UpdateDescriptionsInput } from '@clipshift/shared';
+import { completeClipEdit, EMPTY_CLIP_EDIT, MEDIA_EXPIRED_MESSAGE, sortByRank, type ClipEdit, type ClipFormat, type ListClipsInput, type TranscriptWordDto, type UpdateDescriptionsInput } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { DescriptionOption } from '../../platform/db/schema.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
@@ -85,8 +85,9 @@ export function clipLabelsOf(db: DbOrTrx, ids: readonly string[]): Promise<Map<s
 /** The clip's overrides as the API shows them: every field, null where the streamer's applies. */
 export function clipEditOf(row: Pick<ClipRow, 'edit'>): ClipEdit {
   const edit: ClipEdit = { ...EMPTY_CLIP_EDIT };
+  const saved = completeClipEdit(row.edit);
   for (const key of Object.keys(EMPTY_CLIP_EDIT) as (keyof ClipEdit)[]) {
-    const value = row.edit[key];
+    const value = saved[key];
     if (value !== undefined) Object.assign(edit, { [key]: value });
   }
   return edit;

@@ -1,4 +1,4 @@
-import { pickStudio, STREAMER_STUDIO_DEFAULTS, STUDIO_SETTING_KEYS, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type AccountPlatform, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
+import { completeCaptionStyle, pickStudio, STREAMER_STUDIO_DEFAULTS, STUDIO_SETTING_KEYS, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type AccountPlatform, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
 import type { Insertable } from 'kysely';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { StreamersTable } from '../../platform/db/schema.ts';
@@ -41,6 +41,8 @@ export function studioOf(row: StreamerRow): StreamerStudio {
   const studio = { ...STREAMER_STUDIO_DEFAULTS };
   // A column the row leaves empty (a style saved before captions had one) takes the default.
   for (const key of STUDIO_SETTING_KEYS) Object.assign(studio, { [key]: row[key] ?? STREAMER_STUDIO_DEFAULTS[key] });
+  // A style stored before the automatic look takes its preset's values for the fields it lacks.
+  studio.caption_style = completeCaptionStyle(row.caption_style) ?? STREAMER_STUDIO_DEFAULTS.caption_style;
   return studio;
 }
 

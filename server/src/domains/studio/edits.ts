@@ -1,4 +1,4 @@
-import { splitProblem, transcriptProblem, trimProblem, type ClipEdit, type ClipEditChanges, type ClipTranscript, type StreamerStudio, type UpdateClipEditInput, type UpdateTranscriptInput } from '@clipshift/shared';
+import { completeClipEdit, splitProblem, transcriptProblem, trimProblem, type ClipEdit, type ClipEditChanges, type ClipTranscript, type StreamerStudio, type UpdateClipEditInput, type UpdateTranscriptInput } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { joinWords } from '../../engines/providers/transcription/index.ts';
@@ -32,7 +32,7 @@ export async function clipRenderPlan(
     vertical: clip.format_type === 'vertical',
     // Callers that have the streamer's settings already pass them (null: no streamer any more).
     streamer: options.streamer === undefined ? await streamerStudioOf(db, clip) : options.streamer,
-    edit: clip.edit,
+    edit: completeClipEdit(clip.edit),
     changes: options.changes,
     sourceDurationSec,
     renderedLayout: clip.layout,
@@ -67,7 +67,7 @@ export function assertRenderable(clip: Pick<ClipRow, 'duration'>, edit: Partial<
 export async function updateClipEdit(db: DbOrTrx, userId: string, input: UpdateClipEditInput): Promise<ClipRow> {
   const { id, ...changes } = input;
   const clip = await findClipRow(db, userId, id);
-  const edit = mergedEdit(clip.edit, changes);
+  const edit = mergedEdit(completeClipEdit(clip.edit), changes);
   assertRenderable(clip, edit, await streamerStudioOf(db, clip));
   return saveClipEdit(db, clip.id, edit);
 }

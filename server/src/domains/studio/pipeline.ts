@@ -86,7 +86,8 @@ export function recognisedTranscript(transcript: Transcript): TranscriptUpdate {
  * plan's style, upper-cased by the rules of their language. Null when there are no words to show.
  */
 export function captionsFor(plan: RenderPlan, sourceInfo: ProbeResult, words: readonly TranscriptWordDto[], language: string | null, assPath: string): Promise<SubtitleOverlay | null> {
-  return writeCaptionOverlay({ words, style: plan.captionStyle, frame: outputFrame(plan.layout, sourceInfo), trimStart: plan.trim?.start ?? 0, assPath, language });
+  // The glossary's terms are keywords for the emphasis, in the render and the preview alike.
+  return writeCaptionOverlay({ words, style: plan.captionStyle, frame: outputFrame(plan.layout, sourceInfo), trimStart: plan.trim?.start ?? 0, assPath, language, glossary: plan.glossary });
 }
 
 /** The words a render or preview of this clip burns: its saved ones (a clip has them once subtitled), else none. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { ClipFrameInput, PreviewClipInput } from '@clipshift/shared';
+import { completeClipEdit, type ClipFrameInput, type PreviewClipInput } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { isMediaError, previewFrame, probe, type ProbeResult } from '../../engines/media/index.ts';
 import { notFound } from '../../platform/errors.ts';
@@ -87,7 +87,7 @@ export async function previewClip(deps: AppDeps, userId: string, input: PreviewC
   const { id, t, ...changes } = input;
   const clip = await findClipWithMedia(deps.db, userId, id);
   const streamer = await streamerStudioOf(deps.db, clip);
-  assertRenderable(clip, mergedEdit(clip.edit, changes), streamer);
+  assertRenderable(clip, mergedEdit(completeClipEdit(clip.edit), changes), streamer);
   return makeImage(deps, run, async (folder, output) => {
     const { source, info } = await sourceOf(deps, clip, run);
     const plan = await clipRenderPlan(deps.db, clip, info.durationSec, { changes, streamer });

@@ -25,9 +25,21 @@ export type VerticalLayoutSpec =
   | { kind: 'split'; facecam: Rect | null; gameplay: Rect; splitRatio: number };
 
 
+/** A picture laid over the captions (a colour emoji): pixels of the output frame, seconds of its timeline. */
+export interface ImageOverlay {
+  image: string;
+  x: number;
+  y: number;
+  size: number;
+  start: number;
+  end: number;
+}
+
 export interface SubtitleOverlay {
   assPath: string;
   fontsDir: string;
+  /** Colour emoji drawn over the captions, in the same graph (libass draws no colour glyphs). */
+  images?: readonly ImageOverlay[] | undefined;
 }
 
 /** Geometry inputs: the probe's displayed size, frame rate and (optional) pixel aspect. */
@@ -46,6 +58,38 @@ export function escapeFilterValue(value: string): string {
 
 export function assFilter(subtitles: SubtitleOverlay): string {
   return `ass=filename=${escapeFilterValue(subtitles.assPath)}:fontsdir=${escapeFilterValue(subtitles.fontsDir)}`;
+}
+
+/**
+ * The captions as a chain step: the ass filter, then each image overlaid while it shows. A picture
+ * file is read once by a movie source (one frame, which overlay repeats), scaled, and split among
+ * its uses; `t` in `enable` is the frame's time on the render's timeline, as libass's is, so a
+ * preview (which shifts its frame to that timeline) shows the same pictures. The result continues
+ * the chain it is put in: "…,<captions>,next" stays valid, the overlays closing on the last one.
+ */
+export function captionSteps(subtitles: SubtitleOverlay): string {
+  const images = subtitles.images ?? [];
+  if (images.length === 0) return assFilter(subtitles);
+  const sources = new Map<string, { index: number; uses: number[] }>();
+  images.forEach((image, use) => {
+    const key = `${image.image}\n${image.size}`;
+    const source = sources.get(key) ?? { index: sources.size, uses: [] };
+    source.uses.push(use);
+    sources.set(key, source);
+  });
+  const parts = [`${assFilter(subtitles)}[cap0]`];
+  for (const [key, source] of sources) {
+    const [file, size] = key.split('\n') as [string, string];
+    const labels = source.uses.map((use) => `[img${use}]`).join('');
+    const fan = source.uses.length > 1 ? `,split=${source.uses.length}` : '';
+    parts.push(`movie=filename=${escapeFilterValue(file)},scale=${size}:${size},format=rgba${fan}${labels}`);
+  }
+  images.forEach((image, use) => {
+    const next = use === images.length - 1 ? '' : `[cap${use + 1}]`;
+    const during = `between(t,${image.start.toFixed(3)},${image.end.toFixed(3)})`;
+    parts.push(`[cap${use}][img${use}]overlay=x=${image.x}:y=${image.y}:enable='${during}'${next}`);
+  });
+  return parts.join(';');
 }
 
 /** The foreground scaled to fit inside 1080x1920 with even dimensions. */
@@ -96,7 +140,7 @@ function sourceCropWindow(info: LayoutSource): { width: number; height: number }
 
 /** After the layout: captions on the final 1080x1920 picture, square pixels, 8-bit 4:2:0. */
 function finishing(subtitles: SubtitleOverlay | undefined): string {
-  return [...(subtitles ? [assFilter(subtitles)] : []), 'setsar=1', 'format=yuv420p'].join(',');
+  return [...(subtitles ? [captionSteps(subtitles)] : []), 'setsar=1', 'format=yuv420p'].join(',');
 }
 
 /** The crop's x offset: the centred expression for 0.5 (today's graph, unchanged), else a share of the slack. */

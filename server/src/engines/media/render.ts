@@ -8,6 +8,7 @@ import { MediaError } from './errors.ts';
 import {
   assFilter,
   buildVerticalFilter,
+  captionSteps,
   VERTICAL_HEIGHT,
   VERTICAL_WIDTH,
   type LayoutSource,
@@ -109,7 +110,7 @@ function threadArgs(encoding: Encoding): { global: string[]; input: string[]; ou
 
 /** Horizontal output: the source's own picture, captions burned when there are any. */
 function horizontalGraph(subtitles: SubtitleOverlay | undefined): string {
-  return `[0:v]${[...(subtitles ? [assFilter(subtitles)] : []), 'format=yuv420p'].join(',')}[v]`;
+  return `[0:v]${[...(subtitles ? [captionSteps(subtitles)] : []), 'format=yuv420p'].join(',')}[v]`;
 }
 
 /**

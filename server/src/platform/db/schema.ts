@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AccountPlatform, PostingSlot } from '@clipshift/shared';
-import type { CaptionStyle, ClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
+import type { StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
 export type RenderJobKind = 'subtitles' | 'render';
@@ -90,7 +90,7 @@ export interface StreamersTable {
   gameplay: ColumnType<Rect, string | undefined, string>;
   split_ratio: ColumnType<number, number | undefined, number>;
   /** Null = the classic preset. */
-  caption_style: ColumnType<CaptionStyle | null, string | null | undefined, string | null>;
+  caption_style: ColumnType<StoredCaptionStyle | null, string | null | undefined, string | null>;
   glossary: ColumnType<string[], string | undefined, string>;
   normalize_audio: ColumnType<boolean, boolean | undefined, boolean>;
   clip_period: ColumnType<ClipPeriod, ClipPeriod | undefined, ClipPeriod>;
@@ -182,7 +182,7 @@ export interface ClipsTable {
   hook_suggestion: ColumnType<string | null, string | null | undefined, string | null>;
   transcript: string | null;
   /** The clip's own studio settings: keys of ClipEdit, absent = the streamer's. */
-  edit: ColumnType<Partial<ClipEdit>, string | undefined, string>;
+  edit: ColumnType<StoredClipEdit, string | undefined, string>;
   /** Timed words, seconds from the source's start; null until transcribed. */
   transcript_words: ColumnType<TranscriptWordDto[] | null, string | null | undefined, string | null>;
   transcript_language: string | null;
