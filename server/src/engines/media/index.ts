@@ -9,3 +9,4 @@ export { clipThumbnail, outputFrame, previewFrame, renderClip, type ClipLayout }
 export { shiftWords, writeAssFile } from './captions/ass.ts';
 export { captionFontsDir, isCaptionFont, selectableFonts } from './captions/fonts.ts';
 export { assOptionsForStyle, type CaptionFrame } from './captions/style.ts';
+export { CAMERA_CONFIDENCE, detectCamera, type CameraDetection, type DetectCameraRequest } from './camera/detect.ts';

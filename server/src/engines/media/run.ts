@@ -78,13 +78,18 @@ export async function runFfprobe(ffprobePath: string, args: readonly string[], o
 
 /** Runs ffmpeg for what it prints (`-encoders`, `-version`), not to make a file; same supervision. */
 export async function ffmpegStdout(ffmpegPath: string, args: readonly string[], options: Pick<RunOptions, 'signal' | 'timeoutMs'> = {}): Promise<string> {
+  return (await ffmpegBytes(ffmpegPath, args, options)).toString('utf8');
+}
+
+/** Runs ffmpeg for the bytes it writes to stdout (raw frames for analysis); same supervision. */
+export async function ffmpegBytes(ffmpegPath: string, args: readonly string[], options: Pick<RunOptions, 'signal' | 'timeoutMs'> = {}): Promise<Buffer> {
   const chunks: Buffer[] = [];
   await runSupervised('ffmpeg', ffmpegPath, ['-nostdin', '-loglevel', 'error', ...args], {
     signal: options.signal,
     timeoutMs: options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
     onStdout: (chunk) => chunks.push(chunk),
   });
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**
