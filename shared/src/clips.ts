@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { queryInt } from './input.ts';
-import { CLIP_FORMATS, clipEdit } from './studio.ts';
+import { CLIP_FORMATS, clipEdit, detectionSchema } from './studio.ts';
 import { ACCOUNT_PLATFORMS, postStats } from './accounts.ts';
 
 export const DESCRIPTION_TOO_LONG = `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`;
@@ -121,6 +121,8 @@ export const clip = z.object({
   /** Length of the rendered video (`duration` is the source's). */
   output_duration: z.number(),
   loudness: clipLoudness.nullable(),
+  /** What camera detection found when the clip was last rendered with the `auto` layout; null when it did not look. */
+  detected: detectionSchema.nullable(),
   /**
    * When retention (MEDIA_RETENTION_DAYS) deleted the clip's video and source, some days after its
    * last post; null while they are kept. The row, thumbnail and posts stay.

@@ -7,11 +7,16 @@ import { safeZoneSchema } from './safe-zones.ts';
  * loud it is. A streamer holds the defaults; a clip holds overrides (null = the streamer's).
  */
 
-/** Vertical layouts: blurred background, a 9:16 crop window, or facecam over gameplay. */
-export const LAYOUTS = ['blur', 'crop', 'split'] as const;
+/**
+ * Vertical layouts: the streamer's camera found in each clip (split when found, blur when not), a
+ * blurred background, a 9:16 crop window, or facecam over gameplay.
+ */
+export const LAYOUTS = ['auto', 'blur', 'crop', 'split'] as const;
 export type Layout = (typeof LAYOUTS)[number];
-export const LAYOUT_LABELS: Record<Layout, string> = { blur: 'Blurred background', crop: 'Crop', split: 'Facecam + gameplay' };
-export const layoutSchema = z.enum(LAYOUTS, { error: 'Layout must be blur, crop or split' });
+export const LAYOUT_LABELS: Record<Layout, string> = { auto: 'Automatic', blur: 'Blurred background', crop: 'Crop', split: 'Facecam + gameplay' };
+export const layoutSchema = z.enum(LAYOUTS, { error: 'Layout must be auto, blur, crop or split' });
+/** What `auto` renders as once detection has looked at the clip. */
+export type DetectedLayout = 'split' | 'blur';
 
 export const DEFAULT_CROP_FOCUS = 0.5;
 export const MIN_SPLIT_RATIO = 0.2;
@@ -174,6 +179,60 @@ export const glossarySchema = z
   .transform((terms) => [...new Set(terms.filter(Boolean))])
   .refine((terms) => terms.length <= GLOSSARY_MAX_TERMS, GLOSSARY_RULE);
 
+/* Hook title, brand, detection */
+
+export const HOOK_MAX_LENGTH = 80;
+export const MIN_HOOK_SECONDS = 1;
+export const MAX_HOOK_SECONDS = 5;
+const HOOK_RULE = `hook is {text, seconds}: text up to ${HOOK_MAX_LENGTH} characters (empty = no title card on this clip), seconds from ${MIN_HOOK_SECONDS} to ${MAX_HOOK_SECONDS}`;
+/**
+ * A title card over the first seconds. On a streamer it turns hooks on for its clips: each shows its
+ * own text, else its suggested hook, else the streamer's text. On a clip, empty text means none.
+ */
+export const hookSchema = z.object(
+  {
+    text: z.string({ error: HOOK_RULE }).trim().max(HOOK_MAX_LENGTH, HOOK_RULE),
+    seconds: z.number({ error: HOOK_RULE }).min(MIN_HOOK_SECONDS, HOOK_RULE).max(MAX_HOOK_SECONDS, HOOK_RULE),
+  },
+  { error: HOOK_RULE },
+);
+export type Hook = z.infer<typeof hookSchema>;
+export const DEFAULT_HOOK_SECONDS = 3;
+
+export const LOGO_POSITIONS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
+export type LogoPosition = (typeof LOGO_POSITIONS)[number];
+export const LOGO_POSITION_LABELS: Record<LogoPosition, string> = { 'top-left': 'Top left', 'top-right': 'Top right', 'bottom-left': 'Bottom left', 'bottom-right': 'Bottom right' };
+export const MIN_LOGO_OPACITY = 0.1;
+export const MAX_OUTRO_SECONDS = 3;
+const BRAND_RULE = `brand is {logo: true|false, position: ${LOGO_POSITIONS.join('|')}, opacity: ${MIN_LOGO_OPACITY} to 1, outro_seconds: 0 to ${MAX_OUTRO_SECONDS}}`;
+/** The streamer's logo over the video, and an end card of up to 3 s (the logo on the last frame, dimmed). */
+export const brandSchema = z.object(
+  {
+    logo: z.boolean({ error: BRAND_RULE }),
+    position: z.enum(LOGO_POSITIONS, { error: BRAND_RULE }),
+    opacity: z.number({ error: BRAND_RULE }).min(MIN_LOGO_OPACITY, BRAND_RULE).max(1, BRAND_RULE),
+    outro_seconds: z.number({ error: BRAND_RULE }).min(0, BRAND_RULE).max(MAX_OUTRO_SECONDS, BRAND_RULE),
+  },
+  { error: BRAND_RULE },
+);
+export type Brand = z.infer<typeof brandSchema>;
+export const DEFAULT_BRAND: Brand = { logo: true, position: 'top-right', opacity: 0.85, outro_seconds: 0 };
+
+/** The logo a streamer uploads: PNG or JPEG, at most 2 MB. */
+export const LOGO_TYPES = ['image/png', 'image/jpeg'] as const;
+export type LogoType = (typeof LOGO_TYPES)[number];
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
+/** What camera detection found in a clip: the camera's rectangle (null: none) and how sure it is. */
+export const detectionSchema = z.object({ facecam: rectSchema.nullable(), confidence: z.number().min(0).max(1) });
+export type Detection = z.infer<typeof detectionSchema>;
+/** POST /api/clips/{id}/detect: what the `auto` layout would find in the clip now (nothing is saved). */
+export const clipDetection = detectionSchema.extend({ gameplay: rectSchema, layout: z.enum(['split', 'blur']) });
+export type ClipDetection = z.infer<typeof clipDetection>;
+/** POST /api/streamers/{name}/detect: the camera over the streamer's newest clips (nothing is saved). */
+export const streamerDetection = detectionSchema.extend({ clips_checked: z.number().int() });
+export type StreamerDetection = z.infer<typeof streamerDetection>;
+
 /*
  * Every studio setting a streamer holds, defined once: how a request spells it (with its rule), how
  * the API shows it, its default, and whether one clip can override it. A streamer's input, output
@@ -185,7 +244,7 @@ function studioSetting<I extends z.ZodType, S extends z.ZodType, O extends boole
 }
 
 export const STUDIO_SETTINGS = {
-  layout: studioSetting(layoutSchema, layoutSchema, 'blur', true),
+  layout: studioSetting(layoutSchema, layoutSchema, 'auto', true),
   crop_focus: studioSetting(cropFocusSchema, z.number(), DEFAULT_CROP_FOCUS, true),
   facecam: studioSetting(rectSchema.nullable(), rectSchema.nullable(), null, true),
   gameplay: studioSetting(rectSchema, rectSchema, FULL_FRAME, true),
@@ -193,6 +252,8 @@ export const STUDIO_SETTINGS = {
   caption_style: studioSetting(captionStyleInput, captionStyleSchema, DEFAULT_CAPTION_STYLE, true),
   glossary: studioSetting(glossarySchema, z.array(z.string()), [], false),
   normalize_audio: studioSetting(normalizeAudioSchema, z.boolean(), true, true),
+  hook: studioSetting(hookSchema.nullable(), hookSchema.nullable(), null, true),
+  brand: studioSetting(brandSchema.nullable(), brandSchema.nullable(), null, true),
 };
 type StudioSettings = typeof STUDIO_SETTINGS;
 export type StudioSettingKey = keyof StudioSettings;

@@ -43,7 +43,7 @@ describe('streamers', () => {
       clip_limit: 10,
       vertical: true,
       language: '',
-      layout: 'blur',
+      layout: 'auto',
       schedule: null,
       auto_subtitle: false,
       auto_publish: false,

@@ -57,12 +57,14 @@ describe('REST streamers, downloads and clips', () => {
         ...['auto_publish', 'auto_subtitle', 'clip_limit', 'created_at', 'display_name', 'language', 'layout', 'name', 'next_run_at', 'schedule', 'tiktok_accounts', 'updated_at', 'vertical'],
         // The studio's fields (rest-api.md "Studio"), with their defaults.
         ...['crop_focus', 'facecam', 'gameplay', 'split_ratio', 'caption_style', 'glossary', 'normalize_audio'],
+        // The automatic look (rest-api.md "The automatic look").
+        ...['hook', 'brand'],
         // Clip selection (rest-api.md "Automation").
         ...['clip_period', 'min_views', 'rank_by', 'clip_creators', 'publish_mode'],
       ].sort(),
     );
     expect(created.body).toMatchObject({
-      layout: 'blur',
+      layout: 'auto',
       crop_focus: 0.5,
       facecam: null,
       gameplay: { x: 0, y: 0, w: 1, h: 1 },

@@ -165,7 +165,7 @@ describe('GET /api/metrics', () => {
       gameName: null,
       layout: 'horizontal',
       sourceDurationSec: 1,
-      rendered: { durationSec: 1, width: 160, height: 90, sizeBytes: 1, loudness: null },
+      rendered: { durationSec: 1, width: 160, height: 90, sizeBytes: 1, loudness: null, detected: null },
       descriptions: [],
       hookSuggestion: null,
       transcript: null,

@@ -182,6 +182,8 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
         trim_start: 0.5,
         trim_end: 3.5,
         normalize_audio: false,
+        hook: null,
+        brand: null,
       });
       expect([clip.trim_start, clip.trim_end, clip.duration]).toEqual([0.5, 3.5, SECONDS]);
       // Fields left out keep their saved values.
@@ -214,7 +216,7 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
         ['unknown preset', { caption_style: { preset: 'loud' } }, 'Caption preset must be classic, bold, boxed, minimal, karaoke or punch'],
         ['a string for a number', { crop_focus: '0.5' }, 'crop_focus must be a number from 0 to 1'],
         ['a string for a trim', { trim_end: '3' }, 'Trim times must be seconds (a number of at least 0)'],
-        ['unknown layout', { layout: 'pip' }, 'Layout must be blur, crop or split'],
+        ['unknown layout', { layout: 'pip' }, 'Layout must be auto, blur, crop or split'],
         ['split ratio out of range', { split_ratio: 0.9 }, 'split_ratio must be a number from 0.2 to 0.6'],
         ['unknown format', { format: 'square' }, 'format must be vertical, horizontal or null (as downloaded)'],
         ['a boolean for a format', { format: true }, 'format must be vertical, horizontal or null (as downloaded)'],

@@ -14,6 +14,7 @@ import { renderDocsPage } from './rest/docs.ts';
 import { httpError, sendError } from './rest/errors.ts';
 import { buildOpenApiDocument } from './rest/openapi.ts';
 import { appRouter } from './router.ts';
+import { streamerLogoRouter } from './streamer-logo.ts';
 import { studioImagesRouter } from './studio-images.ts';
 import { oauthCallbackRouter } from './oauth-callback.ts';
 
@@ -23,6 +24,8 @@ const JSON_BODY_LIMIT = '100kb';
 export function createApiRouter(deps: AppDeps): express.Router {
   const api = express.Router();
   api.use(rejectUndecodableUrls(deps));
+  // Its body is an image: it comes before the JSON-only guard (it refuses other bodies itself).
+  api.use(streamerLogoRouter(deps));
   api.use(requireJsonBodies(deps));
   api.use(rejectCrossSite(deps));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));

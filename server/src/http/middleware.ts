@@ -64,7 +64,7 @@ interface HttpLayerError {
  * router mark client errors with a 4xx status: a body that is not JSON or cannot be inflated, a
  * path parameter that cannot be decoded.
  */
-function clientErrorOf(error: unknown): TRPCError | null {
+export function clientErrorOf(error: unknown): TRPCError | null {
   const layerError = (error ?? {}) as HttpLayerError;
   const status = layerError.status ?? layerError.statusCode;
   if (typeof status !== 'number' || status < 400 || status > 499) return null;

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Crop, Monitor, Smartphone, SquareStack, PanelTop } from 'lucide-react';
+import { Crop, Monitor, PanelTop, ScanFace, Smartphone, SquareStack } from 'lucide-react';
 import {
   CLIP_CREATORS_MAX,
   CLIP_LIMIT_MAX,
@@ -111,8 +111,9 @@ const FORMAT_OPTIONS: readonly SegmentedOption<FormatValue>[] = [
   { value: 'horizontal', label: 'Horizontal', description: 'As streamed, 16:9', icon: <Monitor /> },
 ];
 
-const LAYOUT_ICONS: Record<Layout, ReactNode> = { blur: <SquareStack />, crop: <Crop />, split: <PanelTop /> };
+const LAYOUT_ICONS: Record<Layout, ReactNode> = { auto: <ScanFace />, blur: <SquareStack />, crop: <Crop />, split: <PanelTop /> };
 const LAYOUT_DESCRIPTIONS: Record<Layout, string> = {
+  auto: 'Finds the camera: split when there is one',
   blur: 'Whole frame over a blurred copy',
   crop: 'Fills the screen, cuts the sides',
   split: 'Facecam on top, gameplay below',

@@ -37,6 +37,7 @@ function sectionDescription(mode: StudioEditor['mode'], vertical: boolean): stri
 }
 
 const LAYOUT_DESCRIPTIONS: Record<Layout, string> = {
+  auto: "Finds the streamer's camera in each clip: facecam over gameplay when there is one, blurred background when not",
   blur: 'The whole picture over a blurred copy of itself',
   crop: 'A 9:16 window of the picture, moved with the focus',
   split: 'The facecam on top, the gameplay below',

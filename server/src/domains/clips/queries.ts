@@ -1,5 +1,5 @@
 import { sql, type AliasableExpression, type AliasedExpression, type Expression, type Insertable, type Selectable } from 'kysely';
-import type { ClipEdit, ListClipsInput, TranscriptWordDto } from '@clipshift/shared';
+import type { ClipEdit, Detection, ListClipsInput, TranscriptWordDto } from '@clipshift/shared';
 import type { LoudnessReading } from '../../engines/media/index.ts';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { containsPattern } from '../../platform/db/like.ts';
@@ -33,6 +33,7 @@ export const LIST_COLUMNS = [
   'output_duration',
   'loudness_integrated_lufs',
   'loudness_true_peak_dbtp',
+  'detected',
   'media_expired_at',
   'width',
   'height',
@@ -131,6 +132,8 @@ export interface RenderedVideo {
   height: number;
   /** As measured on the rendered file; null: no audio, or silence. */
   loudness: LoudnessReading | null;
+  /** What camera detection found for this render (the `auto` layout); null when it did not look. */
+  detected: Detection | null;
 }
 
 export interface SubtitledClip {
@@ -159,7 +162,11 @@ function transcriptColumns(transcript: TranscriptUpdate) {
 }
 
 function videoColumns(video: RenderedVideo) {
-  return { size_bytes: video.sizeBytes, output_duration: video.durationSec, width: video.width, height: video.height, ...loudnessColumns(video.loudness), updated_at: new Date() };
+  return { size_bytes: video.sizeBytes, output_duration: video.durationSec, width: video.width, height: video.height, ...loudnessColumns(video.loudness), detected: detectedColumn(video.detected), updated_at: new Date() };
+}
+
+export function detectedColumn(detected: Detection | null): string | null {
+  return detected ? JSON.stringify(detected) : null;
 }
 
 export function loudnessColumns(loudness: LoudnessReading | null) {
@@ -222,6 +229,20 @@ export function selectRecentSuggestions(
 export async function selectLibraryClipIds(db: DbOrTrx, userId: string, broadcasterId: string, limit: number): Promise<string[]> {
   const rows = await db.selectFrom('clips').select('clip_id').where('user_id', '=', userId).where('broadcaster_id', '=', broadcasterId).limit(limit).execute();
   return rows.map((row) => row.clip_id);
+}
+
+/** A streamer's newest clips whose files are still kept, newest first. */
+export function selectNewestClipsWithMedia(db: DbOrTrx, userId: string, streamerId: string, limit: number): Promise<ClipRow[]> {
+  return db
+    .selectFrom('clips')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('streamer_id', '=', streamerId)
+    .where('media_expired_at', 'is', null)
+    .orderBy('twitch_created_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** Marks these clips' video files as deleted by retention (those not marked yet); answers the rows it marked. */

@@ -16,6 +16,7 @@ import {
   markMediaExpired,
   updateAuxBytes,
   insertClipRow,
+  detectedColumn,
   loudnessColumns,
   selectClipById,
   selectClipByClipId,
@@ -23,6 +24,7 @@ import {
   selectClipPage,
   selectKnownFilesDirs,
   selectLibraryClipIds,
+  selectNewestClipsWithMedia,
   selectRecentSuggestions,
   updateClipDescriptions,
   updateClipEditColumn,
@@ -239,6 +241,11 @@ export function libraryClipIds(db: DbOrTrx, userId: string, broadcasterId: strin
   return selectLibraryClipIds(db, userId, broadcasterId, limit);
 }
 
+/** A streamer's newest clips (at most `limit`) whose files are still kept, newest first. */
+export function newestClipsWithMedia(db: DbOrTrx, userId: string, streamerId: string, limit: number): Promise<ClipRow[]> {
+  return selectNewestClipsWithMedia(db, userId, streamerId, limit);
+}
+
 /** Which of these clip folders (files_dir values) belong to a saved clip. */
 export function knownClipFolders(db: DbOrTrx, filesDirs: readonly string[]): Promise<Set<string>> {
   return selectKnownFilesDirs(db, filesDirs);
@@ -316,6 +323,7 @@ export async function saveClip(db: Db, storage: MediaStorage, workDir: string, c
       height: clip.rendered.height,
       size_bytes: clip.rendered.sizeBytes,
       ...loudnessColumns(clip.rendered.loudness),
+      detected: detectedColumn(clip.rendered.detected),
       files_dir: filesDir,
       aux_bytes: auxBytes,
       descriptions: JSON.stringify(clip.descriptions),

@@ -291,3 +291,4 @@ export async function findStreamerById(db: DbOrTrx, id: string, options: { lock?
 export async function saveTwitchUser(db: DbOrTrx, id: string, user: { id: string; display_name: string }): Promise<void> {
   await setStreamerColumns(db, id, { twitch_user_id: user.id, display_name: user.display_name });
 }
+export { deleteStreamerLogo, isLogoType, localStreamerLogo, LOGO_TOO_LARGE, LOGO_TYPE_RULE, saveStreamerLogo, streamerLogo } from './logo.ts';

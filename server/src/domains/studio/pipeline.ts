@@ -1,15 +1,15 @@
 import path from 'node:path';
-import type { TranscriptWordDto } from '@clipshift/shared';
+import type { Detection, TranscriptWordDto } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { CLIP_FILES, transcriptWordsOf, type ClipRow, type RenderedVideo, type TranscriptUpdate } from '../clips/service.ts';
-import { clipThumbnail, outputFrame, probe, renderClip, type ProbeResult, type SubtitleOverlay } from '../../engines/media/index.ts';
+import { clipThumbnail, detectCamera, outputFrame, probe, renderClip, type ClipLayout, type ProbeResult, type SubtitleOverlay, type VerticalLayoutSpec } from '../../engines/media/index.ts';
 import { joinWords, type Transcriber, type Transcript } from '../../engines/providers/transcription/index.ts';
 import { writeCaptionOverlay } from './captions.ts';
-import type { RenderPlan } from './settings.ts';
+import { resolvedLayout, type RenderPlan } from './settings.ts';
 
 /*
  * The one way a clip's video is made, for download runs, subtitle jobs and re-renders alike:
- * source → probe → plan → captions → render → probe → thumbnail. Saving (a new clip) or replacing
+ * source → probe → plan (the camera detected for `auto`) → captions → render → probe → thumbnail. Saving (a new clip) or replacing
  * (an existing one, in the transaction that ends its request) is the caller's last step. Previews
  * take the same plan and captions (captionsFor) and draw one frame of the same graph.
  */
@@ -46,7 +46,7 @@ export interface ClipVideoJob {
 
 export interface ClipVideo {
   sourceInfo: ProbeResult;
-  plan: RenderPlan;
+  plan: SettledPlan;
   /** In the job's work folder, ready to be saved or moved over the clip's. */
   files: { video: string; thumbnail: string };
   rendered: RenderedVideo;
@@ -85,9 +85,36 @@ export function recognisedTranscript(transcript: Transcript): TranscriptUpdate {
  * The captions of a render or a preview with this plan: the words on the render's timeline, in the
  * plan's style, upper-cased by the rules of their language. Null when there are no words to show.
  */
-export function captionsFor(plan: RenderPlan, sourceInfo: ProbeResult, words: readonly TranscriptWordDto[], language: string | null, assPath: string): Promise<SubtitleOverlay | null> {
+export function captionsFor(plan: SettledPlan, sourceInfo: ProbeResult, words: readonly TranscriptWordDto[], language: string | null, assPath: string): Promise<SubtitleOverlay | null> {
   // The glossary's terms are keywords for the emphasis, in the render and the preview alike.
   return writeCaptionOverlay({ words, style: plan.captionStyle, frame: outputFrame(plan.layout, sourceInfo), trimStart: plan.trim?.start ?? 0, assPath, language, glossary: plan.glossary });
+}
+
+/** A plan whose layout is settled: `auto` resolved by detection. */
+export interface SettledPlan extends Omit<RenderPlan, 'layout'> {
+  layout: ClipLayout | VerticalLayoutSpec;
+}
+
+/**
+ * The plan with its layout settled: an `auto` layout looks for the streamer's camera in the source
+ * (or takes what an earlier look found, `known`), and renders split with it, or blur without.
+ * `detected` is what the look found; null when the layout needed none.
+ */
+export async function settledPlan(
+  deps: Pick<AppDeps, 'media'>,
+  plan: RenderPlan,
+  source: { path: string; info: ProbeResult },
+  options: { signal?: AbortSignal | undefined; known?: Detection | null | undefined } = {},
+): Promise<{ plan: SettledPlan; detected: Detection | null }> {
+  const { layout } = plan;
+  if (typeof layout === 'string' || layout.kind !== 'auto') return { plan: { ...plan, layout }, detected: null };
+  const detected = options.known ?? (await detectionOf(deps, source, options.signal));
+  return { plan: { ...plan, layout: resolvedLayout(layout, detected) }, detected };
+}
+
+export async function detectionOf(deps: Pick<AppDeps, 'media'>, source: { path: string; info: ProbeResult }, signal: AbortSignal | undefined): Promise<Detection> {
+  const found = await detectCamera({ ffmpeg: deps.media.ffmpeg, source: source.path, sourceInfo: source.info, signal });
+  return { facecam: found.facecam, confidence: found.confidence };
 }
 
 /** The words a render or preview of this clip burns: its saved ones (a clip has them once subtitled), else none. */
@@ -102,7 +129,7 @@ interface Words {
   recognised: TranscriptUpdate | null;
 }
 
-async function wordsOf(deps: Pick<AppDeps, 'transcriber' | 'transcriberProblem'>, job: ClipVideoJob, plan: RenderPlan): Promise<Words | null> {
+async function wordsOf(deps: Pick<AppDeps, 'transcriber' | 'transcriberProblem'>, job: ClipVideoJob, plan: SettledPlan): Promise<Words | null> {
   const { captions } = job;
   if (captions.kind === 'none') return null;
   if (captions.kind === 'saved') return { words: captions.words, language: captions.language, recognised: null };
@@ -130,7 +157,7 @@ export async function makeClipVideo(deps: Pick<AppDeps, 'media' | 'logger' | 'tr
   const { signal } = job;
   job.onStage('probing', 0);
   const sourceInfo = await probe(media.ffprobe, job.source, signal);
-  const plan = await job.plan(sourceInfo.durationSec);
+  const { plan, detected } = await settledPlan(deps, await job.plan(sourceInfo.durationSec), { path: job.source, info: sourceInfo }, { signal });
   const spoken = await wordsOf(deps, job, plan);
   const overlay = spoken ? await captionsFor(plan, sourceInfo, spoken.words, spoken.language, path.join(job.workDir, 'captions.ass')) : null;
 
@@ -160,7 +187,7 @@ export async function makeClipVideo(deps: Pick<AppDeps, 'media' | 'logger' | 'tr
     sourceInfo,
     plan,
     files: { video, thumbnail },
-    rendered: { sizeBytes: output.sizeBytes, durationSec: output.durationSec, width: output.width, height: output.height, loudness: render.loudness },
+    rendered: { sizeBytes: output.sizeBytes, durationSec: output.durationSec, width: output.width, height: output.height, loudness: render.loudness, detected },
     recognised: spoken?.recognised ?? null,
     spokenText: overlay && spoken ? spokenText(spoken) : null,
     spokenLanguage: overlay && spoken ? spoken.language : null,

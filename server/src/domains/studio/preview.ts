@@ -9,7 +9,7 @@ import { RateLimited } from '../../platform/rate-limit.ts';
 import { StorageMissing } from '../../platform/storage/index.ts';
 import { createSlots } from '../../platform/slots.ts';
 import { cachedClipSource, findClipWithMedia, instanceWorkDir, type ClipRow } from '../clips/service.ts';
-import { captionsFor, savedCaptionsOf } from './pipeline.ts';
+import { captionsFor, savedCaptionsOf, settledPlan } from './pipeline.ts';
 import { assertRenderable, clipRenderPlan, mergedEdit, streamerStudioOf } from './edits.ts';
 
 /** Where this process makes its images, and what aborts them (the client went away). */
@@ -27,13 +27,13 @@ const IMAGE_SLOTS = 2;
 const IMAGE_WAIT_MS = 10_000;
 const IMAGE_MAX_WAITING = 6;
 export const IMAGES_BUSY = 'Too many previews are being made right now: try again in a moment';
-const imageSlots = createSlots({ size: IMAGE_SLOTS, waitMs: IMAGE_WAIT_MS, maxWaiting: IMAGE_MAX_WAITING, refuse: () => new RateLimited(IMAGES_BUSY, 1) });
+export const imageSlots = createSlots({ size: IMAGE_SLOTS, waitMs: IMAGE_WAIT_MS, maxWaiting: IMAGE_MAX_WAITING, refuse: () => new RateLimited(IMAGES_BUSY, 1) });
 
 /**
  * The clip's kept source and what ffprobe says of it; 404 when the file is gone or holds no video
  * ffprobe can read (there is no frame to show; the answer names neither paths nor ffprobe's output).
  */
-async function sourceOf(deps: AppDeps, clip: ClipRow, run: ImageRun): Promise<{ source: string; info: ProbeResult }> {
+export async function sourceOf(deps: AppDeps, clip: ClipRow, run: ImageRun): Promise<{ source: string; info: ProbeResult }> {
   const { signal } = run;
   let source: string;
   try {
@@ -90,7 +90,8 @@ export async function previewClip(deps: AppDeps, userId: string, input: PreviewC
   assertRenderable(clip, mergedEdit(completeClipEdit(clip.edit), changes), streamer);
   return makeImage(deps, run, async (folder, output) => {
     const { source, info } = await sourceOf(deps, clip, run);
-    const plan = await clipRenderPlan(deps.db, clip, info.durationSec, { changes, streamer });
+    // Detection as the clip's last render found it, or a fresh look when it never rendered with `auto`.
+    const { plan } = await settledPlan(deps, await clipRenderPlan(deps.db, clip, info.durationSec, { changes, streamer }), { path: source, info }, { signal: run.signal, known: clip.detected });
     const kept = plan.trim ?? { start: 0, end: info.durationSec };
     const at = t === undefined ? (kept.start + kept.end) / 2 : Math.min(Math.max(t, kept.start), kept.end);
     // The same captions a render would burn: its words, in its style, upper-cased by their language's rules.

@@ -1,10 +1,21 @@
-import { DEFAULT_CAPTION_STYLE, FULL_FRAME, STREAMER_STUDIO_DEFAULTS, type CaptionStyle, type ClipEdit, type ClipEditChanges, type StreamerStudio } from '@clipshift/shared';
+import { DEFAULT_CAPTION_STYLE, FULL_FRAME, STREAMER_STUDIO_DEFAULTS, type Brand, type CaptionStyle, type ClipEdit, type ClipEditChanges, type Detection, type Hook, type Rect, type StreamerStudio } from '@clipshift/shared';
 import type { ClipLayout, Trim, VerticalLayoutSpec } from '../../engines/media/index.ts';
+
+/** The `auto` layout before detection has looked at the clip: split over this gameplay when a camera is found, else blur. */
+export interface AutoLayout {
+  kind: 'auto';
+  gameplay: Rect;
+  splitRatio: number;
+}
 
 /** Everything a render of one clip needs to know besides its files: the one place settings combine. */
 export interface RenderPlan {
-  /** 'horizontal', or how the vertical picture is made. */
-  layout: ClipLayout | VerticalLayoutSpec;
+  /** 'horizontal', or how the vertical picture is made (`auto` until detection resolves it). */
+  layout: ClipLayout | VerticalLayoutSpec | AutoLayout;
+  /** The title card over the first seconds; null = none. */
+  hook: Hook | null;
+  /** The logo and end card; null = none. */
+  brand: Brand | null;
   captionStyle: CaptionStyle;
   /** The part of the source to keep; null = all of it. */
   trim: Trim | null;
@@ -29,6 +40,8 @@ export interface PlanInput {
   sourceDurationSec: number;
   /** How the clip was last framed: the layout when neither the clip nor a streamer says. */
   renderedLayout?: string | null | undefined;
+  /** The hook the description generator proposed for the clip. */
+  hookSuggestion?: string | null | undefined;
 }
 
 type Field = keyof ClipEdit;
@@ -41,7 +54,7 @@ function own<K extends Field>(input: PlanInput, field: K): ClipEdit[K] | null {
 }
 
 function fallbackLayout(rendered: string | null | undefined): StreamerStudio['layout'] {
-  return rendered === 'crop' || rendered === 'split' ? rendered : STREAMER_STUDIO_DEFAULTS.layout;
+  return rendered === 'crop' || rendered === 'split' || rendered === 'blur' ? rendered : STREAMER_STUDIO_DEFAULTS.layout;
 }
 
 /** The clip's own format, else the one it was downloaded in. */
@@ -50,20 +63,39 @@ function rendersVertical(input: PlanInput): boolean {
   return format === null ? input.vertical : format === 'vertical';
 }
 
-function layoutOf(input: PlanInput): ClipLayout | VerticalLayoutSpec {
+function layoutOf(input: PlanInput): ClipLayout | VerticalLayoutSpec | AutoLayout {
   if (!rendersVertical(input)) return 'horizontal';
   const streamer = input.streamer;
   const layout = own(input, 'layout') ?? streamer?.layout ?? fallbackLayout(input.renderedLayout);
   if (layout === 'crop') return { kind: 'crop', focus: own(input, 'crop_focus') ?? streamer?.crop_focus ?? STREAMER_STUDIO_DEFAULTS.crop_focus };
   if (layout === 'blur') return { kind: 'blur' };
+  const facecamOff = own(input, 'facecam_off') === true;
+  const drawn = own(input, 'facecam') ?? streamer?.facecam ?? null;
+  const gameplay = own(input, 'gameplay') ?? streamer?.gameplay ?? FULL_FRAME;
+  const splitRatio = own(input, 'split_ratio') ?? streamer?.split_ratio ?? STREAMER_STUDIO_DEFAULTS.split_ratio;
+  // A rectangle the user drew always wins over detection; with the facecam off nothing is looked for.
+  if (layout === 'auto' && !drawn && !facecamOff) return { kind: 'auto', gameplay, splitRatio };
   // No facecam region anywhere means facecam off: the gameplay region fills the frame.
-  const facecam = own(input, 'facecam_off') ? null : (own(input, 'facecam') ?? streamer?.facecam ?? null);
-  return {
-    kind: 'split',
-    facecam,
-    gameplay: own(input, 'gameplay') ?? streamer?.gameplay ?? FULL_FRAME,
-    splitRatio: own(input, 'split_ratio') ?? streamer?.split_ratio ?? STREAMER_STUDIO_DEFAULTS.split_ratio,
-  };
+  return { kind: 'split', facecam: facecamOff ? null : drawn, gameplay, splitRatio };
+}
+
+/** The `auto` layout once detection has looked: split with the camera it found, blur when it found none. */
+export function resolvedLayout(layout: AutoLayout, detection: Detection | null): VerticalLayoutSpec {
+  if (!detection?.facecam) return { kind: 'blur' };
+  return { kind: 'split', facecam: detection.facecam, gameplay: layout.gameplay, splitRatio: layout.splitRatio };
+}
+
+/**
+ * The title card: the clip's own hook (empty text: none on this clip); else, when its streamer turns
+ * hooks on, the clip's suggested hook, or the streamer's text.
+ */
+function hookOf(input: PlanInput): Hook | null {
+  const own_ = own(input, 'hook');
+  if (own_) return own_.text ? own_ : null;
+  const streamer = input.streamer?.hook;
+  if (!streamer) return null;
+  const text = input.hookSuggestion?.trim() || streamer.text;
+  return text ? { text, seconds: streamer.seconds } : null;
 }
 
 /** The kept section; null when it is the whole source. */
@@ -78,6 +110,8 @@ function trimOf(input: Pick<PlanInput, 'edit' | 'changes' | 'sourceDurationSec'>
 export function renderPlan(input: PlanInput): RenderPlan {
   return {
     layout: layoutOf(input),
+    hook: hookOf(input),
+    brand: own(input, 'brand') ?? input.streamer?.brand ?? null,
     captionStyle: own(input, 'caption_style') ?? input.streamer?.caption_style ?? DEFAULT_CAPTION_STYLE,
     trim: trimOf(input),
     normalizeAudio: own(input, 'normalize_audio') ?? input.streamer?.normalize_audio ?? STREAMER_STUDIO_DEFAULTS.normalize_audio,

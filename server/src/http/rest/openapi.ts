@@ -225,7 +225,7 @@ function directOperation(route: DirectRoute): JsonSchema {
     };
   }
   for (const status of errorStatusesOf(route)) responses[status] = errorResponse(route, status, route.errorPages);
-  const body = route.body ? requestBodyOf(route, route.body) : undefined;
+  const body = route.body ? requestBodyOf(route, route.body) : rawBodyOf(route.rawBody);
   return {
     operationId: route.operationId,
     tags: [route.tag],
@@ -235,6 +235,11 @@ function directOperation(route: DirectRoute): JsonSchema {
     responses,
     ...(route.auth ? { security: [{ sessionCookie: [] }] } : {}),
   };
+}
+
+function rawBodyOf(raw: DirectRoute['rawBody']): JsonSchema | undefined {
+  if (!raw) return undefined;
+  return { required: true, description: raw.description, content: Object.fromEntries(raw.content.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) };
 }
 
 function contentSchema(type: string): JsonSchema {

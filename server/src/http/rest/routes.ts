@@ -1,5 +1,5 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
-import { NAME_CANNOT_CHANGE, previewClipInput, QUERY_NUMBER_PATTERN, upload } from '@clipshift/shared';
+import { LOGO_TYPES, NAME_CANNOT_CHANGE, previewClipInput, QUERY_NUMBER_PATTERN, upload } from '@clipshift/shared';
 import { z } from 'zod';
 import type { AppRouter } from '../router.ts';
 
@@ -215,6 +215,24 @@ export const REST_ROUTES: RestRoute[] = [
     summary: 'Save corrected words: the next render burns them, and re-renders keep them',
   },
 
+  {
+    method: 'POST',
+    path: '/clips/{id}/detect',
+    procedure: 'studio.detect',
+    auth: true,
+    errors: { 404: 'No such clip, or its source video is missing', 409: "The clip's video files were deleted by retention", 429: 'Too many previews are being made at once on this server: try again after Retry-After seconds' },
+    tag: 'Studio',
+    summary: "Look for the streamer's camera in the clip's source as the auto layout does: its rectangle (null: none), the gameplay, how sure, and the layout auto would render; nothing is saved",
+  },
+  {
+    method: 'POST',
+    path: '/streamers/{name}/detect',
+    procedure: 'studio.detectStreamer',
+    auth: true,
+    errors: { 404: 'No such streamer', 409: 'No clips of the streamer to look at yet', 429: 'Too many previews are being made at once on this server: try again after Retry-After seconds' },
+    tag: 'Studio',
+    summary: "Look for the streamer's camera in up to 5 of its newest clips: the rectangle most of them agree on (null: none), how sure, and how many were checked; nothing is saved",
+  },
   {
     method: 'POST',
     path: '/clips/{id}/render',
@@ -537,7 +555,7 @@ interface DirectAnswer {
  * 401 where a session is needed, 503 during a database outage) are added as for REST_ROUTES.
  */
 export interface DirectRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   operationId: string;
   auth: boolean;
@@ -546,6 +564,8 @@ export interface DirectRoute {
   parameters: readonly DirectParameter[];
   /** The JSON body a POST reads: its procedure's input schema (path parameters are left out of the document). */
   body?: z.ZodType;
+  /** A body that is no JSON (an image): its content types and what it must be. */
+  rawBody?: { content: readonly string[]; description: string };
   answers: Partial<Record<200 | 206 | 304, DirectAnswer>>;
   errors?: Partial<Record<ErrorStatus, ErrorMeaning>>;
   /** Error statuses answered with a page of this content type; `json`: the JSON error body may also come with that status. */
@@ -635,7 +655,45 @@ function metaCallbackRoute(platform: 'instagram' | 'facebook', label: string): D
   };
 }
 
+const LOGO_ROUTES: readonly DirectRoute[] = [
+  {
+    method: 'PUT',
+    path: '/streamers/{name}/logo',
+    operationId: 'streamers.saveLogo',
+    auth: true,
+    tag: 'Streamers',
+    summary: "Upload (or replace) the streamer's logo, drawn where its brand asks for it: the image itself as the body, the one route whose body is not JSON",
+    parameters: [],
+    rawBody: { content: LOGO_TYPES, description: 'A PNG or JPEG image of at most 2 MB' },
+    answers: { 200: { description: '{message}', content: ['application/json'] } },
+    errors: { 400: 'An empty body, or bytes that are not the image the Content-Type names', 404: 'No such streamer', 413: 'More than 2 MB', 415: 'A Content-Type other than image/png or image/jpeg' },
+  },
+  {
+    method: 'GET',
+    path: '/streamers/{name}/logo',
+    operationId: 'streamers.logo',
+    auth: true,
+    tag: 'Streamers',
+    summary: "The streamer's logo as uploaded",
+    parameters: [],
+    answers: { 200: { description: 'The logo', content: LOGO_TYPES, headers: { 'Cache-Control': 'private, no-cache' } } },
+    errors: { 404: 'No such streamer, or it has no logo' },
+  },
+  {
+    method: 'DELETE',
+    path: '/streamers/{name}/logo',
+    operationId: 'streamers.deleteLogo',
+    auth: true,
+    tag: 'Streamers',
+    summary: "Delete the streamer's logo (renders then draw none)",
+    parameters: [],
+    answers: { 200: { description: '{message}', content: ['application/json'] } },
+    errors: { 404: 'No such streamer, or it has no logo' },
+  },
+];
+
 export const DIRECT_ROUTES: readonly DirectRoute[] = [
+  ...LOGO_ROUTES,
   clipFileRoute('video', 'video/mp4', 'The rendered MP4 with HTTP Range support; ?download=1 names it {clip_id}.mp4', [
     { name: 'download', in: 'query', description: '1: answer as an attachment named {clip_id}.mp4; other values are ignored', schema: { type: 'string' } },
   ]),

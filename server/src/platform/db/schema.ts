@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AccountPlatform, PostingSlot } from '@clipshift/shared';
-import type { StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
+import type { Brand, Detection, Hook, StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
 export type RenderJobKind = 'subtitles' | 'render';
@@ -93,6 +93,14 @@ export interface StreamersTable {
   caption_style: ColumnType<StoredCaptionStyle | null, string | null | undefined, string | null>;
   glossary: ColumnType<string[], string | undefined, string>;
   normalize_audio: ColumnType<boolean, boolean | undefined, boolean>;
+  /** JSON {text, seconds}; null = no title card. */
+  hook: ColumnType<Hook | null, string | null | undefined, string | null>;
+  /** JSON {logo, position, opacity, outro_seconds}; null = no brand. */
+  brand: ColumnType<Brand | null, string | null | undefined, string | null>;
+  /** The uploaded logo's storage key, type and size; null = none. */
+  logo_key: string | null;
+  logo_type: 'image/png' | 'image/jpeg' | null;
+  logo_bytes: number | null;
   clip_period: ColumnType<ClipPeriod, ClipPeriod | undefined, ClipPeriod>;
   min_views: ColumnType<number, number | undefined, number>;
   rank_by: ColumnType<RankBy, RankBy | undefined, RankBy>;
@@ -181,6 +189,8 @@ export interface ClipsTable {
   /** The generator's title-card line for the first seconds (migration 027); null for clips described before. */
   hook_suggestion: ColumnType<string | null, string | null | undefined, string | null>;
   transcript: string | null;
+  /** What camera detection found when the clip was last rendered with the auto layout; null = not run. */
+  detected: ColumnType<Detection | null, string | null | undefined, string | null>;
   /** The clip's own studio settings: keys of ClipEdit, absent = the streamer's. */
   edit: ColumnType<StoredClipEdit, string | undefined, string>;
   /** Timed words, seconds from the source's start; null until transcribed. */
