@@ -423,6 +423,32 @@ describe('REST studio: edits, transcripts, frames and previews', () => {
       await sql`update clips set transcript_words = null where clip_id = ${CLIP}`.execute(app.deps.db);
     });
 
+    it("draws the hook over the first seconds and the streamer's logo, as the render would (the automatic look)", async () => {
+      // The hook's box takes the caption style's highlight colour: magenta, which nothing else in the source has.
+      const look = { layout: 'blur', caption_style: { preset: 'classic', highlight_color: '#FF00FF' }, hook: { text: 'Watch the corner', seconds: 2 } };
+      const early = await decode(await image(alice, 'POST', `/api/clips/${STREAMER_CLIP}/preview`, { ...look, t: 1 }));
+      expect(colourShare(early, 'magenta', 0, 700)).toBeGreaterThan(0.02);
+      const late = await decode(await image(alice, 'POST', `/api/clips/${STREAMER_CLIP}/preview`, { ...look, t: 3 }));
+      expect(colourShare(late, 'magenta')).toBe(0);
+      // Empty hook text on the clip: no card on it.
+      const none = await decode(await image(alice, 'POST', `/api/clips/${STREAMER_CLIP}/preview`, { ...look, hook: { text: '', seconds: 2 }, t: 1 }));
+      expect(colourShare(none, 'magenta')).toBe(0);
+
+      // The streamer's logo (pure green), drawn where the brand puts it, once uploaded.
+      const logo = path.join(dir, 'logo.png');
+      await execFileAsync(ffmpeg, ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'color=c=0x00FF00:size=200x200', '-frames:v', '1', logo]);
+      const put = await fetch(`${server.baseUrl}/api/streamers/camstream/logo`, { method: 'PUT', headers: { cookie: alice.cookie!, 'content-type': 'image/png' }, body: new Uint8Array(await readFile(logo)) });
+      expect(put.status).toBe(200);
+      const branded = { layout: 'blur', brand: { logo: true, position: 'bottom-left', opacity: 1, outro_seconds: 0 }, t: 1 };
+      const withLogo = await decode(await image(alice, 'POST', `/api/clips/${STREAMER_CLIP}/preview`, branded));
+      const withoutLogo = await decode(await image(alice, 'POST', `/api/clips/${STREAMER_CLIP}/preview`, { ...branded, brand: { ...branded.brand, logo: false } }));
+      // Bottom left, above the platforms' caption area: a square of about a fifth of the width more green there.
+      const added = colourShare(withLogo, 'green', 1100, 1530) - colourShare(withoutLogo, 'green', 1100, 1530);
+      expect(added).toBeGreaterThan(0.06);
+      expect(colourShare(withLogo, 'green', 0, 1100)).toBeCloseTo(colourShare(withoutLogo, 'green', 0, 1100), 2);
+      expect(Object.values(bodyOf(await alice.get(`/api/clips/${STREAMER_CLIP}`), clipDetails).edit).every((value) => value === null)).toBe(true);
+    });
+
     it("answers a horizontal clip at the source's size", async () => {
       const wide = await decode(await image(alice, 'POST', `/api/clips/${HORIZONTAL}/preview`, { layout: 'split', facecam: CAMERA, t: 1 }));
       expect([wide.width, wide.height]).toEqual([WIDTH, HEIGHT]);

@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps.ts';
 import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { CLIP_FILES, instanceWorkDir } from '../clips/service.ts';
 import { recentSuggestionTexts, saveClip, type SavedClip } from '../clips/service.ts';
-import { describeClip } from '../descriptions/service.ts';
+import { describeClip, type ClipSuggestions } from '../descriptions/service.ts';
 import { linkedPlatforms, performanceProfileFor } from '../publishing/service.ts';
 import { studioOf, type StreamerRow } from '../streamers/service.ts';
 import { recordLog } from '../logs/service.ts';
@@ -31,6 +31,25 @@ export interface ClipJob {
 async function runCaptions(deps: AppDeps, job: ClipJob): Promise<CaptionSource> {
   if (!job.streamer.auto_subtitle) return { kind: 'none' };
   return { kind: 'transcribe', language: job.streamer.language || null, model: await whisperModelFor(deps.db, job.userId), speechRequired: false };
+}
+
+async function describeNewClip(deps: AppDeps, job: ClipJob, transcript: string | null): Promise<ClipSuggestions> {
+  const { streamer } = job;
+  return describeClip(deps, {
+    clip: {
+      clipId: job.clip.id,
+      platforms: await linkedPlatforms(deps.db, streamer.id),
+      title: job.clip.title,
+      streamer: streamer.display_name ?? streamer.name,
+      gameName: job.gameName,
+      transcript,
+      language: job.clip.language && job.clip.language !== 'other' ? job.clip.language : streamer.language || null,
+    },
+    userId: job.userId,
+    performance: await performanceProfileFor(deps.db, job.userId, streamer.id),
+    avoid: await recentSuggestionTexts(deps.db, { userId: job.userId, streamer: streamer.name, exceptClipId: job.clip.id }),
+    signal: job.signal,
+  });
 }
 
 async function logNoSpeech(deps: AppDeps, job: ClipJob): Promise<void> {
@@ -59,27 +78,15 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     source: sourcePath,
     workDir: job.workDir,
     // A new clip has no overrides yet: the streamer's settings, the whole source.
-    plan: (sourceDurationSec) => renderPlan({ vertical: job.vertical, streamer: studioOf(streamer), sourceDurationSec }),
+    plan: (sourceDurationSec) => renderPlan({ vertical: job.vertical, streamer: studioOf(streamer), sourceDurationSec, logoKey: streamer.logo_key }),
     captions: await runCaptions(deps, job),
+    // Described once its words are known, before the render: the hook it suggests can title the clip.
+    describe: (spoken) => describeNewClip(deps, job, spoken.text),
     signal,
     onStage: (stage, fraction) => job.onStage(stage, Math.round(fraction * 100)),
   });
   if (streamer.auto_subtitle && !video.spokenText) await logNoSpeech(deps, job);
-  const { descriptions, hook } = await describeClip(deps, {
-    clip: {
-      clipId: job.clip.id,
-      platforms: await linkedPlatforms(deps.db, streamer.id),
-      title: job.clip.title,
-      streamer: streamer.display_name ?? streamer.name,
-      gameName: job.gameName,
-      transcript: video.spokenText,
-      language: job.clip.language && job.clip.language !== 'other' ? job.clip.language : streamer.language || null,
-    },
-    userId: job.userId,
-    performance: await performanceProfileFor(deps.db, job.userId, streamer.id),
-    avoid: await recentSuggestionTexts(deps.db, { userId: job.userId, streamer: streamer.name, exceptClipId: job.clip.id }),
-    signal,
-  });
+  const { descriptions, hook } = video.described ?? (await describeNewClip(deps, job, video.spokenText));
 
   job.onStage('saving', 0);
   signal.throwIfAborted();

@@ -1,5 +1,17 @@
-import type { CaptionStyle, TranscriptWordDto } from '@clipshift/shared';
-import { assOptionsForStyle, captionFontsDir, shiftWords, writeAssFile, type CaptionFrame, type SubtitleOverlay } from '../../engines/media/index.ts';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { CaptionStyle, LogoPosition, TranscriptWordDto } from '@clipshift/shared';
+import {
+  assOptionsForStyle,
+  captionFontsDir,
+  hookAssLines,
+  logoPlacement,
+  shiftWords,
+  withHook,
+  writeAssFile,
+  type CaptionFrame,
+  type HookCard,
+  type SubtitleOverlay,
+} from '../../engines/media/index.ts';
 
 export interface CaptionOverlayRequest {
   /** Timed from the source's start. */
@@ -14,15 +26,27 @@ export interface CaptionOverlayRequest {
   language?: string | null | undefined;
   /** The streamer's glossary: its terms are keywords for the emphasis. */
   glossary?: readonly string[] | undefined;
+  /** A title card over the render's first seconds. */
+  hook?: HookCard | null | undefined;
+  /** The streamer's logo (a local file), where and how opaque. */
+  logo?: { image: string; position: LogoPosition; opacity: number } | null | undefined;
 }
 
 /**
- * The one way captions are written for a render or a preview: the words on the render's timeline,
- * in the style, with the bundled fonts and the colour emoji pictures. Null when there are no words to show.
+ * The one way what is drawn over the picture is written for a render or a preview: the words on
+ * the render's timeline, in the style, with the bundled fonts and the colour emoji pictures; the
+ * hook in the same ASS file; the logo as an overlay. Null when there is nothing to draw.
  */
 export async function writeCaptionOverlay(request: CaptionOverlayRequest): Promise<SubtitleOverlay | null> {
   const words = shiftWords(request.words, request.trimStart).filter((word) => word.text.trim());
-  if (words.length === 0) return null;
+  const hook = request.hook?.text.trim() ? request.hook : null;
+  if (words.length === 0 && !hook && !request.logo) return null;
   const images = await writeAssFile(request.assPath, words, assOptionsForStyle(request.style, request.frame, request.language, request.glossary));
-  return { assPath: request.assPath, fontsDir: await captionFontsDir(), images };
+  const placed = request.logo ? logoPlacement(request.logo.position, request.frame, request.style.safe_zone) : null;
+  if (hook) {
+    const lines = hookAssLines(hook, request.frame, request.style.safe_zone, request.style.font, request.style.highlight_color.slice(1), placed?.reaches ?? 0);
+    await writeFile(request.assPath, withHook(await readFile(request.assPath, 'utf8'), lines), 'utf8');
+  }
+  const logo = request.logo && placed ? { image: request.logo.image, opacity: request.logo.opacity, x: placed.x, y: placed.y, box: placed.box } : null;
+  return { assPath: request.assPath, fontsDir: await captionFontsDir(), images, logo };
 }

@@ -23,19 +23,22 @@ export function mergedEdit(saved: Partial<ClipEdit>, changes: ClipEditChanges): 
  */
 export async function clipRenderPlan(
   db: DbOrTrx,
-  clip: Pick<ClipRow, 'streamer_id' | 'format_type' | 'edit' | 'layout'>,
+  clip: Pick<ClipRow, 'streamer_id' | 'format_type' | 'edit' | 'layout' | 'hook_suggestion'>,
   sourceDurationSec: number,
   options: { changes?: ClipEditChanges; streamer?: StreamerStudio | null } = {},
 ): Promise<RenderPlan> {
+  const row = clip.streamer_id ? await findStreamerById(db, clip.streamer_id) : undefined;
   return renderPlan({
     // The column keeps the format the download chose; the edit's `format` may change it.
     vertical: clip.format_type === 'vertical',
-    // Callers that have the streamer's settings already pass them (null: no streamer any more).
-    streamer: options.streamer === undefined ? await streamerStudioOf(db, clip) : options.streamer,
+    // Callers may pass the streamer's settings (a preview's); null: no streamer any more.
+    streamer: options.streamer === undefined ? (row ? studioOf(row) : null) : options.streamer,
     edit: completeClipEdit(clip.edit),
     changes: options.changes,
     sourceDurationSec,
     renderedLayout: clip.layout,
+    hookSuggestion: clip.hook_suggestion,
+    logoKey: row?.logo_key ?? null,
   });
 }
 

@@ -31,7 +31,7 @@ export type CaptionSource =
 
 export type PipelineStage = 'probing' | 'transcribing' | 'waiting_to_render' | 'rendering' | 'thumbnail';
 
-export interface ClipVideoJob {
+export interface ClipVideoJob<D extends Described = Described> {
   /** The clip's source, as a local file. */
   source: string;
   /** The job's own scratch folder: the video, thumbnail and captions are written here. */
@@ -40,11 +40,23 @@ export interface ClipVideoJob {
   plan(sourceDurationSec: number): RenderPlan | Promise<RenderPlan>;
   captions: CaptionSource;
   signal: AbortSignal;
+  /**
+   * Describes the clip once its words are known, before the render: what it answers as the hook
+   * suggestion titles the clip when its streamer turns hooks on (the one encode burns it).
+   */
+  describe?: ((spoken: { text: string | null; language: string | null }) => Promise<D>) | undefined;
   /** Progress: the stage, and the fraction (0–1) of it done where that is measurable. */
   onStage(stage: PipelineStage, fraction: number): void;
 }
 
-export interface ClipVideo {
+/** What a job's description step answers: at least the hook it suggests. */
+export interface Described {
+  hook: string | null;
+}
+
+export interface ClipVideo<D extends Described = Described> {
+  /** What the job's description step answered; null without one. */
+  described: D | null;
   sourceInfo: ProbeResult;
   plan: SettledPlan;
   /** In the job's work folder, ready to be saved or moved over the clip's. */
@@ -85,9 +97,26 @@ export function recognisedTranscript(transcript: Transcript): TranscriptUpdate {
  * The captions of a render or a preview with this plan: the words on the render's timeline, in the
  * plan's style, upper-cased by the rules of their language. Null when there are no words to show.
  */
-export function captionsFor(plan: SettledPlan, sourceInfo: ProbeResult, words: readonly TranscriptWordDto[], language: string | null, assPath: string): Promise<SubtitleOverlay | null> {
-  // The glossary's terms are keywords for the emphasis, in the render and the preview alike.
-  return writeCaptionOverlay({ words, style: plan.captionStyle, frame: outputFrame(plan.layout, sourceInfo), trimStart: plan.trim?.start ?? 0, assPath, language, glossary: plan.glossary });
+export function captionsFor(
+  plan: SettledPlan,
+  sourceInfo: ProbeResult,
+  words: readonly TranscriptWordDto[],
+  language: string | null,
+  assPath: string,
+  logoFile: string | null = null,
+): Promise<SubtitleOverlay | null> {
+  return writeCaptionOverlay({
+    words,
+    style: plan.captionStyle,
+    frame: outputFrame(plan.layout, sourceInfo),
+    trimStart: plan.trim?.start ?? 0,
+    assPath,
+    language,
+    // The glossary's terms are keywords for the emphasis, in the render and the preview alike.
+    glossary: plan.glossary,
+    hook: plan.hook,
+    logo: plan.logo && logoFile ? { image: logoFile, position: plan.logo.position, opacity: plan.logo.opacity } : null,
+  });
 }
 
 /** A plan whose layout is settled: `auto` resolved by detection. */
@@ -129,7 +158,7 @@ interface Words {
   recognised: TranscriptUpdate | null;
 }
 
-async function wordsOf(deps: Pick<AppDeps, 'transcriber' | 'transcriberProblem'>, job: ClipVideoJob, plan: SettledPlan): Promise<Words | null> {
+async function wordsOf(deps: Pick<AppDeps, 'transcriber' | 'transcriberProblem'>, job: ClipVideoJob<Described>, plan: SettledPlan): Promise<Words | null> {
   const { captions } = job;
   if (captions.kind === 'none') return null;
   if (captions.kind === 'saved') return { words: captions.words, language: captions.language, recognised: null };
@@ -152,14 +181,17 @@ async function wordsOf(deps: Pick<AppDeps, 'transcriber' | 'transcriberProblem'>
 }
 
 /** Makes the clip's video and thumbnail in the job's work folder (see the top of this file). */
-export async function makeClipVideo(deps: Pick<AppDeps, 'media' | 'logger' | 'transcriber' | 'transcriberProblem'>, job: ClipVideoJob): Promise<ClipVideo> {
+export async function makeClipVideo<D extends Described>(deps: Pick<AppDeps, 'media' | 'logger' | 'storage' | 'transcriber' | 'transcriberProblem'>, job: ClipVideoJob<D>): Promise<ClipVideo<D>> {
   const { media } = deps;
   const { signal } = job;
   job.onStage('probing', 0);
   const sourceInfo = await probe(media.ffprobe, job.source, signal);
-  const { plan, detected } = await settledPlan(deps, await job.plan(sourceInfo.durationSec), { path: job.source, info: sourceInfo }, { signal });
-  const spoken = await wordsOf(deps, job, plan);
-  const overlay = spoken ? await captionsFor(plan, sourceInfo, spoken.words, spoken.language, path.join(job.workDir, 'captions.ass')) : null;
+  const { plan: settled, detected } = await settledPlan(deps, await job.plan(sourceInfo.durationSec), { path: job.source, info: sourceInfo }, { signal });
+  const spoken = await wordsOf(deps, job, settled);
+  const described = job.describe ? await job.describe({ text: spoken ? spokenText(spoken) : null, language: spoken?.language ?? null }) : null;
+  const plan = withSuggestedHook(settled, described);
+  const logo = plan.logo ? await deps.storage.localCopy(plan.logo.key, path.join(job.workDir, 'logo'), signal) : null;
+  const overlay = await captionsFor(plan, sourceInfo, spoken?.words ?? [], spoken?.language ?? null, path.join(job.workDir, 'captions.ass'), logo);
 
   job.onStage('rendering', 0);
   const video = path.join(job.workDir, CLIP_FILES.video);
@@ -184,14 +216,22 @@ export async function makeClipVideo(deps: Pick<AppDeps, 'media' | 'logger' | 'tr
   // From the video itself: the layout or trim may differ from the clip's last picture.
   await clipThumbnail({ ffmpeg: media.ffmpeg, source: video, output: thumbnail, durationSec: output.durationSec, signal });
   return {
+    described,
     sourceInfo,
     plan,
     files: { video, thumbnail },
     rendered: { sizeBytes: output.sizeBytes, durationSec: output.durationSec, width: output.width, height: output.height, loudness: render.loudness, detected },
     recognised: spoken?.recognised ?? null,
-    spokenText: overlay && spoken ? spokenText(spoken) : null,
-    spokenLanguage: overlay && spoken ? spoken.language : null,
+    spokenText: spoken ? spokenText(spoken) : null,
+    spokenLanguage: spoken?.language ?? null,
   };
+}
+
+/** The plan with the hook the description step suggests, where the streamer's hook asks for one. */
+function withSuggestedHook(plan: SettledPlan, described: Described | null): SettledPlan {
+  const hook = described?.hook;
+  if (!hook?.trim() || !plan.hookSuggestible || !plan.hook) return plan;
+  return { ...plan, hook: { text: hook.trim(), seconds: plan.hook.seconds } };
 }
 
 function spokenText(spoken: Words): string {

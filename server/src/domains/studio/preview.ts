@@ -95,8 +95,10 @@ export async function previewClip(deps: AppDeps, userId: string, input: PreviewC
     const kept = plan.trim ?? { start: 0, end: info.durationSec };
     const at = t === undefined ? (kept.start + kept.end) / 2 : Math.min(Math.max(t, kept.start), kept.end);
     // The same captions a render would burn: its words, in its style, upper-cased by their language's rules.
-    const words = savedCaptionsOf(clip);
-    const captions = words.kind === 'saved' ? await captionsFor(plan, info, words.words, words.language, path.join(folder, 'captions.ass')) : null;
+    const saved = savedCaptionsOf(clip);
+    const words = saved.kind === 'saved' ? saved : { words: [], language: null };
+    const logo = plan.logo ? await deps.storage.localCopy(plan.logo.key, path.join(folder, 'logo'), run.signal) : null;
+    const captions = await captionsFor(plan, info, words.words, words.language, path.join(folder, 'captions.ass'), logo);
     await previewFrame({ ffmpeg: deps.media.ffmpeg, source, sourceInfo: info, layout: plan.layout, captions, trim: plan.trim, t: at, output, signal: run.signal, logger: deps.logger });
   });
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_CAPTION_STYLE, FULL_FRAME, STREAMER_STUDIO_DEFAULTS, type Brand, type CaptionStyle, type ClipEdit, type ClipEditChanges, type Detection, type Hook, type Rect, type StreamerStudio } from '@clipshift/shared';
+import { DEFAULT_CAPTION_STYLE, FULL_FRAME, STREAMER_STUDIO_DEFAULTS, type Brand, type CaptionStyle, type LogoPosition, type ClipEdit, type ClipEditChanges, type Detection, type Hook, type Rect, type StreamerStudio } from '@clipshift/shared';
 import type { ClipLayout, Trim, VerticalLayoutSpec } from '../../engines/media/index.ts';
 
 /** The `auto` layout before detection has looked at the clip: split over this gameplay when a camera is found, else blur. */
@@ -14,8 +14,15 @@ export interface RenderPlan {
   layout: ClipLayout | VerticalLayoutSpec | AutoLayout;
   /** The title card over the first seconds; null = none. */
   hook: Hook | null;
+  /**
+   * The hook comes from the streamer's setting, not the clip's own: a fresh suggestion for the
+   * clip's words (the description generator's, during the render) takes its text.
+   */
+  hookSuggestible: boolean;
   /** The logo and end card; null = none. */
   brand: Brand | null;
+  /** The streamer's logo to draw (its storage key), where and how opaque; null = none. */
+  logo: { key: string; position: LogoPosition; opacity: number } | null;
   captionStyle: CaptionStyle;
   /** The part of the source to keep; null = all of it. */
   trim: Trim | null;
@@ -42,6 +49,8 @@ export interface PlanInput {
   renderedLayout?: string | null | undefined;
   /** The hook the description generator proposed for the clip. */
   hookSuggestion?: string | null | undefined;
+  /** Where the streamer's logo is stored; null = it has none. */
+  logoKey?: string | null | undefined;
 }
 
 type Field = keyof ClipEdit;
@@ -53,8 +62,12 @@ function own<K extends Field>(input: PlanInput, field: K): ClipEdit[K] | null {
   return input.edit?.[field] ?? null;
 }
 
+/**
+ * A clip whose streamer is gone keeps the layout it was rendered with; one that never recorded it
+ * takes the blurred background (what every clip rendered before `auto` existed was made with).
+ */
 function fallbackLayout(rendered: string | null | undefined): StreamerStudio['layout'] {
-  return rendered === 'crop' || rendered === 'split' || rendered === 'blur' ? rendered : STREAMER_STUDIO_DEFAULTS.layout;
+  return rendered === 'crop' || rendered === 'split' ? rendered : 'blur';
 }
 
 /** The clip's own format, else the one it was downloaded in. */
@@ -106,12 +119,25 @@ function trimOf(input: Pick<PlanInput, 'edit' | 'changes' | 'sourceDurationSec'>
   return { start: Math.max(0, start), end: Math.min(end, input.sourceDurationSec) };
 }
 
+function brandOf(input: PlanInput): Brand | null {
+  return own(input, 'brand') ?? input.streamer?.brand ?? null;
+}
+
+/** The logo is drawn when the brand asks for it and the streamer has one. */
+function logoOf(input: PlanInput): RenderPlan['logo'] {
+  const brand = brandOf(input);
+  if (!brand?.logo || !input.logoKey) return null;
+  return { key: input.logoKey, position: brand.position, opacity: brand.opacity };
+}
+
 /** The clip's settings over the streamer's over the defaults. */
 export function renderPlan(input: PlanInput): RenderPlan {
   return {
     layout: layoutOf(input),
     hook: hookOf(input),
-    brand: own(input, 'brand') ?? input.streamer?.brand ?? null,
+    hookSuggestible: own(input, 'hook') === null && Boolean(input.streamer?.hook),
+    brand: brandOf(input),
+    logo: logoOf(input),
     captionStyle: own(input, 'caption_style') ?? input.streamer?.caption_style ?? DEFAULT_CAPTION_STYLE,
     trim: trimOf(input),
     normalizeAudio: own(input, 'normalize_audio') ?? input.streamer?.normalize_audio ?? STREAMER_STUDIO_DEFAULTS.normalize_audio,

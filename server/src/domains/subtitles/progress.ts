@@ -9,10 +9,11 @@ import { selectLatestRequests, updateRunningProgress, type LatestRequest } from 
  * description suggestions are one quick call at the end.
  */
 const STAGE_SPANS: Record<RenderJobKind, Record<SubtitleStage, readonly [from: number, to: number]>> = {
+  // The description comes before the render: its hook suggestion can title the clip.
   subtitles: {
     transcribing: [0, 45],
-    rendering: [45, 95],
-    describing: [95, 99],
+    describing: [45, 48],
+    rendering: [48, 99],
   },
   // A re-render is one encode: it is the whole job (it has no other stages).
   render: {

@@ -35,11 +35,22 @@ export interface ImageOverlay {
   end: number;
 }
 
+/** The streamer's logo: fitted into a `box`-pixel square, at `opacity`, placed by overlay expressions. */
+export interface LogoOverlay {
+  image: string;
+  x: string;
+  y: string;
+  box: number;
+  opacity: number;
+}
+
 export interface SubtitleOverlay {
   assPath: string;
   fontsDir: string;
   /** Colour emoji drawn over the captions, in the same graph (libass draws no colour glyphs). */
   images?: readonly ImageOverlay[] | undefined;
+  /** The logo, over everything else. */
+  logo?: LogoOverlay | null | undefined;
 }
 
 /** Geometry inputs: the probe's displayed size, frame rate and (optional) pixel aspect. */
@@ -69,7 +80,8 @@ export function assFilter(subtitles: SubtitleOverlay): string {
  */
 export function captionSteps(subtitles: SubtitleOverlay): string {
   const images = subtitles.images ?? [];
-  if (images.length === 0) return assFilter(subtitles);
+  const { logo } = subtitles;
+  if (images.length === 0 && !logo) return assFilter(subtitles);
   const sources = new Map<string, { index: number; uses: number[] }>();
   images.forEach((image, use) => {
     const key = `${image.image}\n${image.size}`;
@@ -85,10 +97,15 @@ export function captionSteps(subtitles: SubtitleOverlay): string {
     parts.push(`movie=filename=${escapeFilterValue(file)},scale=${size}:${size},format=rgba${fan}${labels}`);
   }
   images.forEach((image, use) => {
-    const next = use === images.length - 1 ? '' : `[cap${use + 1}]`;
+    const next = use === images.length - 1 && !logo ? '' : `[cap${use + 1}]`;
     const during = `between(t,${image.start.toFixed(3)},${image.end.toFixed(3)})`;
     parts.push(`[cap${use}][img${use}]overlay=x=${image.x}:y=${image.y}:enable='${during}'${next}`);
   });
+  if (logo) {
+    const fit = `scale=${logo.box}:${logo.box}:force_original_aspect_ratio=decrease`;
+    parts.push(`movie=filename=${escapeFilterValue(logo.image)},${fit},format=rgba,colorchannelmixer=aa=${logo.opacity.toFixed(3)}[logo]`);
+    parts.push(`[cap${images.length}][logo]overlay=x=${logo.x}:y=${logo.y}`);
+  }
   return parts.join(';');
 }
 

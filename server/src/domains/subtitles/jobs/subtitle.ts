@@ -51,6 +51,17 @@ async function subtitle(deps: AppDeps, run: RequestRun): Promise<RequestOutcome>
       workDir: run.workDir,
       plan: (sourceDurationSec) => clipRenderPlan(deps.db, clip, sourceDurationSec, { streamer: streamer ? studioOf(streamer) : null }),
       captions: wordsToBurn(run, streamer?.language || null),
+      // Described before the render: the hook it suggests can title the clip in the same encode.
+      describe: async (spoken) => {
+        progress.report('describing', 0);
+        return describeClip(deps, {
+          clip: { clipId: clip.clip_id, platforms: await linkedPlatforms(deps.db, clip.streamer_id), title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: spoken.text, language: spoken.language ?? clip.language },
+          userId: clip.user_id,
+          performance: await performanceProfileFor(deps.db, clip.user_id, clip.streamer_id),
+          avoid: await recentSuggestionTexts(deps.db, { userId: clip.user_id, streamer: clip.streamer_name, exceptClipId: clip.clip_id }),
+          signal,
+        });
+      },
       signal,
       onStage: reportStage(progress),
     });
@@ -58,14 +69,8 @@ async function subtitle(deps: AppDeps, run: RequestRun): Promise<RequestOutcome>
     if (!(error instanceof NoSpeechFound)) throw error;
     return { kind: 'unchanged', status: 'no_speech', message: NO_SPEECH, log: `No speech found in "${clip.title}" (${clip.clip_id}): no subtitles added` };
   }
-  progress.report('describing', 0);
-  const { descriptions, hook } = await describeClip(deps, {
-    clip: { clipId: clip.clip_id, platforms: await linkedPlatforms(deps.db, clip.streamer_id), title: clip.title, streamer: clip.broadcaster_name, gameName: clip.game_name, transcript: video.spokenText, language: video.spokenLanguage ?? clip.language },
-    userId: clip.user_id,
-    performance: await performanceProfileFor(deps.db, clip.user_id, clip.streamer_id),
-    avoid: await recentSuggestionTexts(deps.db, { userId: clip.user_id, streamer: clip.streamer_name, exceptClipId: clip.clip_id }),
-    signal,
-  });
+  // The pipeline described the clip (its describe step always runs when given).
+  const { descriptions, hook } = video.described!;
   const wordCount = video.recognised?.words.length ?? clip.transcript_words?.length ?? 0;
   return {
     kind: 'replace',
