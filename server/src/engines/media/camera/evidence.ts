@@ -14,6 +14,9 @@ export interface Evidence {
   vertical: Float32Array;
   /** Boundary strength across horizontal boundaries (y-1 / y), 0..1. */
   horizontal: Float32Array;
+  /** Fraction of frames with a step across each vertical / horizontal boundary: the picture's lasting edges. */
+  verticalSteps: Float32Array;
+  horizontalSteps: Float32Array;
 }
 
 /** Change over time below this (grey levels, standard deviation, after smoothing) is grain, not content. */
@@ -43,12 +46,16 @@ type Axis = 'vertical' | 'horizontal';
  */
 export function boundaryEvidence(set: FrameSet): Evidence {
   const mean = meanFrame(set);
+  const vertical = axisEvidence(set, mean, 'vertical');
+  const horizontal = axisEvidence(set, mean, 'horizontal');
   return {
     width: set.width,
     height: set.height,
     spread: pixelSpread(set, mean),
-    vertical: axisEvidence(set, mean, 'vertical'),
-    horizontal: axisEvidence(set, mean, 'horizontal'),
+    vertical: vertical.evidence,
+    horizontal: horizontal.evidence,
+    verticalSteps: vertical.steps,
+    horizontalSteps: horizontal.steps,
   };
 }
 
@@ -99,7 +106,7 @@ function smoothAlong(frame: ArrayLike<number>, width: number, height: number, ax
 }
 
 /** Evidence for every boundary of one axis: value at index i is about the pair (i - across, i). */
-function axisEvidence(set: FrameSet, mean: Float32Array, axis: Axis): Float32Array {
+function axisEvidence(set: FrameSet, mean: Float32Array, axis: Axis): { evidence: Float32Array; steps: Float32Array } {
   const { width, height } = set;
   const size = width * height;
   const across = axis === 'vertical' ? 1 : width;
@@ -123,10 +130,11 @@ function axisEvidence(set: FrameSet, mean: Float32Array, axis: Axis): Float32Arr
   const evidence = new Float32Array(size);
   const frames = set.frames.length;
   for (let index = 0; index < size; index += 1) {
+    steps[index]! /= frames;
     if (!hasPrevious(index, axis, width)) continue;
-    evidence[index] = pairEvidence(energy[index - across]!, energy[index]!, cross[index]!, steps[index]! / frames, frames);
+    evidence[index] = pairEvidence(energy[index - across]!, energy[index]!, cross[index]!, steps[index]!, frames);
   }
-  return ridges(evidence, width, height, axis);
+  return { evidence: ridges(evidence, width, height, axis), steps };
 }
 
 function hasPrevious(index: number, axis: Axis, width: number): boolean {

@@ -41,9 +41,8 @@ export function sampleTimes(durationSec: number, samples: number): number[] {
   return Array.from({ length: samples }, (_, index) => (durationSec * (index + 0.5)) / samples);
 }
 
-function outputArgs(request: SampleRequest): string[] {
-  return ['-map', '[frames]', '-an', '-sn', '-dn', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'];
-}
+/** Grey frames, raw, one after another on stdout. */
+const OUTPUT_ARGS: readonly string[] = ['-map', '[frames]', '-an', '-sn', '-dn', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'];
 
 function analysisFilter(request: SampleRequest): string {
   return `scale=${request.width}:${request.height}:flags=area,format=gray`;
@@ -58,13 +57,13 @@ export function seekArgs(request: SampleRequest): string[] {
   const inputs = times.flatMap((time) => ['-noaccurate_seek', '-ss', time.toFixed(3), '-t', '0.5', '-i', request.source]);
   const firsts = times.map((_, index) => `[${index}:v:0]trim=end_frame=1,setpts=PTS-STARTPTS[s${index}]`);
   const joined = `${times.map((_, index) => `[s${index}]`).join('')}concat=n=${times.length}:v=1:a=0,${analysisFilter(request)}[frames]`;
-  return [...inputs, '-filter_complex', [...firsts, joined].join(';'), ...outputArgs(request)];
+  return [...inputs, '-filter_complex', [...firsts, joined].join(';'), ...OUTPUT_ARGS];
 }
 
 /** The whole clip decoded, `samples` frames kept at an even rate (the first ones if the length is unknown). */
 export function evenRateArgs(request: SampleRequest): string[] {
   const pick = request.durationSec > 0 ? `fps=${(request.samples / request.durationSec).toFixed(6)}` : 'select=not(mod(n\\,15))';
-  return ['-i', request.source, '-filter_complex', `[0:v:0]${pick},${analysisFilter(request)}[frames]`, '-frames:v', String(request.samples), ...outputArgs(request)];
+  return ['-i', request.source, '-filter_complex', `[0:v:0]${pick},${analysisFilter(request)}[frames]`, '-frames:v', String(request.samples), ...OUTPUT_ARGS];
 }
 
 async function decode(request: SampleRequest, args: string[]): Promise<FrameSet> {

@@ -91,11 +91,11 @@ function ramp(value: number, from: number, to: number): number {
  */
 function strengthOf(candidate: Candidate, activityValue: number, presenceValue: number): number {
   return (
-    ramp(candidate.score, 0.7, 0.95) *
-    ramp(candidate.weakest, 0.5, 0.85) *
+    ramp(candidate.score, 0.65, 0.9) *
+    ramp(candidate.weakest, 0.45, 0.75) *
     ramp(candidate.ends, 0.1, 0.5) *
     (1 - ramp(candidate.through, 0.6, 0.9)) *
-    ramp(activityValue, 0.05, 0.15) *
+    ramp(activityValue, 0.05, 0.2) *
     (1 - BUSY_PENALTY * ramp(activityValue, 0.7, 0.95)) *
     ramp(presenceValue, 0.2, 0.5)
   );

@@ -16,8 +16,9 @@ export interface Candidate extends PixelRect {
   /** Sides inside the frame (2 in a corner, 3 along an edge, 4 floating). */
   innerSides: number;
   /**
-   * Strongest line that runs through the rectangle and on outside it (its lower support of the
-   * two): an overlay hides the gameplay behind it, so gameplay's lines stop at its edge.
+   * Strongest line (boundary evidence, or an edge in most frames) that runs through the rectangle
+   * and on outside it (its lower support of the two): an overlay hides the gameplay behind it, so
+   * gameplay's lines stop at its edge.
    */
   through: number;
   /** Weakest support of a side's end (its first or last fifth): low when a side runs on past a shorter box. */
@@ -58,8 +59,8 @@ export interface SearchLimits {
   minSupport: number;
 }
 
-/** Boundary pixels of one axis, widened by one pixel across (scaling can blur a boundary over two). */
-function boundaryMask(evidence: Float32Array, width: number, height: number, across: number): Uint8Array {
+/** Pixels of one axis whose value reaches `threshold`, widened by one pixel across (scaling can blur a boundary over two). */
+function boundaryMask(evidence: Float32Array, width: number, height: number, across: number, threshold = BOUNDARY): Uint8Array {
   const mask = new Uint8Array(evidence.length);
   for (let index = 0; index < evidence.length; index += 1) {
     const x = index % width;
@@ -67,7 +68,7 @@ function boundaryMask(evidence: Float32Array, width: number, height: number, acr
     const canBefore = across === 1 ? x > 0 : y > 0;
     const canAfter = across === 1 ? x + 1 < width : y + 1 < height;
     const best = Math.max(evidence[index]!, canBefore ? evidence[index - across]! : 0, canAfter ? evidence[index + across]! : 0);
-    mask[index] = best >= BOUNDARY ? 1 : 0;
+    mask[index] = best >= threshold ? 1 : 0;
   }
   return mask;
 }
@@ -230,9 +231,19 @@ export function findRectangles(evidence: Evidence, limits: SearchLimits): Candid
     }
   }
   candidates.sort((a, b) => b.score - a.score);
-  for (const candidate of candidates.slice(0, THROUGH_CHECKS)) candidate.through = throughLines(candidate, verticalLines, horizontalLines);
+  const verticalEdges = lineCounts(boundaryMask(evidence.verticalSteps, width, height, 1, LASTING_EDGE), width, height, 'vertical');
+  const horizontalEdges = lineCounts(boundaryMask(evidence.horizontalSteps, width, height, width, LASTING_EDGE), width, height, 'horizontal');
+  for (const candidate of candidates.slice(0, THROUGH_CHECKS)) {
+    candidate.through = Math.max(throughLines(candidate, verticalLines, horizontalLines), throughLines(candidate, verticalEdges, horizontalEdges));
+  }
   return candidates;
 }
+
+/**
+ * An edge of the picture present in at least this fraction of frames: gameplay's own lines (colour
+ * bars, a horizon) that a shape crossing them now and then keeps out of the boundary evidence.
+ */
+const LASTING_EDGE = 0.5;
 
 /** Only the best this many candidates get their (costlier) through-lines measured; the rest are not judged. */
 export const THROUGH_CHECKS = 300;
