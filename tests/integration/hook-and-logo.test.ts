@@ -168,4 +168,34 @@ describe('hook title and logo', { timeout: renderTestLimitMs(6) }, () => {
     expect(count(early, isOrangeish)).toBeGreaterThan(5000);
     expect(count(late, isOrangeish)).toBeGreaterThan(5000);
   });
+
+  it('adds the end card after the clip in the same encode: the last frame dimmed, the logo large in the middle, the sound padded', async () => {
+    const toned = path.join(dir, 'toned.mp4');
+    await execFileAsync(ffmpeg, [
+      '-y', '-v', 'error', '-f', 'lavfi', '-i', `color=c=0x808080:size=${WIDTH}x${HEIGHT}:rate=25:duration=3`,
+      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=3', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', toned,
+    ]);
+    const info = await probe(ffprobe, toned);
+    const output = path.join(dir, 'outro.mp4');
+    await renderClip({ ffmpeg, source: toned, output, sourceInfo: info, layout: { kind: 'blur' }, outro: { seconds: 2, logo } });
+    const rendered = await probe(ffprobe, output);
+    expect(rendered.durationSec).toBeGreaterThan(4.8);
+    expect(rendered.durationSec).toBeLessThan(5.3);
+    const { stdout: streams } = await execFileAsync(ffprobe, ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=duration', '-of', 'csv=p=0', output]);
+    expect(Number(streams.trim())).toBeGreaterThan(4.8);
+    const frame = async (t: number) =>
+      (await execFileAsync(ffmpeg, ['-v', 'error', '-ss', String(t), '-i', output, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', maxBuffer: WIDTH * HEIGHT * 4 })).stdout;
+    const clip = await frame(2);
+    const card = await frame(4);
+    expect(count(clip, isOrangeish)).toBe(0);
+    expect(count(clip, isDrawn)).toBe(0);
+    // The logo fills most of a box 45 % of the width, centred; the grey around it is dimmed.
+    const box = WIDTH * 0.45;
+    expect(count(card, isOrangeish)).toBeGreaterThan(box * (box / 2) * 0.8);
+    const middle = centre(card, isOrangeish);
+    expect(Math.abs(middle.x - WIDTH / 2)).toBeLessThan(20);
+    expect(Math.abs(middle.y - HEIGHT / 2)).toBeLessThan(20);
+    const corner = (card[0]! + card[1]! + card[2]!) / 3;
+    expect(corner).toBeLessThan(GREY * 0.6);
+  });
 });

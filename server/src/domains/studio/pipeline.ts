@@ -204,6 +204,7 @@ export async function makeClipVideo<D extends Described>(deps: Pick<AppDeps, 'me
     captions: overlay,
     trim: plan.trim,
     audio: { normalize: plan.normalizeAudio },
+    outro: plan.brand?.outro_seconds ? { seconds: plan.brand.outro_seconds, logo } : null,
     signal,
     logger: deps.logger,
     onWaiting: () => job.onStage('waiting_to_render', 0),

@@ -9,6 +9,7 @@ import {
   assFilter,
   buildVerticalFilter,
   captionSteps,
+  escapeFilterValue,
   VERTICAL_HEIGHT,
   VERTICAL_WIDTH,
   type LayoutSource,
@@ -92,6 +93,52 @@ export interface ClipArgsInput {
   loudness?: LoudnessPlan | null | undefined;
   /** The encoder and the threads of the render plan; absent: libx264 with ffmpeg's own threading. */
   encoding?: Encoding | undefined;
+  /** An end card after the clip; absent: the video ends with the clip. */
+  outro?: Outro | null | undefined;
+}
+
+/** The end card: the clip's last frame held, dimmed, the logo large in its middle; the sound runs out in silence. */
+export interface Outro {
+  seconds: number;
+  /** When the clip's own picture ends (seconds on the render's timeline). */
+  afterSec: number;
+  /** A local picture file, or null for the dimmed frame alone. */
+  logo: string | null;
+  /** Whether the source has sound to pad. */
+  audio: boolean;
+}
+
+/** The end card's dimming, and the share of the frame's short side its logo fits in. */
+const OUTRO_DIM = 0.6;
+const OUTRO_LOGO_SHARE = 0.45;
+
+/**
+ * The picture graph with the end card after it: the last frame cloned for the card's seconds,
+ * dimmed from `afterSec` on, the logo centred over it. It continues the graph's [v] output.
+ */
+export function withOutro(graph: string, outro: Outro, frame: { width: number; height: number }): string {
+  const from = `gte(t,${outro.afterSec.toFixed(3)})`;
+  const held = `tpad=stop_mode=clone:stop_duration=${outro.seconds.toFixed(3)},drawbox=x=0:y=0:w=iw:h=ih:color=black@${OUTRO_DIM}:t=fill:enable='${from}'`;
+  const body = graph.replace(/\[v\]$/, '[outbody]');
+  if (!outro.logo) return `${body};[outbody]${held},format=yuv420p[v]`;
+  const box = Math.round(Math.min(frame.width, frame.height) * OUTRO_LOGO_SHARE);
+  return [
+    body,
+    `[outbody]${held}[outheld]`,
+    `movie=filename=${escapeFilterValue(outro.logo)},scale=${box}:${box}:force_original_aspect_ratio=decrease,format=rgba[outlogo]`,
+    `[outheld][outlogo]overlay=x=(main_w-overlay_w)/2:y=(main_h-overlay_h)/2:enable='${from}',format=yuv420p[v]`,
+  ].join(';');
+}
+
+/** The output's sample rate (AUDIO_ENCODE_ARGS): the end card's silence is counted in its samples. */
+const OUTPUT_SAMPLE_RATE = 48_000;
+
+/**
+ * The audio graph's part for the end card: its seconds of silence after the sound. ffmpeg 4.1's
+ * apad counts samples, so the rate is fixed first (the filters before it may have changed it).
+ */
+function outroPad(outro: Outro): string {
+  return `aresample=${OUTPUT_SAMPLE_RATE},apad=pad_len=${Math.round(outro.seconds * OUTPUT_SAMPLE_RATE)}`;
 }
 
 /** How the picture is encoded: which encoder, and how many threads each stage of ffmpeg gets. */
@@ -130,9 +177,13 @@ export function clipArgs(input: ClipArgsInput): string[] {
   if (input.loudness && keepsSourcePicture(input)) return normalisedRemuxArgs(input, input.loudness);
   const encoding = input.encoding ?? { encoder: ENCODERS.libx264 };
   const threads = threadArgs(encoding);
-  const video = withEncoderSuffix(clipVideoGraph(input.layout, input.info, input.subtitles), encoding.encoder);
-  const graph = input.loudness ? `${video};[0:a:0]${normaliseFilter(input.loudness)}[a]` : video;
-  const audioMap = input.loudness ? '[a]' : '0:a:0?';
+  const picture = clipVideoGraph(input.layout, input.info, input.subtitles);
+  const outro = input.outro ?? null;
+  const video = withEncoderSuffix(outro ? withOutro(picture, outro, outputFrame(input.layout, input.info)) : picture, encoding.encoder);
+  // Normalised, or padded under the end card: the sound goes through the graph; else it is only re-encoded.
+  const audioSteps = [...(input.loudness ? [normaliseFilter(input.loudness)] : []), ...(outro?.audio ? [outroPad(outro)] : [])];
+  const graph = audioSteps.length ? `${video};[0:a:0]${audioSteps.join(',')}[a]` : video;
+  const audioMap = audioSteps.length ? '[a]' : '0:a:0?';
   return [
     ...encoding.encoder.globalArgs,
     ...threads.global,
@@ -149,8 +200,8 @@ export function clipArgs(input: ClipArgsInput): string[] {
 }
 
 /** A horizontal clip with no captions and no trim shows the source's picture as it is. */
-function keepsSourcePicture(input: Pick<ClipArgsInput, 'layout' | 'subtitles' | 'trim'>): boolean {
-  return input.layout === 'horizontal' && !input.subtitles && !input.trim;
+function keepsSourcePicture(input: Pick<ClipArgsInput, 'layout' | 'subtitles' | 'trim' | 'outro'>): boolean {
+  return input.layout === 'horizontal' && !input.subtitles && !input.trim && !input.outro;
 }
 
 /**
@@ -224,13 +275,22 @@ export interface ClipRender extends CommonRender {
   /** Seconds of the source to keep; none renders it whole. */
   trim?: Trim | null | undefined;
   audio?: AudioOptions | null | undefined;
+  /** An end card of this many seconds after the clip (the brand's), with this logo; none: the video ends with the clip. */
+  outro?: { seconds: number; logo: string | null } | null | undefined;
   /** Called when every render slot is taken and this render waits in line (progress says so). */
   onWaiting?: (() => void) | undefined;
 }
 
+/** The render's end card on its timeline; null without one. */
+function outroOf(options: ClipRender): Outro | null {
+  if (!options.outro || options.outro.seconds <= 0) return null;
+  const afterSec = outputDuration(options.sourceInfo.durationSec, options.trim);
+  return { seconds: options.outro.seconds, afterSec, logo: options.outro.logo, audio: Boolean(options.sourceInfo.audioCodec) };
+}
+
 /** Only a horizontal clip with nothing to change is copied rather than encoded. */
 function isPlainRemux(options: ClipRender): boolean {
-  return keepsSourcePicture({ layout: options.layout, subtitles: options.captions ?? undefined, trim: options.trim }) && !options.audio?.normalize;
+  return keepsSourcePicture({ layout: options.layout, subtitles: options.captions ?? undefined, trim: options.trim, outro: outroOf(options) }) && !options.audio?.normalize;
 }
 
 /** Normalisation is asked for and there is audio to normalise. */
@@ -289,7 +349,7 @@ function renderClipFile(options: ClipRender): Promise<RenderResult> {
   const record = (outcome: 'success' | 'failure', seconds: number) => renderDuration.observe({ outcome }, seconds);
   if (isPlainRemux(options)) return timed(record, () => remuxHorizontal({ ...options, durationSec: options.sourceInfo.durationSec }));
   // The picture copied as it is (only the audio normalised): no video encode, no slot needed.
-  if (keepsSourcePicture({ layout: options.layout, subtitles: options.captions ?? undefined, trim: options.trim })) return timed(record, () => encodeClip(options));
+  if (keepsSourcePicture({ layout: options.layout, subtitles: options.captions ?? undefined, trim: options.trim, outro: outroOf(options) })) return timed(record, () => encodeClip(options));
   let waited = false;
   const onWait = () => {
     waited = true;
@@ -312,6 +372,7 @@ async function encodeClip(options: ClipRender): Promise<RenderResult> {
   const progress = normalises(options) ? progressInTwo(options.onProgress, MEASURE_SHARE) : { first: undefined, second: options.onProgress };
   const loudness = await planIfNormalising(options, outputSec, progress.first);
   const result = await writeAtomically(options.output, async (temporary) => {
+    const outro = outroOf(options);
     const args = clipArgs({
       source: options.source,
       output: temporary,
@@ -321,8 +382,10 @@ async function encodeClip(options: ClipRender): Promise<RenderResult> {
       trim: options.trim,
       loudness,
       encoding,
+      outro,
     });
-    return { args, ...(await runFfmpeg(options.ffmpeg, args, { ...runOptions(options, outputSec), onProgress: progress.second })) };
+    // The end card is part of the output: progress counts it.
+    return { args, ...(await runFfmpeg(options.ffmpeg, args, { ...runOptions(options, outputSec + (outro?.seconds ?? 0)), onProgress: progress.second })) };
   });
   if (result.args[result.args.indexOf('-c:v') + 1] !== 'copy') renderEncodes.inc({ encoder: encoder.name });
   return result;
