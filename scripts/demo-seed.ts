@@ -6,11 +6,11 @@ import type { FakeFacebook } from '../tests/fakes/facebook/index.ts';
 import type { FakeInstagram } from '../tests/fakes/instagram/index.ts';
 import type { FakeTikTok } from '../tests/fakes/tiktok/index.ts';
 import type { FakeYouTube } from '../tests/fakes/youtube/index.ts';
-import { cameraRegion, type FakeTwitch } from '../tests/fakes/twitch/index.ts';
+import type { ClipMediaSpec, FakeCamera, FakeTwitch } from '../tests/fakes/twitch/index.ts';
 
 export const DEMO_USER = { username: 'demo', password: 'demo-password' };
-/** Every fake clip shows a streamer's camera in its bottom-left corner, so the split layout has a face to show. */
-export const DEMO_MEDIA = { width: 1280, height: 720, fps: 30, seconds: 6, camera: true };
+/** The fake clips' picture; each broadcaster's camera (DEMO_CATALOGUE) is drawn over it. */
+export const DEMO_MEDIA: ClipMediaSpec = { width: 1280, height: 720, fps: 30, seconds: 6 };
 /** The path the demo's webhook receiver listens on: a webhook to it on this machine is the demo's own. */
 export const DEMO_HOOK_PATH = '/hook';
 
@@ -27,32 +27,69 @@ const DEMO_CREATOR = {
 const isDemoCreator = (account: { username: string | null; display_name: string }) =>
   account.username === DEMO_CREATOR_HANDLE || account.display_name === DEMO_CREATOR.facebook.page.name;
 
-/** The demo's broadcasters on the fake Twitch: their category and clip titles (the descriptions-quality test reads them too). */
-export const DEMO_CATALOGUE = [
-  { login: 'shroud', display: 'shroud', game: 'VALORANT', titles: ['insane 1v5 clutch', 'the flick of the year', 'no scope across the map', 'he did NOT see that coming', 'calm under pressure', 'perfect spray transfer'] },
-  { login: 'pokimane', display: 'pokimane', game: 'Just Chatting', titles: ['chat made me laugh so hard', 'the cat walked in', 'reacting to my old clips', 'best moment of the stream', 'she could not stop laughing', 'surprise guest appears'] },
-  { login: 'xqc', display: 'xQc', game: 'Grand Theft Auto V', titles: ['speedrun gone wrong', 'the loudest reaction ever', 'chat is this real', 'juicers assemble', 'GTA police chase madness', 'he actually did it'] },
+interface DemoBroadcaster {
+  login: string;
+  display: string;
+  game: string;
+  titles: readonly string[];
+  /** The streamer's camera in every clip (where and how it looks), or null: gameplay only. */
+  camera: FakeCamera | null;
+}
+
+/**
+ * The demo's broadcasters on the fake Twitch: their category, clip titles (the descriptions-quality
+ * test reads them too) and camera. The cameras sit in different places and xQc has none, so the
+ * `auto` layout shows what detection does: split with each camera where it is, blur without one.
+ */
+export const DEMO_CATALOGUE: readonly DemoBroadcaster[] = [
+  {
+    login: 'shroud', display: 'shroud', game: 'VALORANT',
+    titles: ['insane 1v5 clutch', 'the flick of the year', 'no scope across the map', 'he did NOT see that coming', 'calm under pressure', 'perfect spray transfer'],
+    camera: { anchor: 'bottom-left', width: 0.24, margin: 0.02, border: 6, borderColors: ['#ffffff'], look: 1 },
+  },
+  {
+    login: 'pokimane', display: 'pokimane', game: 'Just Chatting',
+    titles: ['chat made me laugh so hard', 'the cat walked in', 'reacting to my old clips', 'best moment of the stream', 'she could not stop laughing', 'surprise guest appears'],
+    camera: { anchor: 'top-right', width: 0.22, look: 2 },
+  },
+  {
+    login: 'xqc', display: 'xQc', game: 'Grand Theft Auto V',
+    titles: ['speedrun gone wrong', 'the loudest reaction ever', 'chat is this real', 'juicers assemble', 'GTA police chase madness', 'he actually did it'],
+    camera: null,
+  },
 ];
+
+/** What every clip of a demo broadcaster shows. */
+export function demoMediaOf(broadcaster: Pick<DemoBroadcaster, 'camera'>): ClipMediaSpec {
+  return broadcaster.camera ? { ...DEMO_MEDIA, camera: broadcaster.camera } : DEMO_MEDIA;
+}
 
 const WEBHOOK_EVENTS = ['run.completed', 'run.failed', 'clip.review', 'post.published', 'post.failed', 'account.reconnect'] as const;
 
-/** Three broadcasters with clips on the fake Twitch; Demo Creator on the fake TikTok, YouTube, Instagram and Facebook (a Page). */
-export function seedFakes(fakes: { twitch: FakeTwitch; tiktok: FakeTikTok; youtube: FakeYouTube; instagram?: FakeInstagram; facebook?: FakeFacebook }): void {
+/**
+ * Three broadcasters with clips on the fake Twitch, each clip showing its broadcaster's camera (the
+ * media is made with ffmpeg once, then reused); Demo Creator on the fake TikTok, YouTube, Instagram
+ * and Facebook (a Page).
+ */
+export async function seedFakes(fakes: { twitch: FakeTwitch; tiktok: FakeTikTok; youtube: FakeYouTube; instagram?: FakeInstagram; facebook?: FakeFacebook }): Promise<void> {
+  const media: Promise<void>[] = [];
   DEMO_CATALOGUE.forEach((entry, streamerIndex) => {
     fakes.twitch.addBroadcaster({ login: entry.login, display_name: entry.display, broadcaster_type: 'partner' });
     const game = fakes.twitch.addGame({ name: entry.game });
     entry.titles.forEach((title, index) => {
-      fakes.twitch.addClip({
+      const clip = fakes.twitch.addClip({
         broadcaster: entry.login,
         title,
         view_count: 50_000 - index * 6_100 - streamerIndex * 900,
         created_at: new Date(Date.now() - (index + 1) * 9 * 3_600_000),
         game_id: game.id,
         language: 'en',
-        duration: 6,
+        duration: DEMO_MEDIA.seconds,
       });
+      media.push(fakes.twitch.setClipMedia(clip.id, demoMediaOf(entry)));
     });
   });
+  await Promise.all(media);
   fakes.tiktok.addUser(DEMO_CREATOR.tiktok);
   fakes.youtube.addUser(DEMO_CREATOR.youtube);
   fakes.instagram?.addUser(DEMO_CREATOR.instagram);
@@ -98,23 +135,17 @@ export async function seedDemoAccount(baseUrl: string, receiverUrl: string): Pro
   return true;
 }
 
+/**
+ * The demo's streamers, all with the `auto` layout and no drawn rectangle: each clip is split with
+ * the camera detection finds in it (shroud's bottom-left, pokimane's top-right), or blurred (xQc).
+ */
 function demoStreamers() {
   return [
-    // Facecam over gameplay, captions in the bold preset, a glossary for speech recognition.
-    {
-      name: 'shroud',
-      clip_limit: 3,
-      vertical: true,
-      auto_subtitle: true,
-      layout: 'split',
-      facecam: cameraRegion(DEMO_MEDIA),
-      gameplay: { x: 0.2, y: 0, w: 0.8, h: 1 },
-      caption_style: { preset: 'bold' },
-      glossary: ['shroud', 'VALORANT', 'Jett'],
-    },
+    // Captions in the bold preset, a glossary for speech recognition.
+    { name: 'shroud', clip_limit: 3, vertical: true, auto_subtitle: true, layout: 'auto', caption_style: { preset: 'bold' }, glossary: ['shroud', 'VALORANT', 'Jett'] },
     // New clips wait in the Review inbox; approved ones take the TikTok account's next posting slot.
-    { name: 'pokimane', clip_limit: 3, vertical: true, layout: 'crop', auto_publish: true, publish_mode: 'review' },
-    { name: 'xqc', clip_limit: 2, vertical: false, schedule: { interval: 6, unit: 'hours' } },
+    { name: 'pokimane', clip_limit: 3, vertical: true, layout: 'auto', auto_publish: true, publish_mode: 'review' },
+    { name: 'xqc', clip_limit: 2, vertical: true, layout: 'auto', schedule: { interval: 6, unit: 'hours' } },
   ];
 }
 

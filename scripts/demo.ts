@@ -76,7 +76,7 @@ const youtube = await startFakeYouTube();
 const instagram = await startFakeInstagram({ pollsToFinish: 0 });
 const facebook = await startFakeFacebook();
 facebook.setPollsToProcess(0);
-seedFakes({ twitch, tiktok, youtube, instagram, facebook });
+await seedFakes({ twitch, tiktok, youtube, instagram, facebook });
 simulateAudience(tiktok, youtube, instagram, facebook);
 const speech = await startFakeOpenAi({ scenario: 'speech' });
 const receiver = await startWebhookReceiver();
@@ -97,6 +97,7 @@ if (!(await seedDemoAccount(BASE, receiver.url))) console.log('Demo account exis
 console.log(
   `\nClipshift demo is running at http://localhost:${PORT}\nSign in as ${DEMO_USER.username} / ${DEMO_USER.password}.\n` +
     `Fakes: Twitch ${twitch.url} · TikTok ${tiktok.url} · YouTube ${youtube.url} · Instagram ${instagram.url} · Facebook ${facebook.url} · speech-to-text ${speech.url} · webhook receiver ${receiver.url}\n` +
+    'Clips are laid out by the camera found in them (layout auto): shroud’s is bottom-left, pokimane’s top-right, xQc has none (blurred background).\n' +
     'pokimane is in review mode (Review inbox), Demo Creator has posting slots every 4 minutes (Queue), and every event goes to the webhook receiver above.\n' +
     'shroud is linked to Demo Creator on TikTok, YouTube, Instagram and its Facebook Page: download its clips, open one and post it to all four at once; statistics appear within a minute of publishing (Settings › Connected accounts › Statistics).\n',
 );

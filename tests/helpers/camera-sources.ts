@@ -175,8 +175,11 @@ const LOOKS = [
   { wall: 70, slope: 35, head: 165, body: 100, cb: 118, cr: 125, speed: 1.9 },
 ] as const;
 
-/** A webcam: a room with a shelf and a poster, and a person whose head and shoulders move in it. */
-function cameraGraph(spec: CameraSpec, width: number, height: number, rate: number): string {
+/**
+ * A webcam: a room with a shelf and a poster, and a person whose head and shoulders move in it; a
+ * source filtergraph (no input) of width x height plus the border, at `rate` frames a second.
+ */
+export function cameraGraph(spec: CameraSpec, width: number, height: number, rate: number): string {
   const look = LOOKS[spec.look % LOOKS.length]!;
   const phase = spec.look * 0.9;
   const headX = `W*(0.5+0.15*sin(T*${look.speed}+${phase}))`;
@@ -195,15 +198,15 @@ function cameraGraph(spec: CameraSpec, width: number, height: number, rate: numb
   return [picture, ...borders].join(',');
 }
 
-interface Placement {
+export interface Placement {
   x: number;
   y: number;
   w: number;
   h: number;
 }
 
-/** Where the overlay goes, in source pixels, border included. */
-function placement(spec: CameraSpec, width: number, height: number): Placement & { pictureW: number; pictureH: number } {
+/** Where the overlay goes, in source pixels, border included; pictureW x pictureH is the picture inside the border. */
+export function placement(spec: CameraSpec, width: number, height: number): Placement & { pictureW: number; pictureH: number } {
   const pictureW = even(spec.width * width);
   const pictureH = even(pictureW / spec.aspect);
   const border = spec.border > 0 ? (spec.borderColors?.length ?? 1) * Math.round(spec.border / (spec.borderColors?.length ?? 1)) : 0;

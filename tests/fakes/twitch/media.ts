@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { Rect } from '@clipshift/shared';
+import { cameraGraph as livePicture, placement, type CameraSpec } from '../../helpers/camera-sources.ts';
 
 const run = promisify(execFile);
 
@@ -11,34 +14,48 @@ export interface ClipMediaSpec {
   height: number;
   fps: number;
   seconds: number;
-  /** A streamer's camera in the bottom-left corner (an orange frame with a face-coloured square), so split layouts have something to show. */
-  camera?: boolean;
+  /**
+   * A streamer's camera over the gameplay: a live picture (a person moving in a room, under sensor
+   * noise) in a fixed rectangle, as detection expects one. `true` puts it in the bottom-left corner
+   * with a white border (DEFAULT_CAMERA); a FakeCamera places and sizes it.
+   */
+  camera?: boolean | FakeCamera | undefined;
 }
 
-/** Where the camera corner sits, as the fractions a facecam region uses (rest-api.md "Studio"). */
-export function cameraRegion(spec: Pick<ClipMediaSpec, 'width' | 'height'>): { x: number; y: number; w: number; h: number } {
-  const box = cameraBox(spec);
-  return { x: box.x / spec.width, y: box.y / spec.height, w: box.width / spec.width, h: box.height / spec.height };
+/** Where a fake clip's camera sits and how it looks: camera-sources.ts's CameraSpec, with defaults for all but the anchor. */
+export type FakeCamera = Pick<CameraSpec, 'anchor'> & Partial<CameraSpec>;
+
+/** A quarter of the width with its white border, a small margin from the bottom-left corner. */
+export const DEFAULT_CAMERA: CameraSpec = { anchor: 'bottom-left', width: 0.24, aspect: 16 / 9, margin: 1 / 40, border: 4, borderColors: ['#ffffff'], look: 0 };
+
+/** The camera a spec asks for, every field settled; null for none. */
+function cameraOf(spec: Pick<ClipMediaSpec, 'camera'>): CameraSpec | null {
+  if (!spec.camera) return null;
+  if (spec.camera === true) return DEFAULT_CAMERA;
+  return { width: 0.24, aspect: 16 / 9, margin: 0, border: 0, look: 0, ...spec.camera };
 }
 
-/** A quarter of the width, 16:9, a small margin from the bottom-left corner; even pixel sizes. */
-function cameraBox(spec: Pick<ClipMediaSpec, 'width' | 'height'>): { x: number; y: number; width: number; height: number } {
-  const width = Math.round(spec.width / 8) * 2;
-  const height = Math.round((width * 9) / 16 / 2) * 2;
-  const margin = Math.round(spec.width / 80) * 2;
-  return { x: margin, y: spec.height - height - margin, width, height };
+/** Where the camera is (border included), as the fractions a facecam region uses (rest-api.md "Studio"); null without one. */
+export function cameraRegion(spec: Pick<ClipMediaSpec, 'width' | 'height' | 'camera'>): Rect | null {
+  const camera = cameraOf(spec);
+  if (!camera) return null;
+  const box = placement(camera, spec.width, spec.height);
+  return { x: box.x / spec.width, y: box.y / spec.height, w: box.w / spec.width, h: box.h / spec.height };
 }
 
-/** The camera as a filtergraph over the gameplay input [0:v]: the result is [v]. */
-function cameraGraph(spec: ClipMediaSpec): string {
-  const box = cameraBox(spec);
-  const face = Math.round(box.height / 2 / 2) * 2;
+/** The camera overlaid on the gameplay input [0:v]: the result is [v]. */
+function cameraOverlay(spec: ClipMediaSpec, camera: CameraSpec): string {
+  const box = placement(camera, spec.width, spec.height);
   return [
-    `color=c=0xD9822B:size=${box.width}x${box.height}:rate=${spec.fps}:duration=${spec.seconds},`
-      + `drawbox=x=${(box.width - face) / 2}:y=${(box.height - face) / 2}:w=${face}:h=${face}:color=0xF5D0A9:t=fill,`
-      + `drawbox=x=0:y=0:w=iw:h=ih:color=white:t=4[cam]`,
-    `[0:v][cam]overlay=x=${box.x}:y=${box.y}:shortest=1[v]`,
+    `${livePicture(camera, box.pictureW, box.pictureH, spec.fps)}[cam]`,
+    `[0:v][cam]overlay=x=${box.x}:y=${box.y}:shortest=1,format=yuv420p[v]`,
   ].join(';');
+}
+
+/** Names a camera in a media file's name, so that each placement and look gets a file of its own. */
+function cameraTag(camera: CameraSpec | null): string {
+  if (!camera) return '';
+  return `-camera-${createHash('sha256').update(JSON.stringify(camera, Object.keys(camera).sort())).digest('hex').slice(0, 12)}`;
 }
 
 /**
@@ -57,11 +74,12 @@ export async function ffmpegPath(): Promise<string> {
   return installer.default.path;
 }
 
-/** A small real clip like the ones Twitch serves: testsrc2 + a sine tone, H.264 + AAC, +faststart. */
+/** A small real clip like the ones Twitch serves: testsrc2 (with the spec's camera over it) + a sine tone, H.264 + AAC, +faststart. */
 export function clipMedia(spec: ClipMediaSpec = DEFAULT_MEDIA): Promise<string> {
   const { width, height, fps, seconds } = spec;
-  const picture = spec.camera ? ['-filter_complex', cameraGraph(spec), '-map', '[v]', '-map', '1:a'] : [];
-  return once(`clip-${width}x${height}-${fps}fps-${seconds}s${spec.camera ? '-camera' : ''}.mp4`, (output) => [
+  const camera = cameraOf(spec);
+  const picture = camera ? ['-filter_complex', cameraOverlay(spec, camera), '-map', '[v]', '-map', '1:a'] : [];
+  return once(`clip-${width}x${height}-${fps}fps-${seconds}s${cameraTag(camera)}.mp4`, (output) => [
     '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
     '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
     ...picture,
