@@ -15,7 +15,7 @@ import type { StudioEditor } from './use-studio-editor';
 type StreamerLogo = ReturnType<typeof useStreamerLogo>;
 
 /** The logo on a checkerboard, so a transparent PNG shows its shape in either theme. */
-function LogoPicture({ logo, streamerName }: { logo: StreamerLogo; streamerName: string }) {
+function LogoPicture({ logo, streamerTitle }: { logo: StreamerLogo; streamerTitle: string }) {
   return (
     <div
       className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-lg border bg-[length:16px_16px] bg-[position:0_0,8px_8px] [background-image:linear-gradient(45deg,var(--color-muted)_25%,transparent_25%,transparent_75%,var(--color-muted)_75%),linear-gradient(45deg,var(--color-muted)_25%,transparent_25%,transparent_75%,var(--color-muted)_75%)]"
@@ -24,7 +24,7 @@ function LogoPicture({ logo, streamerName }: { logo: StreamerLogo; streamerName:
       {logo.loading ? (
         <LoaderCircle className="size-5 animate-spin text-muted-foreground" aria-hidden="true" />
       ) : logo.url ? (
-        <img src={logo.url} alt={`Logo of ${streamerName}`} className="max-h-full max-w-full object-contain" />
+        <img src={logo.url} alt={`Logo of ${streamerTitle}`} className="max-h-full max-w-full object-contain" />
       ) : (
         <span className="px-2 text-center text-xs text-muted-foreground">No logo yet</span>
       )}
@@ -38,7 +38,7 @@ function logoStatus(logo: StreamerLogo): string | null {
 }
 
 /** The streamer's logo: uploaded (PNG or JPEG up to 2 MB, checked before sending), replaced, removed; saved at once. */
-function LogoUpload({ streamerName, logo }: { streamerName: string; logo: StreamerLogo }) {
+function LogoUpload({ streamerName, streamerTitle, logo }: { streamerName: string; streamerTitle: string; logo: StreamerLogo }) {
   const input = useRef<HTMLInputElement>(null);
   const inputId = useId();
   const [problem, setProblem] = useState<string | null>(null);
@@ -57,7 +57,7 @@ function LogoUpload({ streamerName, logo }: { streamerName: string; logo: Stream
     <div className="space-y-2">
       <Label htmlFor={inputId}>Logo</Label>
       <div className="flex items-center gap-4">
-        <LogoPicture logo={logo} streamerName={streamerName} />
+        <LogoPicture logo={logo} streamerTitle={streamerTitle} />
         <div className="min-w-0 space-y-2">
           <input ref={input} id={inputId} type="file" accept={LOGO_TYPES.join(',')} className="sr-only" onChange={choose} aria-describedby={`${inputId}-hint`} tabIndex={-1} />
           <div className="flex flex-wrap gap-2">
@@ -73,7 +73,7 @@ function LogoUpload({ streamerName, logo }: { streamerName: string; logo: Stream
             )}
           </div>
           <p id={`${inputId}-hint`} className="text-xs text-muted-foreground">
-            PNG or JPEG, at most 2 MB; a transparent PNG looks best. Saved at once, for all of {streamerName}’s clips.
+            PNG or JPEG, at most 2 MB; a transparent PNG looks best. Saved at once, for all of {streamerTitle}’s clips.
           </p>
         </div>
       </div>
@@ -87,16 +87,16 @@ function LogoUpload({ streamerName, logo }: { streamerName: string; logo: Stream
 }
 
 /** In a clip's studio the logo is the streamer's: shown, with the way to change it. */
-function StreamerLogoShown({ streamerName, clipId, logo }: { streamerName: string; clipId: string; logo: StreamerLogo }) {
+function StreamerLogoShown({ streamerName, streamerTitle, clipId, logo }: { streamerName: string; streamerTitle: string; clipId: string; logo: StreamerLogo }) {
   return (
     <div className="flex items-center gap-4">
-      <LogoPicture logo={logo} streamerName={streamerName} />
+      <LogoPicture logo={logo} streamerTitle={streamerTitle} />
       <div className="min-w-0 space-y-1 text-sm">
-        <p className="font-medium">{streamerName}’s logo</p>
+        <p className="font-medium">{streamerTitle}’s logo</p>
         <p className="text-xs text-muted-foreground">
           The logo belongs to the streamer: upload or change it in{' '}
           <Link to={streamerStudioPath(streamerName, clipId, 'brand')} className="font-medium text-brand-text underline underline-offset-4">
-            {streamerName}’s studio
+            {streamerTitle}’s studio
           </Link>
           .
         </p>
@@ -109,13 +109,15 @@ const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 interface BrandSectionProps {
   editor: StudioEditor;
+  /** The streamer's name (its logo's route), and how it is shown. */
   streamerName: string;
+  streamerTitle: string;
   /** The clip the page draws on (the streamer's studio link keeps it). */
   clipId: string;
 }
 
 /** The streamer's logo over the video and an end card: the streamer's defaults, or one clip's own. */
-export function BrandSection({ editor, streamerName, clipId }: BrandSectionProps) {
+export function BrandSection({ editor, streamerName, streamerTitle, clipId }: BrandSectionProps) {
   const { mode, draft, values } = editor;
   const logo = useStreamerLogo(streamerName);
   const positionLabel = useId();
@@ -131,7 +133,11 @@ export function BrandSection({ editor, streamerName, clipId }: BrandSectionProps
         own={sectionIsOwn(draft, 'brand')}
         onReset={() => editor.reset('brand')}
       />
-      {mode === 'streamer' ? <LogoUpload streamerName={streamerName} logo={logo} /> : <StreamerLogoShown streamerName={streamerName} clipId={clipId} logo={logo} />}
+      {mode === 'streamer' ? (
+        <LogoUpload streamerName={streamerName} streamerTitle={streamerTitle} logo={logo} />
+      ) : (
+        <StreamerLogoShown streamerName={streamerName} streamerTitle={streamerTitle} clipId={clipId} logo={logo} />
+      )}
       <SwitchField
         label="Logo on the video"
         description={noLogo ? 'Nothing is drawn until a logo is uploaded.' : 'Drawn in a corner for the whole video.'}

@@ -27,7 +27,7 @@ function HookText({ label, value, onChange, placeholder, hint }: HookTextProps) 
       <div className="flex items-center justify-between gap-2">
         <Label htmlFor={id}>{label}</Label>
         <span id={`${id}-count`} className="text-xs text-muted-foreground tabular-nums" data-testid="hook-count">
-          {value.length}/{HOOK_MAX_LENGTH}
+          {value.length} / {HOOK_MAX_LENGTH}
         </span>
       </div>
       <Input

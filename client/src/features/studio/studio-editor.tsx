@@ -28,6 +28,8 @@ interface StudioEditorProps {
   clip: ClipDetails;
   /** The clip's streamer: its name (for streamer mode's save) and saved settings. */
   streamerName: string;
+  /** How the streamer is shown (its Twitch display name). */
+  streamerTitle: string;
   streamer: StreamerStudio;
   /** Tells the page (its header) whether there are unsaved changes and how to save them. */
   header: (actions: ReactNode) => ReactNode;
@@ -112,7 +114,7 @@ function useSaveDraft(editor: Editor, clip: ClipDetails, streamerName: string, s
   return { save, saving: clipSave.saving || streamerSave.saving };
 }
 
-export function StudioEditor({ mode, clip, streamerName, streamer, header }: StudioEditorProps) {
+export function StudioEditor({ mode, clip, streamerName, streamerTitle, streamer, header }: StudioEditorProps) {
   const editor = useStudioEditor({ mode, clipEdit: clip.edit, durationSec: clip.duration, downloadedFormat: clip.downloaded_format, streamer });
   const { values } = editor;
   const [t, setT] = useState(() => Math.round(((clip.trim_start + clip.trim_end) / 2) * 10) / 10);
@@ -221,7 +223,7 @@ export function StudioEditor({ mode, clip, streamerName, streamer, header }: Stu
             </TabsContent>
             <TabsContent value="brand" className="space-y-8">
               <HookSection editor={editor} suggestion={clip.hook_suggestion} />
-              <BrandSection editor={editor} streamerName={streamerName} clipId={clip.clip_id} />
+              <BrandSection editor={editor} streamerName={streamerName} streamerTitle={streamerTitle} clipId={clip.clip_id} />
             </TabsContent>
             <TabsContent value="trim" className="space-y-8">
               {mode === 'clip' && <TrimSection editor={editor} clip={clip} />}

@@ -26,7 +26,7 @@ export function HookField({ clip }: { clip: Pick<Clip, 'clip_id' | 'edit' | 'hoo
       <div className="flex items-center justify-between gap-2">
         <Label htmlFor={id}>Title card</Label>
         <span className="text-xs text-muted-foreground tabular-nums">
-          {text.length}/{HOOK_MAX_LENGTH}
+          {text.length} / {HOOK_MAX_LENGTH}
         </span>
       </div>
       <div className="flex gap-2">
