@@ -153,7 +153,10 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     await region('gameplay').waitFor();
     const before = await pixels(previewImage(), GRID);
 
-    // Move the facecam from the top-right corner to the top-left one, over the red camera.
+    // Move the facecam from the top-right corner to the top-left one, over the red camera. Choosing
+    // the layout scrolled its tile into view: back to the top, so the region lies whole below the
+    // sticky header (a press under the header would land on the header).
+    await page.evaluate(() => window.scrollTo(0, 0));
     const frame = await boxOf(page.getByTestId('source-frame'));
     const facecam = await boxOf(region('facecam'));
     await drag({ x: facecam.x + facecam.width / 2, y: facecam.y + facecam.height / 2 }, { x: facecam.x + facecam.width / 2 - frame.width, y: facecam.y + facecam.height / 2 - frame.height });

@@ -1,5 +1,5 @@
 import { toast } from 'sonner';
-import type { ApproveClipsResult, SaveAccountPostSettingsInput } from '@clipshift/shared';
+import type { ApproveClipsResult, Hook, SaveAccountPostSettingsInput } from '@clipshift/shared';
 import { toastFailure, useLoadErrorToast } from './errors';
 import { trpc } from './trpc';
 
@@ -8,6 +8,8 @@ export const reviewMessages = {
   approveFailed: 'Failed to approve clip',
   rejectFailed: 'Failed to reject clip',
   saveSettingsFailed: 'Failed to save the account’s post settings',
+  hookSaved: 'Title card saved: it shows from the clip’s next render',
+  hookSaveFailed: 'Failed to save the title card',
   emptyTitle: 'Nothing to review',
   emptyDescription: 'New clips of streamers in review mode wait here until you approve or reject them.',
 } as const;
@@ -89,3 +91,18 @@ export function useSaveAccountPostSettings() {
 }
 
 export type { SaveAccountPostSettingsInput };
+
+/** Saves a clip's title card (its edit's `hook`; the rest of its edit stays as it is). */
+export function useSaveClipHook(clipId: string) {
+  const utils = trpc.useUtils();
+  const mutation = trpc.studio.edit.useMutation({
+    onSuccess: (clip) => {
+      toast.success(reviewMessages.hookSaved);
+      utils.clips.details.setData({ id: clipId }, clip);
+      void utils.review.list.invalidate();
+    },
+    onError: (error) => toastFailure(error, { fallback: reviewMessages.hookSaveFailed, prefixed: true }),
+  });
+  const { mutate, isPending } = mutation;
+  return { save: (hook: Hook, onSaved: () => void) => mutate({ id: clipId, hook }, { onSuccess: onSaved }), saving: isPending };
+}

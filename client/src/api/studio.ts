@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { STREAMER_STUDIO_DEFAULTS, type ClipDetails, type ClipEditChanges, type Streamer, type StreamerStudio, type UpdateStreamerInput } from '@clipshift/shared';
+import { STREAMER_STUDIO_DEFAULTS, type ClipDetails, type Detection, type ClipEditChanges, type Streamer, type StreamerStudio, type UpdateStreamerInput } from '@clipshift/shared';
 import { conflictMessage, HttpStatusError, isNetworkError, toastFailure } from './errors';
 import { streamerMessages, useStreamerList } from './streamers';
 import { apiFetch, trpc } from './trpc';
@@ -141,6 +141,37 @@ export function useClipRender(clipId: string) {
   };
 }
 
+/** What the server found of the camera, and over how many clips (a streamer's look goes over several). */
+export type CameraDetection = Detection & { clips_checked?: number };
+
+/** Whose camera is looked for: one clip's source, or a streamer's newest clips. */
+export type DetectionTarget = { mode: 'clip'; clipId: string } | { mode: 'streamer'; name: string };
+
+/**
+ * What the `auto` layout would find now (POST /api/clips/{id}/detect or /api/streamers/{name}/detect):
+ * nothing is saved, so it is read like a query, once per target while the page is open; `find`
+ * looks again.
+ */
+export function useCameraDetection(target: DetectionTarget, enabled: boolean) {
+  const utils = trpc.useUtils();
+  const id = target.mode === 'clip' ? target.clipId : target.name.toLowerCase();
+  const query = useQuery({
+    queryKey: ['camera-detection', target.mode, id],
+    queryFn: ({ signal }): Promise<CameraDetection> =>
+      target.mode === 'clip' ? utils.client.studio.detect.mutate({ id: target.clipId }, { signal }) : utils.client.studio.detectStreamer.mutate({ name: target.name }, { signal }),
+    enabled,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const { refetch } = query;
+  return {
+    found: query.data ?? null,
+    looking: query.isFetching,
+    error: query.isError ? query.error : null,
+    find: useCallback(() => void refetch(), [refetch]),
+  };
+}
+
 /* Pictures: the source frame to draw regions on, and the preview of a render. */
 
 /** The query key of the studio's pictures: what changes them on the server invalidates it. */
@@ -165,7 +196,7 @@ export function imageFailureText(error: unknown): string {
  * An object URL for a blob, revoked when the blob changes or the caller unmounts, so dragging a
  * region for a minute does not leave a hundred pictures in memory.
  */
-function useObjectUrl(blob: Blob | undefined): string | null {
+export function useObjectUrl(blob: Blob | undefined): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     if (!blob) return;

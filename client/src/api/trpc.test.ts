@@ -28,6 +28,14 @@ describe('the API fetch', () => {
     await expect(apiFetch('/api/trpc/x')).rejects.toThrow('HTTP error! status: 502');
   });
 
+  it("turns a REST route's JSON error into its status and message, never a success", async () => {
+    const body = JSON.stringify({ error: 'camqueen has no logo yet', message: 'camqueen has no logo yet', code: 'NOT_FOUND' });
+    vi.stubGlobal('fetch', vi.fn<typeof fetch>().mockResolvedValue(answer(body, 404, 'application/json')));
+    const failure = await apiFetch('/api/streamers/camqueen/logo').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(HttpStatusError);
+    expect(failure).toMatchObject({ status: 404, message: 'camqueen has no logo yet' });
+  });
+
   it('keeps a real network failure as it is', async () => {
     vi.stubGlobal('fetch', vi.fn<typeof fetch>().mockRejectedValue(new TypeError('Failed to fetch')));
     await expect(apiFetch('/api/trpc/x')).rejects.toBeInstanceOf(TypeError);

@@ -15,10 +15,17 @@ const TRPC_URL = '/api/trpc';
  */
 const LONG_RUNNING = new Set(['subtitles.generate', 'posting.post']);
 
+/** One tRPC answer: a result, or an error envelope (an object; a REST error's `error` is its message). */
+function isTrpcItem(item: unknown): boolean {
+  if (item === null || typeof item !== 'object') return false;
+  if ('result' in item) return true;
+  return 'error' in item && item.error !== null && typeof item.error === 'object';
+}
+
 /** A tRPC answer, single or batched: what the links can read. */
 function isTrpcBody(body: unknown): boolean {
   const items = Array.isArray(body) ? body : [body];
-  return items.length > 0 && items.every((item) => item !== null && typeof item === 'object' && ('error' in item || 'result' in item));
+  return items.length > 0 && items.every(isTrpcItem);
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -30,8 +37,9 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 /**
- * Every call carries the session cookie (spec section 6). A non-OK answer the API did not write (a
- * proxy's HTML 502) becomes an HttpStatusError, so it is not mistaken for a lost connection.
+ * Every call carries the session cookie (spec section 6). A non-OK answer that is not tRPC's (a
+ * proxy's HTML 502, a REST route's JSON error such as the studio pictures' or the logo's) becomes
+ * an HttpStatusError with its message, so it is not mistaken for a lost connection or a success.
  */
 export const apiFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, { ...init, credentials: 'include' });

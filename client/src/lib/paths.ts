@@ -63,7 +63,7 @@ export const STUDIO_CLIP_PARAM = 'clip';
 
 /** The query parameter naming the studio tab to open. */
 export const STUDIO_TAB_PARAM = 'tab';
-export const STUDIO_TABS = ['layout', 'captions', 'trim', 'transcript'] as const;
+export const STUDIO_TABS = ['layout', 'captions', 'brand', 'trim', 'transcript'] as const;
 export type StudioTab = (typeof STUDIO_TABS)[number];
 
 /** The studio of one clip (its layout, captions, trim and audio), optionally at one tab. */
@@ -79,6 +79,7 @@ export function studioTabOf(search: URLSearchParams): StudioTab | null {
 }
 
 /** A streamer's default layout and captions, drawn on one of its clips. */
-export function streamerStudioPath(name: string, clipId: string): string {
-  return `${paths.app.streamerStudio.replace(':name', encodeURIComponent(name))}?${STUDIO_CLIP_PARAM}=${encodeURIComponent(clipId)}`;
+export function streamerStudioPath(name: string, clipId: string, tab?: StudioTab): string {
+  const path = `${paths.app.streamerStudio.replace(':name', encodeURIComponent(name))}?${STUDIO_CLIP_PARAM}=${encodeURIComponent(clipId)}`;
+  return tab ? `${path}&${STUDIO_TAB_PARAM}=${tab}` : path;
 }

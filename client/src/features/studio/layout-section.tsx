@@ -1,7 +1,8 @@
 import { useId } from 'react';
-import { CLIP_FORMAT_LABELS, CLIP_FORMATS, LAYOUTS, LAYOUT_LABELS, MAX_SPLIT_RATIO, MIN_SPLIT_RATIO, type ClipFormat, type Layout } from '@clipshift/shared';
+import { CLIP_FORMAT_LABELS, CLIP_FORMATS, LAYOUTS, LAYOUT_LABELS, MAX_SPLIT_RATIO, MIN_SPLIT_RATIO, type ClipFormat, type Layout, type Rect } from '@clipshift/shared';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { Label } from '@/components/ui/label';
+import { CameraPanel, type CameraLook } from './camera-panel';
 import { SectionHeader, SliderField, SourceTag, SwitchField } from './studio-controls';
 import { sectionIsOwn, showsLayouts, STARTING_FACECAM } from './studio-draft';
 import type { StudioEditor } from './use-studio-editor';
@@ -45,11 +46,19 @@ const LAYOUT_DESCRIPTIONS: Record<Layout, string> = {
 
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 
+interface LayoutSectionProps {
+  editor: StudioEditor;
+  /** The camera the `auto` layout finds. */
+  look: CameraLook;
+  /** Takes a found camera as the facecam region. */
+  onUseCamera: (rect: Rect, adjust: boolean) => void;
+}
+
 /**
  * A clip's format, then (for a vertical one) the layout, crop focus, split ratio and the facecam
- * switch; the regions are drawn on the frame.
+ * switch; the regions are drawn on the frame, and for `auto` the camera found is shown there.
  */
-export function LayoutSection({ editor }: { editor: StudioEditor }) {
+export function LayoutSection({ editor, look, onUseCamera }: LayoutSectionProps) {
   const { mode, draft, values } = editor;
   const vertical = showsLayouts(mode, values);
   return (
@@ -62,13 +71,13 @@ export function LayoutSection({ editor }: { editor: StudioEditor }) {
         onReset={() => editor.reset('layout')}
       />
       {mode === 'clip' && <FormatField editor={editor} />}
-      {vertical && <VerticalLayoutFields editor={editor} />}
+      {vertical && <VerticalLayoutFields editor={editor} look={look} onUseCamera={onUseCamera} />}
     </section>
   );
 }
 
 /** The vertical picture's layout and its settings. */
-function VerticalLayoutFields({ editor }: { editor: StudioEditor }) {
+function VerticalLayoutFields({ editor, look, onUseCamera }: LayoutSectionProps) {
   const { mode, draft, values, set } = editor;
   const labelId = useId();
   const chooseLayout = (layout: Layout) => {
@@ -88,9 +97,10 @@ function VerticalLayoutFields({ editor }: { editor: StudioEditor }) {
           value={values.layout}
           onValueChange={chooseLayout}
           options={LAYOUTS.map((layout) => ({ value: layout, label: LAYOUT_LABELS[layout], description: LAYOUT_DESCRIPTIONS[layout] }))}
-          className="sm:grid-cols-3"
+          className="sm:grid-cols-2"
         />
       </div>
+      {values.layout === 'auto' && <CameraPanel editor={editor} look={look} onUse={onUseCamera} />}
       {values.layout === 'crop' && (
         <SliderField
           label="Crop focus"
@@ -104,19 +114,21 @@ function VerticalLayoutFields({ editor }: { editor: StudioEditor }) {
           hint="Where the 9:16 window sits across the picture (shown on the frame)."
         />
       )}
+      {(values.layout === 'split' || values.layout === 'auto') && (
+        <SliderField
+          label="Facecam height"
+          value={values.split_ratio}
+          min={MIN_SPLIT_RATIO}
+          max={MAX_SPLIT_RATIO}
+          step={0.01}
+          format={(value) => `${percent(value)} of the video`}
+          onChange={(value) => set('split_ratio', value)}
+          tag={<SourceTag mode={mode} own={draft.split_ratio !== null} />}
+          hint={values.layout === 'auto' ? "The share of the video's height the camera takes at the top, when one is found." : "The share of the video's height the facecam takes at the top."}
+        />
+      )}
       {values.layout === 'split' && (
         <>
-          <SliderField
-            label="Facecam height"
-            value={values.split_ratio}
-            min={MIN_SPLIT_RATIO}
-            max={MAX_SPLIT_RATIO}
-            step={0.01}
-            format={(value) => `${percent(value)} of the video`}
-            onChange={(value) => set('split_ratio', value)}
-            tag={<SourceTag mode={mode} own={draft.split_ratio !== null} />}
-            hint="The share of the video's height the facecam takes at the top."
-          />
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <span className="font-medium">Regions</span>
             <span className="text-muted-foreground">Facecam</span>

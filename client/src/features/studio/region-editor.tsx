@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode, type RefObject } from 'react';
 import type { Rect } from '@clipshift/shared';
 import { cn } from '@/lib/utils';
 import { CORNERS, describeRect, moveRect, rectAfterKey, resizeRect, type Corner } from './region-geometry';
@@ -37,13 +37,21 @@ interface RegionBoxProps {
   frameRef: RefObject<HTMLDivElement | null>;
   hintId: string;
   onChange: (rect: Rect) => void;
+  /** Takes focus (and comes into view) when this turns true: the region handed over for adjusting. */
+  focused: boolean;
 }
 
 /** One region: drag its body to move it, a corner to resize it, or use the arrow keys. */
-function RegionBox({ region, frameRef, hintId, onChange }: RegionBoxProps) {
+function RegionBox({ region, frameRef, hintId, onChange, focused }: RegionBoxProps) {
   const drag = useRef<Drag | null>(null);
+  const box = useRef<HTMLDivElement>(null);
   const tone = TONES[region.tone];
   const { rect } = region;
+  useEffect(() => {
+    if (!focused) return;
+    box.current?.focus({ preventScroll: true });
+    box.current?.scrollIntoView({ block: 'nearest' });
+  }, [focused]);
 
   const begin = (mode: Drag['mode']) => (event: PointerEvent<HTMLElement>) => {
     if (event.button !== 0) return;
@@ -76,6 +84,7 @@ function RegionBox({ region, frameRef, hintId, onChange }: RegionBoxProps) {
   return (
     // eslint-disable-next-line jsx-a11y-x/no-noninteractive-element-interactions -- a region is a two-dimensional drag widget that no ARIA widget role describes: a named group moved with the arrow keys (described by hintId).
     <div
+      ref={box}
       data-region={region.id}
       data-testid={`region-${region.id}`}
       role="group"
@@ -113,6 +122,46 @@ function RegionBox({ region, frameRef, hintId, onChange }: RegionBoxProps) {
   );
 }
 
+/** What camera detection found: shown dashed, to be taken as the facecam region or left. */
+export interface FoundCamera {
+  rect: Rect;
+  confidence: number;
+}
+
+/** "Found camera (87% sure)": the found rectangle's label, on the frame and in words. */
+export function foundCameraLabel(confidence: number): string {
+  return `Found camera (${Math.round(confidence * 100)}% sure)`;
+}
+
+/**
+ * The found camera: dashed and in its own colour so it is never taken for a region the user drew;
+ * it cannot be dragged until it is taken. Its label sits outside the box on the side with room.
+ */
+function FoundCameraBox({ found }: { found: FoundCamera }) {
+  const { rect } = found;
+  const label = foundCameraLabel(found.confidence);
+  return (
+    <div
+      role="img"
+      aria-label={`${label}: ${describeRect(rect)}`}
+      data-testid="found-camera"
+      className="pointer-events-none absolute border-2 border-dashed border-emerald-400 bg-emerald-400/15"
+      style={{ left: `${rect.x * 100}%`, top: `${rect.y * 100}%`, width: `${rect.w * 100}%`, height: `${rect.h * 100}%` }}
+    >
+      <span
+        aria-hidden="true"
+        className={cn(
+          'absolute rounded bg-emerald-400 px-1.5 py-0.5 text-[11px] leading-none font-semibold whitespace-nowrap text-black',
+          rect.x + rect.w / 2 > 0.5 ? 'right-0' : 'left-0',
+          rect.y > 0.15 ? 'bottom-full mb-1' : 'top-full mt-1',
+        )}
+      >
+        {label}
+      </span>
+    </div>
+  );
+}
+
 interface RegionEditorProps {
   frameUrl: string | null;
   frameAlt: string;
@@ -124,13 +173,17 @@ interface RegionEditorProps {
   error: string | null;
   /** Hears the source's width / height once a frame has loaded. */
   onAspect?: (aspect: number) => void;
+  /** The camera detection found, drawn dashed (the `auto` layout with no region drawn). */
+  found?: FoundCamera | null;
+  /** The region to give the keyboard focus to (after "Adjust"). */
+  focusId?: RegionSpec['id'] | null;
 }
 
 /** Twitch clips are 16:9; the box keeps that shape until the first frame says otherwise. */
 const DEFAULT_ASPECT = 16 / 9;
 
 /** The source frame with the regions over it, as fractions of the frame. */
-export function RegionEditor({ frameUrl, frameAlt, regions, onChange, overlay, loading, error, onAspect }: RegionEditorProps) {
+export function RegionEditor({ frameUrl, frameAlt, regions, onChange, overlay, loading, error, onAspect, found, focusId }: RegionEditorProps) {
   const frameRef = useRef<HTMLDivElement>(null);
   const [aspect, setAspect] = useState(DEFAULT_ASPECT);
   const loaded = (image: HTMLImageElement) => {
@@ -152,8 +205,9 @@ export function RegionEditor({ frameUrl, frameAlt, regions, onChange, overlay, l
       >
         {frameUrl && <img src={frameUrl} alt={frameAlt} draggable={false} onLoad={(event) => loaded(event.currentTarget)} className="absolute inset-0 size-full object-fill" />}
         {overlay}
+        {found && <FoundCameraBox found={found} />}
         {regions.map((region) => (
-          <RegionBox key={region.id} region={region} frameRef={frameRef} hintId={hintId} onChange={(rect) => onChange(region.id, rect)} />
+          <RegionBox key={region.id} region={region} frameRef={frameRef} hintId={hintId} onChange={(rect) => onChange(region.id, rect)} focused={focusId === region.id} />
         ))}
         {error && (
           <p role="alert" className="absolute inset-x-2 bottom-2 rounded bg-background/90 px-2 py-1 text-xs text-destructive">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CAPTION_PRESET_STYLES, EMPTY_CLIP_EDIT, STREAMER_STUDIO_DEFAULTS, type StreamerStudio } from '@clipshift/shared';
-import { changedFields, draftProblem, effectiveValues, fallbackValues, previewRequest, resetSection, savedDraft, sectionIsOwn, showsLayouts, streamerChanges } from './studio-draft';
+import { changedFields, clipHookCard, draftProblem, effectiveValues, fallbackValues, looksForCamera, previewRequest, resetSection, savedDraft, sectionIsOwn, showsLayouts, streamerChanges } from './studio-draft';
 
 const streamer: StreamerStudio = { ...STREAMER_STUDIO_DEFAULTS, layout: 'split', facecam: { x: 0, y: 0, w: 0.3, h: 0.3 }, caption_style: CAPTION_PRESET_STYLES.bold, normalize_audio: false };
 
@@ -53,5 +53,29 @@ describe('studio draft', () => {
     expect(draftProblem('clip', values, 12)).toMatch(/needs a facecam region/);
     expect(draftProblem('clip', { ...values, facecam_off: true }, 12)).toBeNull();
     expect(draftProblem('clip', { ...values, facecam_off: true, trim_start: 5, trim_end: 5.5 }, 12)).toMatch(/at least 1 s/);
+  });
+
+  it("shows a clip's title card as a render would: its own, else its suggestion or the streamer's line when the streamer turns hooks on", () => {
+    const streamerHook = { text: 'Watch this', seconds: 2 };
+    expect(clipHookCard(null, null, 'Unreal clutch')).toBeNull();
+    expect(clipHookCard(null, streamerHook, 'Unreal clutch')).toEqual({ text: 'Unreal clutch', seconds: 2 });
+    expect(clipHookCard(null, streamerHook, null)).toEqual(streamerHook);
+    expect(clipHookCard(null, { text: '', seconds: 2 }, null)).toBeNull();
+    expect(clipHookCard({ text: 'Mine', seconds: 4 }, streamerHook, 'Unreal clutch')).toEqual({ text: 'Mine', seconds: 4 });
+    expect(clipHookCard({ text: '', seconds: 4 }, streamerHook, 'Unreal clutch')).toBeNull();
+    const draft = { ...EMPTY_CLIP_EDIT, hook: { text: '', seconds: 3 } };
+    expect(sectionIsOwn(draft, 'hook')).toBe(true);
+    expect(resetSection(draft, 'hook').hook).toBeNull();
+    expect(sectionIsOwn(draft, 'brand')).toBe(false);
+  });
+
+  it('looks for the camera only for the automatic layout with no rectangle drawn', () => {
+    const auto = effectiveValues(EMPTY_CLIP_EDIT, fallbackValues('clip', { ...STREAMER_STUDIO_DEFAULTS, layout: 'auto' }, 12));
+    expect(looksForCamera('clip', auto)).toBe(true);
+    expect(looksForCamera('clip', { ...auto, facecam: { x: 0, y: 0, w: 0.2, h: 0.2 } })).toBe(false);
+    expect(looksForCamera('clip', { ...auto, facecam_off: true })).toBe(false);
+    expect(looksForCamera('clip', { ...auto, layout: 'blur' })).toBe(false);
+    expect(looksForCamera('clip', { ...auto, format: 'horizontal' })).toBe(false);
+    expect(looksForCamera('streamer', { ...auto, format: 'horizontal' })).toBe(true);
   });
 });

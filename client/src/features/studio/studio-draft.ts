@@ -1,5 +1,6 @@
 import {
   CLIP_OVERRIDE_KEYS,
+  DEFAULT_BRAND,
   EMPTY_CLIP_EDIT,
   pickStudio,
   STREAMER_STUDIO_DEFAULTS,
@@ -9,6 +10,8 @@ import {
   type ClipFormat,
   type ClipEditChanges,
   type ClipOverrideKey,
+  type Brand,
+  type Hook,
   type Rect,
   type StreamerStudio,
   type UpdateStreamerInput,
@@ -43,6 +46,8 @@ export const SECTION_FIELDS = {
   captions: ['caption_style'],
   trim: ['trim_start', 'trim_end'],
   audio: ['normalize_audio'],
+  hook: ['hook'],
+  brand: ['brand'],
 } as const satisfies Record<string, readonly StudioField[]>;
 export type StudioSection = keyof typeof SECTION_FIELDS;
 
@@ -126,4 +131,24 @@ export function draftProblem(mode: StudioMode, values: StudioValues, durationSec
   if (split) return 'The facecam + gameplay layout needs a facecam region: draw one on the frame';
   if (mode === 'clip') return trimProblem(values.trim_start, values.trim_end, durationSec);
   return null;
+}
+
+/**
+ * The title card a clip shows, by the server's rule (its render plan): the clip's own hook (empty
+ * text: none on this clip); else, when its streamer turns hooks on, the clip's suggested hook, or
+ * the streamer's text.
+ */
+export function clipHookCard(own: Hook | null, streamer: Hook | null, suggestion: string | null): Hook | null {
+  if (own) return own.text.trim() ? own : null;
+  if (!streamer) return null;
+  const text = suggestion?.trim() || streamer.text;
+  return text ? { text, seconds: streamer.seconds } : null;
+}
+
+/** What the brand fields show when no brand is set: the defaults, with nothing drawn. */
+export const NO_BRAND: Brand = { ...DEFAULT_BRAND, logo: false, outro_seconds: 0 };
+
+/** The camera `auto` looks for: only when the layout is auto and no rectangle is drawn (a drawn one always wins). */
+export function looksForCamera(mode: StudioMode, values: StudioValues): boolean {
+  return showsLayouts(mode, values) && values.layout === 'auto' && values.facecam === null && !values.facecam_off;
 }

@@ -8,13 +8,16 @@ import { Slider } from '@/components/ui/slider';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { studioTabOf } from '@/lib/paths';
 import { cn } from '@/lib/utils';
-import { useClipFrame, useClipPreview, useClipRender, useSaveClipEdit, useSaveStreamerStudio, imageFailureText } from '@/api/studio';
+import { useCameraDetection, useClipFrame, useClipPreview, useClipRender, useSaveClipEdit, useSaveStreamerStudio, imageFailureText } from '@/api/studio';
+import { BrandSection } from './brand-section';
+import type { CameraLook } from './camera-panel';
+import { HookSection } from './hook-section';
 import { CaptionsSection } from './captions-section';
 import { LayoutSection } from './layout-section';
 import { PreviewPanel } from './preview-panel';
-import { RegionEditor, type RegionSpec } from './region-editor';
+import { RegionEditor, type FoundCamera, type RegionSpec } from './region-editor';
 import { RenderButton, RenderProgress, useRenderEndingToast } from './render-bar';
-import { clipChanges, previewRequest, savedDraft, showsLayouts, streamerChanges, type StudioMode } from './studio-draft';
+import { clipChanges, looksForCamera, previewRequest, savedDraft, showsLayouts, streamerChanges, type StudioMode } from './studio-draft';
 import { AudioSection, DraftProblem, TrimSection } from './trim-audio-section';
 import { formatSeconds } from './trim-timeline';
 import { TranscriptEditor } from './transcript/transcript-editor';
@@ -25,6 +28,8 @@ interface StudioEditorProps {
   clip: ClipDetails;
   /** The clip's streamer: its name (for streamer mode's save) and saved settings. */
   streamerName: string;
+  /** How the streamer is shown (its Twitch display name). */
+  streamerTitle: string;
   streamer: StreamerStudio;
   /** Tells the page (its header) whether there are unsaved changes and how to save them. */
   header: (actions: ReactNode) => ReactNode;
@@ -44,13 +49,38 @@ function CropWindow({ focus, aspect }: { focus: number; aspect: number }) {
   );
 }
 
+/** The regions a render uses: split's, and auto's once a facecam rectangle is drawn (it wins over detection). */
 function regionsOf(editor: Editor): RegionSpec[] {
   const { values } = editor;
-  if (!showsLayouts(editor.mode, values) || values.layout !== 'split') return [];
+  const drawnAuto = values.layout === 'auto' && values.facecam !== null && !values.facecam_off;
+  if (!showsLayouts(editor.mode, values) || !(values.layout === 'split' || drawnAuto)) return [];
   const regions: RegionSpec[] = [{ id: 'gameplay', label: 'Gameplay', rect: values.gameplay, tone: 'gameplay' }];
   // Drawn last so it sits on top: the camera is usually a corner inside the gameplay.
   if (values.facecam && !values.facecam_off) regions.push({ id: 'facecam', label: 'Facecam', rect: values.facecam, tone: 'facecam' });
   return regions;
+}
+
+/**
+ * The camera the `auto` layout would find while it looks (no rectangle drawn): a clip's last render
+ * already says (shown without asking, until "Look again"); otherwise the server is asked once.
+ */
+function useCameraLook(editor: Editor, clip: ClipDetails, streamerName: string): CameraLook {
+  const looking = looksForCamera(editor.mode, editor.values);
+  const known = editor.mode === 'clip' ? clip.detected : null;
+  const [asked, setAsked] = useState(false);
+  const target = editor.mode === 'clip' ? ({ mode: 'clip', clipId: clip.clip_id } as const) : ({ mode: 'streamer', name: streamerName } as const);
+  const detection = useCameraDetection(target, looking && (known === null || asked));
+  const fromRender = known !== null && !asked;
+  return {
+    found: fromRender ? known : detection.found,
+    looking: !fromRender && detection.looking,
+    error: fromRender ? null : detection.error,
+    fromRender,
+    find: () => {
+      setAsked(true);
+      detection.find();
+    },
+  };
 }
 
 /** Asks before leaving the page (in the app, or closing the tab) with unsaved changes. */
@@ -84,7 +114,7 @@ function useSaveDraft(editor: Editor, clip: ClipDetails, streamerName: string, s
   return { save, saving: clipSave.saving || streamerSave.saving };
 }
 
-export function StudioEditor({ mode, clip, streamerName, streamer, header }: StudioEditorProps) {
+export function StudioEditor({ mode, clip, streamerName, streamerTitle, streamer, header }: StudioEditorProps) {
   const editor = useStudioEditor({ mode, clipEdit: clip.edit, durationSec: clip.duration, downloadedFormat: clip.downloaded_format, streamer });
   const { values } = editor;
   const [t, setT] = useState(() => Math.round(((clip.trim_start + clip.trim_end) / 2) * 10) / 10);
@@ -96,6 +126,14 @@ export function StudioEditor({ mode, clip, streamerName, streamer, header }: Stu
   useRenderEndingToast(clip.render, clip.updated_at);
   const blocker = useLeaveGuard(editor.dirty && !saving);
   const scrubberId = useId();
+  const look = useCameraLook(editor, clip, streamerName);
+  const found: FoundCamera | null = looksForCamera(mode, values) && look.found?.facecam ? { rect: look.found.facecam, confidence: look.found.confidence } : null;
+  const [focusRegion, setFocusRegion] = useState<RegionSpec['id'] | null>(null);
+  // Taking the found camera draws it: split with it as the facecam, draggable from there on.
+  const takeCamera = (rect: Rect, adjust: boolean) => {
+    editor.patch({ layout: 'split', facecam: rect });
+    setFocusRegion(adjust ? 'facecam' : null);
+  };
   const [search] = useSearchParams();
   // A link may open a tab (the clip details' "Edit transcript"); the streamer's studio has no transcript.
   const asked = studioTabOf(search);
@@ -141,6 +179,8 @@ export function StudioEditor({ mode, clip, streamerName, streamer, header }: Stu
             loading={frame.loading}
             error={frame.error ? imageFailureText(frame.error) : null}
             onAspect={setAspect}
+            found={found}
+            focusId={focusRegion}
           />
           <div className="flex items-center gap-3">
             <label htmlFor={scrubberId} className="shrink-0 text-sm font-medium">
@@ -154,13 +194,16 @@ export function StudioEditor({ mode, clip, streamerName, streamer, header }: Stu
           <PreviewPanel image={preview} vertical={vertical} at={at} safeZone={values.caption_style.safe_zone} />
         </div>
         <Tabs defaultValue={initialTab} className="min-w-0">
-          {/* Two rows of two on a phone: four tabs in one row would not fit 390 px. */}
-          <TabsList className={cn('grid h-auto gap-1', mode === 'clip' ? 'grid-cols-2 sm:grid-cols-4' : 'grid-cols-3')}>
+          {/* Rows of three (clip) or two (streamer) on a phone: five tabs in one row would not fit 390 px. */}
+          <TabsList className={cn('grid h-auto gap-1', mode === 'clip' ? 'grid-cols-3 sm:grid-cols-5' : 'grid-cols-2 sm:grid-cols-4')}>
             <TabsTrigger value="layout" className="h-8">
               Layout
             </TabsTrigger>
             <TabsTrigger value="captions" className="h-8">
               Captions
+            </TabsTrigger>
+            <TabsTrigger value="brand" className="h-8">
+              Hook & brand
             </TabsTrigger>
             <TabsTrigger value="trim" className="h-8">
               {mode === 'clip' ? 'Trim & audio' : 'Audio'}
@@ -173,10 +216,14 @@ export function StudioEditor({ mode, clip, streamerName, streamer, header }: Stu
           </TabsList>
           <div className="rounded-xl border bg-card p-4 shadow-xs sm:p-5">
             <TabsContent value="layout">
-              <LayoutSection editor={editor} />
+              <LayoutSection editor={editor} look={look} onUseCamera={takeCamera} />
             </TabsContent>
             <TabsContent value="captions">
               <CaptionsSection editor={editor} />
+            </TabsContent>
+            <TabsContent value="brand" className="space-y-8">
+              <HookSection editor={editor} suggestion={clip.hook_suggestion} />
+              <BrandSection editor={editor} streamerName={streamerName} streamerTitle={streamerTitle} clipId={clip.clip_id} />
             </TabsContent>
             <TabsContent value="trim" className="space-y-8">
               {mode === 'clip' && <TrimSection editor={editor} clip={clip} />}

@@ -79,7 +79,7 @@ function StudioScreen({ clipId, streamerName }: StudioScreenProps) {
     </div>
   );
   // Keyed by what is edited: another clip or streamer starts from its own saved settings.
-  return <StudioEditor key={`${mode}:${clip.clip_id}:${streamerName ?? ''}`} mode={mode} clip={clip} streamerName={owner.streamer?.name ?? clip.streamer} streamer={owner.defaults} header={header} />;
+  return <StudioEditor key={`${mode}:${clip.clip_id}:${streamerName ?? ''}`} mode={mode} clip={clip} streamerName={owner.streamer?.name ?? clip.streamer} streamerTitle={shownName} streamer={owner.defaults} header={header} />;
 }
 
 /**

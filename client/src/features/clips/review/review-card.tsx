@@ -30,6 +30,7 @@ import { CommercialDisclosure } from '../shared/commercial-disclosure';
 import { ConsentLine } from '../shared/consent-line';
 import { DescriptionEditor } from '../shared/description-editor';
 import { DescriptionOptions } from '../shared/description-options';
+import { HookField } from './hook-field';
 import { InstagramOptions } from '../shared/instagram-options';
 import { instagramOptionsProblem } from '../shared/instagram-posting';
 
@@ -125,6 +126,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
             />
           </div>
           <DescriptionEditor label="Description" rows={3} value={description} onChange={setDescription} />
+          <HookField clip={clip} />
           <fieldset className="space-y-2">
             <legend className="mb-2 text-sm font-medium">Post to</legend>
             {accounts.length === 0 ? (
