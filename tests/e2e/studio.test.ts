@@ -406,6 +406,14 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     const streamer = await db().selectFrom('streamers').selectAll().where('name', '=', STREAMER).executeTakeFirstOrThrow();
     expect(streamer).toMatchObject({ normalize_audio: false });
     expect(JSON.stringify(streamer)).toContain('"preset":"bold"');
+
+    // The saved toast offers the new look to the streamer's clips not yet posted: one re-render each.
+    await toast('Streamer defaults saved').getByRole('button', { name: 'Apply to clips not yet posted' }).click();
+    const applied = toast(`of ${STREAMER} again with the new look`);
+    await applied.waitFor();
+    expect(await applied.textContent()).toMatch(/Rendering \d+ clips? of /);
+    const requests = await db().selectFrom('subtitle_requests').innerJoin('clips', 'clips.id', 'subtitle_requests.clip_row_id').select(['subtitle_requests.kind']).where('clips.streamer_id', '=', streamer.id).where('subtitle_requests.kind', '=', 'render').execute();
+    expect(requests.length).toBeGreaterThan(0);
   });
 
   it('shows a trimmed clip with its rendered length on its card', async () => {

@@ -12,6 +12,9 @@ export const studioMessages = {
   saved: 'Studio settings saved',
   saveFailed: 'Failed to save studio settings',
   streamerSaved: 'Streamer defaults saved',
+  applyToClips: 'Apply to clips not yet posted',
+  applyFailed: 'Failed to render the clips again',
+  stopAll: 'Stop',
   renderFailed: 'Failed to start the render',
   rendered: 'Rendered again: the new video is ready',
   renderEndedFailed: 'The render failed',
@@ -84,23 +87,48 @@ export function useSaveClipEdit(clipId: string) {
   return { save, saving: isPending, error };
 }
 
-/** Saves a streamer's studio defaults (only the fields given change). */
+/**
+ * The streamer's new look applied to its clips not yet posted (one re-render each, each clip showing
+ * its progress), from the saved toast's action; the toast that says so can stop them all.
+ */
+function useApplyLook(name: string) {
+  const utils = trpc.useUtils();
+  const refresh = () => void utils.clips.list.invalidate();
+  const stop = trpc.subtitles.stopStreamerRenders.useMutation({
+    onSuccess: (result) => toast.success(result.message),
+    onError: (error) => toastFailure(error, { fallback: studioMessages.stopFailed, offline: studioMessages.offline, prefixed: conflictMessage(error) === null }),
+    onSettled: refresh,
+  });
+  const apply = trpc.subtitles.renderStreamer.useMutation({
+    onSuccess: (result) => {
+      if (result.queued === 0) toast.info(result.message);
+      else toast.info(result.message, { action: { label: studioMessages.stopAll, onClick: () => stop.mutate({ name }) } });
+    },
+    onError: (error) => toastFailure(error, { fallback: studioMessages.applyFailed, offline: studioMessages.offline, prefixed: true }),
+    onSettled: refresh,
+  });
+  const { mutate } = apply;
+  return useCallback(() => mutate({ name }), [mutate, name]);
+}
+
+/** Saves a streamer's studio defaults (only the fields given change), offering to apply them to its clips not yet posted. */
 export function useSaveStreamerStudio(name: string) {
   const utils = trpc.useUtils();
   const mutation = trpc.streamers.update.useMutation({ onSuccess: () => void utils.streamers.list.invalidate() });
   const { mutateAsync, isPending } = mutation;
+  const applyLook = useApplyLook(name);
   const save = useCallback(
     async (changes: Omit<UpdateStreamerInput, 'name'>): Promise<Streamer | null> => {
       try {
         const saved = await mutateAsync({ name, ...changes });
-        toast.success(studioMessages.streamerSaved);
+        toast.success(studioMessages.streamerSaved, { action: { label: studioMessages.applyToClips, onClick: applyLook } });
         return saved;
       } catch (failure) {
         toastFailure(failure, { fallback: streamerMessages.saveFailed, offline: studioMessages.offline, prefixed: conflictMessage(failure) === null });
         return null;
       }
     },
-    [mutateAsync, name],
+    [mutateAsync, name, applyLook],
   );
   return { save, saving: isPending };
 }

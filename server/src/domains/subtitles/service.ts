@@ -1,8 +1,10 @@
 import { ALREADY_GENERATING_SUBTITLES } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import { findClipRow, findClipWithMedia } from '../clips/service.ts';
-import { badGateway, conflict, notFound, serviceRestarting, stillWorking } from '../../platform/errors.ts';
+import { findClipRow, findClipWithMedia, newestClipsWithMedia } from '../clips/service.ts';
+import { postedTo } from '../publishing/service.ts';
+import { findStreamer } from '../streamers/service.ts';
+import { AppError, badGateway, conflict, notFound, serviceRestarting, stillWorking } from '../../platform/errors.ts';
 import { HELD_CALL_LIMIT_MS } from '../deps.ts';
 import { pause } from '../../platform/pause.ts';
 import type { RenderJobKind } from '../../platform/db/schema.ts';
@@ -108,4 +110,51 @@ export async function awaitSubtitles(db: Db, requestId: string, options: WaitOpt
     if (Date.now() > deadline || options.signal?.aborted) throw stillWorking(SUBTITLES_CARRY_ON);
     await pause(POLL_MS, options.signal, options.stopping);
   }
+}
+
+/** A streamer's clips are this many at most when its look is applied to them all. */
+const LOOK_CLIPS_MAX = 500;
+
+/** Posts that count as the clip being out (or on its way): a clip with only failed or canceled ones is not posted yet. */
+const POSTED_STATUSES = new Set<string>(['queued', 'uploading', 'processing', 'sent_to_inbox', 'published', 'scheduled']);
+
+/** The streamer's clips whose files are kept and that have not been posted anywhere yet. */
+async function unpostedClipsOf(db: Db, userId: string, streamerId: string) {
+  const clips = await newestClipsWithMedia(db, userId, streamerId, LOOK_CLIPS_MAX);
+  const posts = await postedTo(db, clips.map((clip) => clip.id));
+  return clips.filter((clip) => !(posts.get(clip.id) ?? []).some((post) => POSTED_STATUSES.has(post.status)));
+}
+
+/**
+ * POST /api/streamers/{name}/render: the streamer's changed look (layout, regions, captions, brand)
+ * applied to its clips not yet posted: one re-render each, queued through the render slots, each
+ * clip showing its progress. A clip already rendering or subtitling is left to finish.
+ */
+export async function renderStreamerClips(db: Db, userId: string, name: string): Promise<{ message: string; queued: number; busy: number }> {
+  const streamer = await findStreamer(db, userId, name);
+  const clips = await unpostedClipsOf(db, userId, streamer.id);
+  let queued = 0;
+  let busy = 0;
+  for (const clip of clips) {
+    try {
+      await queueRequest(db, userId, clip.clip_id, { kind: 'render' });
+      queued += 1;
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+      busy += 1;
+    }
+  }
+  if (queued === 0 && busy === 0) return { message: `No clips of ${streamer.name} are waiting to be posted`, queued, busy };
+  const already = busy ? ` (${busy} already rendering)` : '';
+  return { message: `Rendering ${queued} clip${queued === 1 ? '' : 's'} of ${streamer.name} again with the new look${already}`, queued, busy };
+}
+
+/** POST /api/streamers/{name}/render/stop: stops every queued or running re-render of the streamer's clips; each keeps its previous video. */
+export async function stopStreamerRenders(db: Db, userId: string, name: string): Promise<{ message: string; stopped: number }> {
+  const streamer = await findStreamer(db, userId, name);
+  const clips = await newestClipsWithMedia(db, userId, streamer.id, LOOK_CLIPS_MAX);
+  let stopped = 0;
+  for (const clip of clips) if (await stopActiveRender(db, clip.id, RENDER_STOPPED)) stopped += 1;
+  if (stopped === 0) throw conflict(`No renders of ${streamer.name} are running`);
+  return { message: `Stopped ${stopped} render${stopped === 1 ? '' : 's'} of ${streamer.name}: those clips keep their previous video`, stopped };
 }

@@ -1,8 +1,8 @@
-import { clipIdInput, whisperModelName } from '@clipshift/shared';
+import { clipIdInput, streamerNameInput, whisperModelName } from '@clipshift/shared';
 import { z } from 'zod';
 import { whisperModelFor } from '../../domains/settings/service.ts';
 import { authedProcedure, router, validated } from '../trpc.ts';
-import { awaitSubtitles, requestRender, requestSubtitles, stopRender } from '../../domains/subtitles/service.ts';
+import { awaitSubtitles, renderStreamerClips, requestRender, requestSubtitles, stopRender, stopStreamerRenders } from '../../domains/subtitles/service.ts';
 
 const subtitleInput = z.object({
   id: z.string().trim().min(1).max(200),
@@ -32,4 +32,14 @@ export const subtitlesRouter = router({
     .input(clipIdInput)
     .output(validated(messageOutput))
     .mutation(({ ctx, input }) => stopRender(ctx.deps.db, ctx.user.id, input.id)),
+
+  renderStreamer: authedProcedure
+    .input(streamerNameInput)
+    .output(validated(z.object({ message: z.string(), queued: z.number().int(), busy: z.number().int() })))
+    .mutation(({ ctx, input }) => renderStreamerClips(ctx.deps.db, ctx.user.id, input.name)),
+
+  stopStreamerRenders: authedProcedure
+    .input(streamerNameInput)
+    .output(validated(z.object({ message: z.string(), stopped: z.number().int() })))
+    .mutation(({ ctx, input }) => stopStreamerRenders(ctx.deps.db, ctx.user.id, input.name)),
 });
