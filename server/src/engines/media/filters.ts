@@ -1,3 +1,4 @@
+import type { EmojiPlacement } from './captions/ass.ts';
 import { DEFAULT_CROP_FOCUS, MAX_SPLIT_RATIO, MIN_SPLIT_RATIO, type Rect } from '@clipshift/shared';
 import type { ProbeResult } from './probe.ts';
 
@@ -26,14 +27,7 @@ export type VerticalLayoutSpec =
 
 
 /** A picture laid over the captions (a colour emoji): pixels of the output frame, seconds of its timeline. */
-export interface ImageOverlay {
-  image: string;
-  x: number;
-  y: number;
-  size: number;
-  start: number;
-  end: number;
-}
+export type ImageOverlay = EmojiPlacement;
 
 /** The streamer's logo: fitted into a `box`-pixel square, at `opacity`, placed by overlay expressions. */
 export interface LogoOverlay {
