@@ -79,12 +79,12 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await page.getByRole('button', { name: 'Add Streamer' }).click();
     const dialog = addDialog();
     await dialog.waitFor();
-    // The spec's defaults: limit 10, vertical (blurred), auto-detect, no schedule, no automation.
+    // The spec's defaults: limit 10, vertical (the automatic layout), auto-detect, no schedule, no automation.
     expect(await dialog.getByLabel('Streamer name').inputValue()).toBe('');
     expect(await dialog.getByLabel('Clip limit').inputValue()).toBe('10');
     expect(await dialog.getByRole('radio', { name: /^Vertical/ }).isChecked()).toBe(true);
     expect(await dialog.getByRole('radio', { name: /^Horizontal/ }).isChecked()).toBe(false);
-    expect(await dialog.getByRole('radio', { name: /^Blurred background/ }).isChecked()).toBe(true);
+    expect(await dialog.getByRole('radio', { name: /^Automatic/ }).isChecked()).toBe(true);
     expect(await dialog.getByRole('combobox', { name: 'Language' }).textContent()).toContain('Auto-detect');
     for (const name of ['Download on a schedule', 'Auto subtitles', 'Auto publish']) {
       expect(await dialog.getByRole('switch', { name }).getAttribute('aria-checked')).toBe('false');
@@ -125,7 +125,7 @@ describe('streamers and the dashboard: add, download, busy rules, edit, delete',
     await added.waitFor();
     await added.getByText('Auto-detect').waitFor();
     await added.getByText('No schedule').waitFor();
-    await added.getByText('Vertical · Blurred background').waitFor();
+    await added.getByText('Vertical · Automatic').waitFor();
     await added.getByText('2 clips').waitFor();
     await added.getByText('No linked accounts').waitFor();
     expect(await added.getByRole('button', { name: `Manage accounts of ${TITLE}` }).isEnabled()).toBe(true);

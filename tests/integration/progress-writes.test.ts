@@ -48,11 +48,12 @@ describe('progress writes (at most one a second, the latest value)', () => {
 
 describe('a subtitle job as the clip shows it', () => {
   it('spreads the stages over the percent, in order', () => {
+    // Described before the render: the suggested hook can title the clip in the same encode.
     expect(jobPercent('transcribing', 0)).toBe(0);
-    expect(jobPercent('transcribing', 1)).toBe(jobPercent('rendering', 0));
+    expect(jobPercent('transcribing', 1)).toBe(jobPercent('describing', 0));
+    expect(jobPercent('describing', 1)).toBe(jobPercent('rendering', 0));
     expect(jobPercent('rendering', 0.5)).toBeGreaterThan(jobPercent('rendering', 0));
-    expect(jobPercent('rendering', 1)).toBe(jobPercent('describing', 0));
-    expect(jobPercent('describing', 1)).toBeLessThan(100);
+    expect(jobPercent('rendering', 1)).toBeLessThan(100);
     expect(jobPercent('rendering', 7)).toBe(jobPercent('rendering', 1));
     expect(jobPercent('rendering', Number.NaN)).toBe(jobPercent('rendering', 0));
   });

@@ -50,9 +50,9 @@ function refusal(code: string, message: string, issues?: { path: (string | numbe
 const values = (patch: Partial<StreamerFormValues> = {}): StreamerFormValues => ({ ...newStreamerValues(), name: 'pixelqueen', ...patch });
 
 describe('the streamer form', () => {
-  it('starts a new streamer with the studio defaults: classic captions, empty glossary, loudness normalised', () => {
+  it('starts a new streamer with the studio defaults: the automatic layout, classic captions, empty glossary, loudness normalised', () => {
     expect(newStreamerValues()).toMatchObject({
-      layout: 'blur',
+      layout: 'auto',
       captionStyle: { ...CAPTION_PRESET_STYLES.classic, size: '80' },
       glossary: [],
       normalizeAudio: true,

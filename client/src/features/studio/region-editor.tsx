@@ -210,7 +210,7 @@ export function RegionEditor({ frameUrl, frameAlt, regions, onChange, overlay, l
           <RegionBox key={region.id} region={region} frameRef={frameRef} hintId={hintId} onChange={(rect) => onChange(region.id, rect)} focused={focusId === region.id} />
         ))}
         {error && (
-          <p role="alert" className="absolute inset-x-2 bottom-2 rounded bg-background/90 px-2 py-1 text-xs text-destructive">
+          <p role="alert" className="absolute inset-x-2 bottom-2 rounded bg-background px-2 py-1 text-xs text-destructive">
             {error}
           </p>
         )}

@@ -1,6 +1,6 @@
 export { resolveMediaBinaries, type MediaBinaries } from './binaries.ts';
 export { isMediaError } from './errors.ts';
-export { type LogoOverlay, type SubtitleOverlay, type VerticalLayoutSpec } from './filters.ts';
+export { type SubtitleOverlay, type VerticalLayoutSpec } from './filters.ts';
 export { configureRendering, renderEncoder } from './planner.ts';
 export { type LoudnessReading } from './loudness.ts';
 export { type Trim } from './trim.ts';
@@ -9,5 +9,5 @@ export { clipThumbnail, outputFrame, previewFrame, renderClip, type ClipLayout }
 export { shiftWords, writeAssFile } from './captions/ass.ts';
 export { captionFontsDir, isCaptionFont, selectableFonts } from './captions/fonts.ts';
 export { assOptionsForStyle, type CaptionFrame } from './captions/style.ts';
-export { CAMERA_CONFIDENCE, detectCamera, type CameraDetection, type DetectCameraRequest } from './camera/detect.ts';
+export { detectCamera } from './camera/detect.ts';
 export { hookAssLines, logoPlacement, withHook, type HookCard } from './captions/title.ts';
