@@ -407,13 +407,20 @@ describe('studio: regions, live preview, save, render, trim, streamer defaults',
     expect(streamer).toMatchObject({ normalize_audio: false });
     expect(JSON.stringify(streamer)).toContain('"preset":"bold"');
 
-    // The saved toast offers the new look to the streamer's clips not yet posted: one re-render each.
-    await toast('Streamer defaults saved').getByRole('button', { name: 'Apply to clips not yet posted' }).click();
-    const applied = toast(`of ${STREAMER} again with the new look`);
-    await applied.waitFor();
-    expect(await applied.textContent()).toMatch(/Rendering \d+ clips? of /);
-    const requests = await db().selectFrom('subtitle_requests').innerJoin('clips', 'clips.id', 'subtitle_requests.clip_row_id').select(['subtitle_requests.kind']).where('clips.streamer_id', '=', streamer.id).where('subtitle_requests.kind', '=', 'render').execute();
-    expect(requests.length).toBeGreaterThan(0);
+    // The saved toast offers the new look to the streamer's clips not yet posted: one re-render
+    // each, which the toast saying so can stop. (The clip is the streamer's for this step only.)
+    await db().updateTable('clips').set({ streamer_id: streamer.id }).where('id', '=', clipRowId).execute();
+    try {
+      await toast('Streamer defaults saved').getByRole('button', { name: 'Apply to clips not yet posted' }).click();
+      const applied = toast(`Rendering 1 clip of ${STREAMER} again with the new look`);
+      await applied.waitFor();
+      await applied.getByRole('button', { name: 'Stop' }).click();
+      await toast(`Stopped 1 render of ${STREAMER}: those clips keep their previous video`).waitFor();
+      const requests = await db().selectFrom('subtitle_requests').select(['kind', 'status']).where('clip_row_id', '=', clipRowId).orderBy('created_at', 'desc').execute();
+      expect(requests[0]).toEqual({ kind: 'render', status: 'stopped' });
+    } finally {
+      await db().updateTable('clips').set({ streamer_id: null }).where('id', '=', clipRowId).execute();
+    }
   });
 
   it('shows a trimmed clip with its rendered length on its card', async () => {
