@@ -87,4 +87,14 @@ describe('REST streamer logo', () => {
     expect((await send(alice, 'PUT', '/api/streamers/nobody/logo', png, { 'content-type': 'image/png' })).status).toBe(404);
     expect((await send(alice, 'PUT', '/api/streamers/branded/logo', png, { 'content-type': 'image/png', origin: 'https://evil.example' })).status).toBe(403);
   });
+
+  it("deletes the logo's file with its streamer", async () => {
+    expect((await alice.post('/api/streamers', { name: 'shortlived' })).status).toBe(201);
+    expect((await send(alice, 'PUT', '/api/streamers/shortlived/logo', png, { 'content-type': 'image/png' })).status).toBe(200);
+    const { logo_key: key } = await app.deps.db.selectFrom('streamers').select('logo_key').where('name', '=', 'shortlived').executeTakeFirstOrThrow();
+    expect(key).not.toBeNull();
+    expect(await app.deps.storage.head(key!)).not.toBeNull();
+    expect((await alice.request('DELETE', '/api/streamers/shortlived')).status).toBe(200);
+    expect(await app.deps.storage.head(key!)).toBeNull();
+  });
 });

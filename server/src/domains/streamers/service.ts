@@ -2,6 +2,7 @@ import { completeCaptionStyle, pickStudio, STREAMER_STUDIO_DEFAULTS, STUDIO_SETT
 import type { Insertable } from 'kysely';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { StreamersTable } from '../../platform/db/schema.ts';
+import type { MediaStorage } from '../../platform/storage/index.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { badGateway, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { publicReason } from '../../platform/public-reason.ts';
@@ -265,14 +266,17 @@ export async function updateStreamer(db: Db, userId: string, input: UpdateStream
 }
 
 /** Deletes the streamer and its schedule; its clips stay in the library. */
-export async function deleteStreamer(db: Db, userId: string, name: string, isDownloading: IsDownloading): Promise<string> {
-  return db.transaction().execute(async (trx) => {
-    const row = await findStreamer(trx, userId, name, { lock: true });
-    if (await isDownloading(trx, row.id)) throw conflict(cannotDeleteWhileDownloading(row.name));
-    await removeJob(trx, scheduleJobKey(row.id));
-    await deleteStreamerRow(trx, row.id);
-    return row.name;
+/** Deletes the streamer (its clips stay in the library), then its logo file once nothing points at it. */
+export async function deleteStreamer(deps: { db: Db; storage: MediaStorage }, userId: string, name: string, isDownloading: IsDownloading): Promise<string> {
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const found = await findStreamer(trx, userId, name, { lock: true });
+    if (await isDownloading(trx, found.id)) throw conflict(cannotDeleteWhileDownloading(found.name));
+    await removeJob(trx, scheduleJobKey(found.id));
+    await deleteStreamerRow(trx, found.id);
+    return found;
   });
+  if (row.logo_key) await deps.storage.delete([row.logo_key]);
+  return row.name;
 }
 
 /** Moves a schedule forward after it fired (or was skipped because a run was going). */

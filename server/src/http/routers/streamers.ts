@@ -32,7 +32,7 @@ export const streamersRouter = router({
     .input(streamerNameInput)
     .output(validated(z.object({ message: z.string() })))
     .mutation(async ({ ctx, input }) => {
-      const name = await deleteStreamer(ctx.deps.db, ctx.user.id, input.name, hasActiveRun);
+      const name = await deleteStreamer(ctx.deps, ctx.user.id, input.name, hasActiveRun);
       await recordLog(ctx.deps.db, ctx.deps.logger, { level: 'INFO', logger: 'streamers', message: `Deleted streamer ${name}`, userId: ctx.user.id });
       return { message: `Streamer ${name} deleted successfully` };
     }),
