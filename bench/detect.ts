@@ -6,8 +6,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CAMERA_CONFIDENCE, detectCamera, probe, resolveMediaBinaries, type ProbeResult } from '../server/src/engines/media/index.ts';
-import { DEFAULT_CAMERA_SAMPLES } from '../server/src/engines/media/camera/detect.ts';
+import { detectCamera, probe, resolveMediaBinaries, type ProbeResult } from '../server/src/engines/media/index.ts';
+import { CAMERA_CONFIDENCE, DEFAULT_CAMERA_SAMPLES } from '../server/src/engines/media/camera/detect.ts';
 import { evenRateArgs, seekArgs, type SampleRequest } from '../server/src/engines/media/camera/frames.ts';
 import { iou, makeDetectionSet, makeSource, type SourceSpec } from '../tests/helpers/camera-sources.ts';
 import { bareFfmpeg, cpuSecondsSoFar } from './lib/ffmpeg.ts';

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { rectSchema } from '@clipshift/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAMERA_CONFIDENCE, detectCamera, isMediaError, probe, resolveMediaBinaries, type CameraDetection } from '../../server/src/engines/media/index.ts';
+import { detectCamera, isMediaError, probe, resolveMediaBinaries } from '../../server/src/engines/media/index.ts';
+import { CAMERA_CONFIDENCE, type CameraDetection } from '../../server/src/engines/media/camera/detect.ts';
 import { sampleFrames } from '../../server/src/engines/media/camera/frames.ts';
 import { DETECTION_SET, FULL_HD_SOURCE, iou, makeDetectionSet, makeSource, type DetectionCase, type SourceSpec } from '../helpers/camera-sources.ts';
 
