@@ -46,6 +46,8 @@ export interface SourceSpec {
   camera: CameraSpec | null;
   /** Frames between keyframes; small by default so short clips still have many (as Twitch's 2 s GOP gives long ones). */
   gop?: number;
+  /** Frames a second (default 16: the detection set decodes fast; a benchmark's source takes Twitch's 60). */
+  rate?: number;
 }
 
 export interface DetectionCase {
@@ -111,30 +113,30 @@ function even(value: number): number {
 }
 
 /** Moving pictures that stand in for a game, each at the frame's size. */
-function gameplayGraph(kind: Gameplay, width: number, height: number): string {
+function gameplayGraph(kind: Gameplay, width: number, height: number, rate: number): string {
   const small = `${even(width / 4)}x${even(height / 4)}`;
   const grain = 'format=yuv420p,noise=alls=4:allf=t';
   switch (kind) {
     case 'testsrc2':
-      return `testsrc2=size=${width}x${height}:rate=${RATE},${grain}`;
+      return `testsrc2=size=${width}x${height}:rate=${rate},${grain}`;
     case 'mandelbrot':
       // Rendered small and scaled: a full-size fractal costs seconds a frame.
-      return `mandelbrot=size=${small}:rate=${RATE}:start_scale=2:end_scale=0.05:end_pts=200,scale=${width}:${height},${grain}`;
+      return `mandelbrot=size=${small}:rate=${rate}:start_scale=2:end_scale=0.05:end_pts=200,scale=${width}:${height},${grain}`;
     case 'life':
-      return `life=size=${small}:rate=${RATE}:mold=10:life_color=#30c050:death_color=#803020:mold_color=#101820:ratio=0.3,scale=${width}:${height}:flags=neighbor,${grain}`;
+      return `life=size=${small}:rate=${rate}:mold=10:life_color=#30c050:death_color=#803020:mold_color=#101820:ratio=0.3,scale=${width}:${height}:flags=neighbor,${grain}`;
     case 'cellauto':
-      return `cellauto=size=${small}:rate=${RATE}:rule=110:random_fill_ratio=0.5:scroll=1,scale=${width}:${height}:flags=neighbor,format=yuv420p,hue=H=t*40:s=3,${grain}`;
+      return `cellauto=size=${small}:rate=${rate}:rule=110:random_fill_ratio=0.5:scroll=1,scale=${width}:${height}:flags=neighbor,format=yuv420p,hue=H=t*40:s=3,${grain}`;
     case 'scroll':
       // A side-scroller: a wide pattern panned across the frame, unevenly (an even pan can line up
       // with the sampling so that the pattern looks still).
-      return `testsrc=size=${2 * width}x${height}:rate=${RATE},crop=${width}:${height}:x='mod(t*${Math.round(width / 3)}+${Math.round(width / 12)}*sin(t*1.7),${width})':y=0,${grain}`;
+      return `testsrc=size=${2 * width}x${height}:rate=${rate},crop=${width}:${height}:x='mod(t*${Math.round(width / 3)}+${Math.round(width / 12)}*sin(t*1.7),${width})':y=0,${grain}`;
     case 'plasma':
-      return `color=c=black:size=${width}x${height}:rate=${RATE},format=yuv420p,geq=lum='128+60*sin((X+T*${Math.round(width / 5)})/${Math.round(width / 11)})*cos((Y-T*${Math.round(height / 6)})/${Math.round(height / 7)})+30*sin((X+Y)/${Math.round(width / 25)}+T*3)':cb='128+50*sin(X/${Math.round(width / 6)}+T)':cr='128+50*cos(Y/${Math.round(height / 5)}-T*1.3)',${grain}`;
+      return `color=c=black:size=${width}x${height}:rate=${rate},format=yuv420p,geq=lum='128+60*sin((X+T*${Math.round(width / 5)})/${Math.round(width / 11)})*cos((Y-T*${Math.round(height / 6)})/${Math.round(height / 7)})+30*sin((X+Y)/${Math.round(width / 25)}+T*3)':cb='128+50*sin(X/${Math.round(width / 6)}+T)':cr='128+50*cos(Y/${Math.round(height / 5)}-T*1.3)',${grain}`;
     case 'rotate':
-      return `testsrc=size=${width}x${height}:rate=${RATE},rotate=a=t*0.6:fillcolor=0x303060,${grain}`;
+      return `testsrc=size=${width}x${height}:rate=${rate},rotate=a=t*0.6:fillcolor=0x303060,${grain}`;
     case 'menu':
       // A nearly still scene (a menu, a loading screen): only its colours drift, under grain.
-      return `smptehdbars=size=${width}x${height}:rate=${RATE},format=yuv420p,hue=H=t*15,noise=alls=6:allf=t`;
+      return `smptehdbars=size=${width}x${height}:rate=${rate},format=yuv420p,hue=H=t*15,noise=alls=6:allf=t`;
   }
 }
 
@@ -174,7 +176,7 @@ const LOOKS = [
 ] as const;
 
 /** A webcam: a room with a shelf and a poster, and a person whose head and shoulders move in it. */
-function cameraGraph(spec: CameraSpec, width: number, height: number): string {
+function cameraGraph(spec: CameraSpec, width: number, height: number, rate: number): string {
   const look = LOOKS[spec.look % LOOKS.length]!;
   const phase = spec.look * 0.9;
   const headX = `W*(0.5+0.15*sin(T*${look.speed}+${phase}))`;
@@ -185,7 +187,7 @@ function cameraGraph(spec: CameraSpec, width: number, height: number): string {
   const poster = `between(X,W*0.7,W*0.9)*between(Y,H*0.12,H*0.45)*40`;
   const room = `${look.wall}+${look.slope}*X/W+${shelf}+${poster}`;
   const lum = `if(${head},${look.head},if(${body},${look.body},${room}))`;
-  const picture = `color=c=black:size=${width}x${height}:rate=${RATE},format=yuv420p,geq=lum='${lum}':cb=${look.cb}:cr=${look.cr},noise=alls=5:allf=t`;
+  const picture = `color=c=black:size=${width}x${height}:rate=${rate},format=yuv420p,geq=lum='${lum}':cb=${look.cb}:cr=${look.cr},noise=alls=5:allf=t`;
   const colors = spec.border > 0 ? (spec.borderColors ?? ['#ff30c0']) : [];
   const step = colors.length > 0 ? spec.border / colors.length : 0;
   // Outermost colour last: each pad wraps the previous one.
@@ -236,10 +238,11 @@ function truthOf(spec: SourceSpec): Rect | null {
 
 /** The whole filtergraph of a source: gameplay, its HUD, and the camera overlaid on top. */
 export function sourceGraph(spec: SourceSpec): string {
-  const game = [gameplayGraph(spec.gameplay, spec.width, spec.height), ...spec.hud.map((hud) => hudFilter(hud, spec.width, spec.height))].join(',');
+  const rate = spec.rate ?? RATE;
+  const game = [gameplayGraph(spec.gameplay, spec.width, spec.height, rate), ...spec.hud.map((hud) => hudFilter(hud, spec.width, spec.height))].join(',');
   if (!spec.camera) return `${game}[v]`;
   const where = placement(spec.camera, spec.width, spec.height);
-  return `${game}[game];${cameraGraph(spec.camera, where.pictureW, where.pictureH)}[cam];[game][cam]overlay=x=${where.x}:y=${where.y},format=yuv420p[v]`;
+  return `${game}[game];${cameraGraph(spec.camera, where.pictureW, where.pictureH, rate)}[cam];[game][cam]overlay=x=${where.x}:y=${where.y},format=yuv420p[v]`;
 }
 
 /** Makes (or reuses, within one folder) the H.264 file of one source. */
