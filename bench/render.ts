@@ -217,6 +217,9 @@ function report(info: ProbeResult, results: Result[], look: Look, ffmpegVersion:
   const [a, b, c, e, f, g, h, i, j] = ['a', 'b', 'c', 'e', 'f', 'g', 'h', 'i', 'j'].map(wallOf) as [number, number, number, number, number, number, number, number, number];
   const [cpuA, cpuB, cpuC, cpuE, cpuF, cpuG, cpuH, cpuI, cpuJ] = ['a', 'b', 'c', 'e', 'f', 'g', 'h', 'i', 'j'].map(cpuOf) as [number, number, number, number, number, number, number, number, number];
   const wallSpread = (key: string) => spread(results.find((result) => result.key === key)?.wall ?? []);
+  const wallsOf = (key: string) => results.find((result) => result.key === key)?.wall ?? [];
+  // i and j run back to back in each round, so each round's ratio shares that round's load.
+  const pairedLook = wallsOf('i').map((wall, round) => (wall / (wallsOf('j')[round] ?? Number.NaN)).toFixed(3)).join(', ');
   return [
     `Source: ${info.width}x${info.height} ${info.fps.toFixed(0)} fps H.264 + AAC, ${info.durationSec.toFixed(1)} s, ${((info.bitRate ?? 0) / 1e6).toFixed(1)} Mbit/s (ffmpeg testsrc2 + sine, made once in bench/out/). ` +
       `Output 1080x1920, encoder settings of every encode: \`${ENCODE_ARGS.join(' ')}\`. Median of ${RUNS} interleaved runs; realtime = clip seconds / wall seconds; CPU = user + system seconds of ffmpeg and the bench process.`,
@@ -248,7 +251,7 @@ function report(info: ProbeResult, results: Result[], look: Look, ffmpegVersion:
     `- e/a (full-size blur vs blur on a 1/8 copy): **${(e / a).toFixed(2)}x** wall, ${(cpuE / cpuA).toFixed(2)}x CPU without the tuning`,
     `- f/g (app split render vs bare ffmpeg, same graph): **${(f / g).toFixed(3)}** wall, ${(cpuF / cpuG).toFixed(3)} CPU (goal ≤ 1.05)`,
     `- h/f (loudness normalisation, measure pass, audio-only trial encodes, gain (and limiter) in the encode): **${(h / f).toFixed(3)}** wall, ${(cpuH / cpuF).toFixed(3)} CPU (goal ≤ 1.15)`,
-    `- i/j (app split render with the heaviest look vs bare ffmpeg, same graph): **${(i / j).toFixed(3)}** wall, ${(cpuI / cpuJ).toFixed(3)} CPU (goal ≤ 1.10); per-run walls spread ${wallSpread('i')} (i) and ${wallSpread('j')} (j)`,
+    `- i/j (app split render with the heaviest look vs bare ffmpeg, same graph): **${(i / j).toFixed(3)}** wall, ${(cpuI / cpuJ).toFixed(3)} CPU (goal ≤ 1.10); round by round ${pairedLook} (the slowest run of i took ${wallSpread('i')} longer than the fastest, of j ${wallSpread('j')}: the machine's load, which CPU seconds mostly escape)`,
     `- i/f (what the look costs on top of the plain split render): **${(i / f).toFixed(2)}x** wall, ${(cpuI / cpuF).toFixed(2)}x CPU`,
     '',
     'Machine:',
