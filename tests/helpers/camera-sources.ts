@@ -46,7 +46,7 @@ export interface SourceSpec {
   camera: CameraSpec | null;
   /** Frames between keyframes; small by default so short clips still have many (as Twitch's 2 s GOP gives long ones). */
   gop?: number;
-  /** Frames a second (default 16: the detection set decodes fast; a benchmark's source takes Twitch's 60). */
+  /** Frames per second (default 16: enough motion, quick to make). */
   rate?: number;
 }
 
@@ -57,7 +57,7 @@ export interface DetectionCase {
   truth: Rect | null;
 }
 
-const RATE = 16;
+const DEFAULT_RATE = 16;
 
 const w640 = { width: 640, height: 360, seconds: 6 } as const;
 const w1280 = { width: 1280, height: 720, seconds: 6 } as const;
@@ -112,8 +112,8 @@ function even(value: number): number {
   return Math.max(2, 2 * Math.round(value / 2));
 }
 
-/** Moving pictures that stand in for a game, each at the frame's size. */
-function gameplayGraph(kind: Gameplay, width: number, height: number, rate: number): string {
+/** Moving pictures that stand in for a game, each at the frame's size; `seed` fixes the random ones, so a set is the same every run. */
+function gameplayGraph(kind: Gameplay, width: number, height: number, seed: number, rate: number): string {
   const small = `${even(width / 4)}x${even(height / 4)}`;
   const grain = 'format=yuv420p,noise=alls=4:allf=t';
   switch (kind) {
@@ -123,9 +123,9 @@ function gameplayGraph(kind: Gameplay, width: number, height: number, rate: numb
       // Rendered small and scaled: a full-size fractal costs seconds a frame.
       return `mandelbrot=size=${small}:rate=${rate}:start_scale=2:end_scale=0.05:end_pts=200,scale=${width}:${height},${grain}`;
     case 'life':
-      return `life=size=${small}:rate=${rate}:mold=10:life_color=#30c050:death_color=#803020:mold_color=#101820:ratio=0.3,scale=${width}:${height}:flags=neighbor,${grain}`;
+      return `life=size=${small}:rate=${rate}:seed=${seed}:mold=10:life_color=#30c050:death_color=#803020:mold_color=#101820:ratio=0.3,scale=${width}:${height}:flags=neighbor,${grain}`;
     case 'cellauto':
-      return `cellauto=size=${small}:rate=${rate}:rule=110:random_fill_ratio=0.5:scroll=1,scale=${width}:${height}:flags=neighbor,format=yuv420p,hue=H=t*40:s=3,${grain}`;
+      return `cellauto=size=${small}:rate=${rate}:seed=${seed}:rule=110:random_fill_ratio=0.5:scroll=1,scale=${width}:${height}:flags=neighbor,format=yuv420p,hue=H=t*40:s=3,${grain}`;
     case 'scroll':
       // A side-scroller: a wide pattern panned across the frame, unevenly (an even pan can line up
       // with the sampling so that the pattern looks still).
@@ -175,8 +175,11 @@ const LOOKS = [
   { wall: 70, slope: 35, head: 165, body: 100, cb: 118, cr: 125, speed: 1.9 },
 ] as const;
 
-/** A webcam: a room with a shelf and a poster, and a person whose head and shoulders move in it. */
-function cameraGraph(spec: CameraSpec, width: number, height: number, rate: number): string {
+/**
+ * A webcam: a room with a shelf and a poster, and a person whose head and shoulders move in it; a
+ * source filtergraph (no input) of width x height plus the border, at `rate` frames a second.
+ */
+export function cameraGraph(spec: CameraSpec, width: number, height: number, rate: number): string {
   const look = LOOKS[spec.look % LOOKS.length]!;
   const phase = spec.look * 0.9;
   const headX = `W*(0.5+0.15*sin(T*${look.speed}+${phase}))`;
@@ -195,15 +198,15 @@ function cameraGraph(spec: CameraSpec, width: number, height: number, rate: numb
   return [picture, ...borders].join(',');
 }
 
-interface Placement {
+export interface Placement {
   x: number;
   y: number;
   w: number;
   h: number;
 }
 
-/** Where the overlay goes, in source pixels, border included. */
-function placement(spec: CameraSpec, width: number, height: number): Placement & { pictureW: number; pictureH: number } {
+/** Where the overlay goes, in source pixels, border included; pictureW x pictureH is the picture inside the border. */
+export function placement(spec: CameraSpec, width: number, height: number): Placement & { pictureW: number; pictureH: number } {
   const pictureW = even(spec.width * width);
   const pictureH = even(pictureW / spec.aspect);
   const border = spec.border > 0 ? (spec.borderColors?.length ?? 1) * Math.round(spec.border / (spec.borderColors?.length ?? 1)) : 0;
@@ -236,13 +239,19 @@ function truthOf(spec: SourceSpec): Rect | null {
   return { x: where.x / spec.width, y: where.y / spec.height, w: where.w / spec.width, h: where.h / spec.height };
 }
 
+/** A number from a source's name (FNV-1a), so each random generator gets its own fixed seed. */
+function seedOf(name: string): number {
+  let hash = 2166136261;
+  for (const char of name) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  return hash % 1_000_000;
+}
+
 /** The whole filtergraph of a source: gameplay, its HUD, and the camera overlaid on top. */
 export function sourceGraph(spec: SourceSpec): string {
-  const rate = spec.rate ?? RATE;
-  const game = [gameplayGraph(spec.gameplay, spec.width, spec.height, rate), ...spec.hud.map((hud) => hudFilter(hud, spec.width, spec.height))].join(',');
+  const game = [gameplayGraph(spec.gameplay, spec.width, spec.height, seedOf(spec.name), spec.rate ?? DEFAULT_RATE), ...spec.hud.map((hud) => hudFilter(hud, spec.width, spec.height))].join(',');
   if (!spec.camera) return `${game}[v]`;
   const where = placement(spec.camera, spec.width, spec.height);
-  return `${game}[game];${cameraGraph(spec.camera, where.pictureW, where.pictureH, rate)}[cam];[game][cam]overlay=x=${where.x}:y=${where.y},format=yuv420p[v]`;
+  return `${game}[game];${cameraGraph(spec.camera, where.pictureW, where.pictureH, spec.rate ?? DEFAULT_RATE)}[cam];[game][cam]overlay=x=${where.x}:y=${where.y},format=yuv420p[v]`;
 }
 
 /** Makes (or reuses, within one folder) the H.264 file of one source. */
@@ -254,7 +263,7 @@ export async function makeSource(ffmpeg: string, spec: SourceSpec, dir: string):
     await execFileAsync(ffmpeg, [
       '-hide_banner', '-loglevel', 'error', '-y',
       '-filter_complex', sourceGraph(spec), '-map', '[v]', '-t', String(spec.seconds),
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-g', String(spec.gop ?? 6), '-pix_fmt', 'yuv420p',
+      '-c:v', 'libx264', '-preset', spec.width * spec.height * spec.seconds > 1e8 ? 'veryfast' : 'ultrafast', '-crf', '23', '-g', String(spec.gop ?? 6), '-pix_fmt', 'yuv420p',
       partial,
     ]);
     await rename(partial, file);
