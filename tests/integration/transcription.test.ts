@@ -25,7 +25,7 @@ import { releaseWhisperModels } from '../../server/src/engines/providers/transcr
 import { transcriptionsUrl, type TranscriptionBudget } from '../../server/src/engines/providers/transcription/openai.ts';
 import { piecesToWords, repairBrokenCharacters } from '../../server/src/engines/providers/transcription/tokens.ts';
 import { buildAss } from '../../server/src/engines/media/captions/ass.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
+import { commentaryWords, startFakeOpenAi, type FakeOpenAi } from '../fakes/openai/index.ts';
 import {
   ffmpegBinary,
   silentClip,
@@ -262,6 +262,15 @@ describe('openai engine against an OpenAI-compatible server', () => {
     const transcript = await engine().transcribe({ audioPath: tone });
     expect(transcript.words.map((item) => item.text)).toEqual(['Oh', 'my', 'god,', 'no', 'way!', 'Did', 'you', 'see', 'that?']);
     expect(transcript.words[0]!.probability).toBe(0.9);
+  });
+
+  it('keeps every word of commentary that runs the whole clip (what bench:pipeline captions)', async () => {
+    fake.setScenario('commentary');
+    const transcript = await engine().transcribe({ audioPath: await toneClip(8) });
+    const spoken = commentaryWords(fake.uploads.at(-1)!.wav!.seconds);
+    expect(spoken.length).toBeGreaterThanOrEqual(18);
+    expect(spoken.at(-1)!.end).toBeGreaterThan(7.5);
+    expect(transcript.words.map((item) => [item.text, item.start, item.end])).toEqual(spoken.map((item) => [item.word, item.start, item.end]));
   });
 
   it('collapses a decoding loop in the answer', async () => {

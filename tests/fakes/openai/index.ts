@@ -1,2 +1,2 @@
-export { SPEECH_TRANSCRIPT, startFakeOpenAi } from './server.ts';
-export type { FailurePlan, FakeOpenAi, FakeOpenAiOptions, FakeScenario, RecordedUpload } from './server.ts';
+export { commentaryWords, SPEECH_TRANSCRIPT, startFakeOpenAi } from './server.ts';
+export type { FailurePlan, FakeOpenAi, FakeOpenAiOptions, FakeScenario, FakeWord, RecordedUpload } from './server.ts';

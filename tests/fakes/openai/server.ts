@@ -18,7 +18,9 @@ export type FakeScenario =
   /** A decoding loop: one phrase repeated many times. */
   | 'loop'
   /** Japanese, words per token, language reported by name. */
-  | 'japanese';
+  | 'japanese'
+  /** A streamer talking the whole clip long (words every 0.4 s, sentence segments): captions on every second. */
+  | 'commentary';
 
 export interface RecordedUpload {
   model: string | null;
@@ -237,7 +239,7 @@ function validate(upload: RecordedUpload, models: readonly string[]): string | n
   return null;
 }
 
-interface FakeWord {
+export interface FakeWord {
   word: string;
   start: number;
   end: number;
@@ -255,6 +257,8 @@ function verboseJson(scenario: FakeScenario, duration: number, language: string 
       return loopResponse(duration);
     case 'japanese':
       return japaneseResponse(duration);
+    case 'commentary':
+      return commentaryResponse(duration);
   }
 }
 
@@ -325,6 +329,50 @@ function loopResponse(duration: number): Record<string, unknown> {
     words,
     segments: [segment(0, 0, duration, ' Let me know thank you so much.', -0.4, 0.01)],
   };
+}
+
+/**
+ * What a streamer says over a round, with the words that earn caption emoji (insane, clutch, money,
+ * boom, lol, gg, …); no phrase repeats back to back, so the loop guard keeps every word.
+ */
+const COMMENTARY = [
+  'Okay he is rotating to the site right now.',
+  'No way, that flick was insane!',
+  'We need money for the next round, save it.',
+  'Did you see that clutch? Crazy.',
+  'Wait, what is he doing over there?',
+  'He is going for the bomb, boom, headshot, perfect.',
+  'Lol, he died to fall damage.',
+  'Easy round chat, we are cooking now.',
+  'First blood for us, that is a win.',
+  'Hold the corner, they always push here.',
+  'GG, that was so fast.',
+  'I think they are scared of us now.',
+];
+
+/** The commentary's words, 0.3 s each every 0.4 s, over `duration` seconds (the paragraph starts again when it runs out). */
+export function commentaryWords(duration: number): FakeWord[] {
+  const spoken = COMMENTARY.join(' ').split(' ');
+  const words: FakeWord[] = [];
+  for (let index = 0; 0.2 + index * 0.4 + 0.3 <= duration; index += 1) {
+    const start = Math.round((0.2 + index * 0.4) * 100) / 100;
+    words.push({ word: spoken[index % spoken.length]!, start, end: Math.round((start + 0.3) * 100) / 100 });
+  }
+  return words;
+}
+
+function commentaryResponse(duration: number): Record<string, unknown> {
+  const words = commentaryWords(duration);
+  // One segment per sentence, as whisper cuts them.
+  const segments: Record<string, unknown>[] = [];
+  let first = 0;
+  words.forEach((word, index) => {
+    if (!/[.!?]$/.test(word.word) && index < words.length - 1) return;
+    const sentence = words.slice(first, index + 1);
+    segments.push(segment(segments.length, sentence[0]!.start, word.end, ` ${sentence.map((item) => item.word).join(' ')}`, -0.2, 0.01));
+    first = index + 1;
+  });
+  return { task: 'transcribe', language: 'english', duration, text: words.map((word) => word.word).join(' '), words, segments };
 }
 
 function japaneseResponse(duration: number): Record<string, unknown> {

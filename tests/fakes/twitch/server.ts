@@ -71,6 +71,8 @@ export interface FakeTwitchOptions {
   /** expires_in of minted app tokens (default 5011271 s, the documented example). */
   tokenLifetimeSeconds?: number;
   media?: ClipMediaSpec;
+  /** A file every clip serves instead of generated media (a benchmark's own source); wins over `media`. */
+  mediaFile?: string;
   now?: () => number;
 }
 
@@ -133,7 +135,7 @@ interface QueuedFailure {
 
 interface Context {
   state: FakeTwitchState;
-  options: Required<Omit<FakeTwitchOptions, 'media'>>;
+  options: Required<Omit<FakeTwitchOptions, 'media' | 'mediaFile'>>;
   mediaPath: string;
   /** slug → media of its own (setClipMedia). */
   clipMedia: Map<string, string>;
@@ -152,7 +154,7 @@ const RATE_LIMIT = 800;
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' };
 
 export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<FakeTwitch> {
-  const [mediaPath, thumbnailPath] = await Promise.all([clipMedia(options.media ?? DEFAULT_MEDIA), thumbnailMedia()]);
+  const [mediaPath, thumbnailPath] = await Promise.all([options.mediaFile ?? clipMedia(options.media ?? DEFAULT_MEDIA), thumbnailMedia()]);
   let baseUrl = '';
   const now = options.now ?? Date.now;
   const state = new FakeTwitchState(() => baseUrl, now);
