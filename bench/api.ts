@@ -49,7 +49,7 @@ async function seed(db: AppDeps['db']): Promise<string> {
            30
     from generate_series(1, ${CLIPS}) as n`.execute(db);
   await seedClipState(db, user.id);
-  await sql`vacuum analyze clips, uploads, subtitle_requests, tiktok_accounts`.execute(db);
+  await sql`vacuum analyze clips, uploads, subtitle_requests, accounts`.execute(db);
   return user.id;
 }
 
