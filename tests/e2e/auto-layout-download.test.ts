@@ -7,7 +7,7 @@ import { iou } from '../helpers/camera-sources.ts';
 import { renderLimitMs } from '../helpers/limits.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
-import { heading, horizontalOverflow, inEachLook, toast as toastOn } from './pages/app.ts';
+import { heading, horizontalOverflow, inEachLook, toast as toastOn, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
 import { clipCard, detailsDialog } from './pages/clips.ts';
 
@@ -76,6 +76,9 @@ describe('the automatic layout from the dashboard to the studio', () => {
     await clipCard(page, 'camera corner clutch').getByRole('button', { name: 'camera corner clutch', exact: true }).click();
     await detailsDialog(page).getByRole('link', { name: 'Open studio' }).click();
     await heading(page, 'Studio').waitFor();
+    // The details dialog closes as the studio opens: axe would judge its title while it fades.
+    await detailsDialog(page).waitFor({ state: 'detached' });
+    await waitForToastsGone(page);
     const found = page.getByTestId('found-camera');
     await found.waitFor();
     await page.getByText('Found when this clip was last rendered').waitFor();
