@@ -86,7 +86,8 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     onStage: (stage, fraction) => job.onStage(stage, Math.round(fraction * 100)),
   });
   if (streamer.auto_subtitle && !video.spokenText) await logNoSpeech(deps, job);
-  const { descriptions, hook } = video.described ?? (await describeNewClip(deps, job, video.spokenText));
+  // The pipeline described the clip (its describe step always runs when given).
+  const { descriptions, hook } = video.described!;
 
   job.onStage('saving', 0);
   signal.throwIfAborted();

@@ -1,13 +1,13 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { CaptionStyle, LogoPosition, TranscriptWordDto } from '@clipshift/shared';
 import {
   assOptionsForStyle,
+  buildCaptions,
   captionFontsDir,
   hookAssLines,
   logoPlacement,
   shiftWords,
   withHook,
-  writeAssFile,
   type CaptionFrame,
   type HookCard,
   type SubtitleOverlay,
@@ -41,12 +41,12 @@ export async function writeCaptionOverlay(request: CaptionOverlayRequest): Promi
   const words = shiftWords(request.words, request.trimStart).filter((word) => word.text.trim());
   const hook = request.hook?.text.trim() ? request.hook : null;
   if (words.length === 0 && !hook && !request.logo) return null;
-  const images = await writeAssFile(request.assPath, words, assOptionsForStyle(request.style, request.frame, request.language, request.glossary));
+  const built = buildCaptions(words, assOptionsForStyle(request.style, request.frame, request.language, request.glossary));
   const placed = request.logo ? logoPlacement(request.logo.position, request.frame, request.style.safe_zone) : null;
-  if (hook) {
-    const lines = hookAssLines(hook, request.frame, request.style.safe_zone, request.style.font, request.style.highlight_color.slice(1), placed?.reaches ?? 0);
-    await writeFile(request.assPath, withHook(await readFile(request.assPath, 'utf8'), lines), 'utf8');
-  }
+  const hookLines = hook ? hookAssLines(hook, request.frame, request.style.safe_zone, request.style.font, request.style.highlight_color.slice(1), placed?.reaches ?? 0) : null;
+  // The file is the job's or the preview's own, in its scratch folder: written once, whole.
+  await writeFile(request.assPath, hookLines ? withHook(built.ass, hookLines) : built.ass, 'utf8');
+  const images = built.emoji;
   const logo = request.logo && placed ? { image: request.logo.image, opacity: request.logo.opacity, x: placed.x, y: placed.y, box: placed.box } : null;
   return { assPath: request.assPath, fontsDir: await captionFontsDir(), images, logo };
 }

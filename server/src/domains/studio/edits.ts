@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../../platform/db/database.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { joinWords } from '../../engines/providers/transcription/index.ts';
 import { findClipRow, saveClipEdit, saveTranscript, type ClipRow } from '../clips/service.ts';
-import { assertCaptionStyle, findStreamerById, studioOf } from '../streamers/service.ts';
+import { assertCaptionStyle, findStreamerById, studioOf, type StreamerRow } from '../streamers/service.ts';
 import { renderPlan, type RenderPlan } from './settings.ts';
 
 /** The clip's overrides after `changes`: undefined keeps a value, null drops it (the streamer's applies). */
@@ -25,14 +25,14 @@ export async function clipRenderPlan(
   db: DbOrTrx,
   clip: Pick<ClipRow, 'streamer_id' | 'format_type' | 'edit' | 'layout' | 'hook_suggestion'>,
   sourceDurationSec: number,
-  options: { changes?: ClipEditChanges; streamer?: StreamerStudio | null } = {},
+  options: { changes?: ClipEditChanges; streamer?: StreamerRow | null } = {},
 ): Promise<RenderPlan> {
-  const row = clip.streamer_id ? await findStreamerById(db, clip.streamer_id) : undefined;
+  // Callers that read the streamer already pass its row; null: no streamer any more.
+  const row = options.streamer === undefined ? await streamerRowOf(db, clip) : options.streamer;
   return renderPlan({
     // The column keeps the format the download chose; the edit's `format` may change it.
     vertical: clip.format_type === 'vertical',
-    // Callers may pass the streamer's settings (a preview's); null: no streamer any more.
-    streamer: options.streamer === undefined ? (row ? studioOf(row) : null) : options.streamer,
+    streamer: row ? studioOf(row) : null,
     edit: completeClipEdit(clip.edit),
     changes: options.changes,
     sourceDurationSec,
@@ -42,9 +42,14 @@ export async function clipRenderPlan(
   });
 }
 
+/** The clip's streamer; null once that streamer is deleted. */
+export async function streamerRowOf(db: DbOrTrx, clip: Pick<ClipRow, 'streamer_id'>): Promise<StreamerRow | null> {
+  return (clip.streamer_id ? await findStreamerById(db, clip.streamer_id) : undefined) ?? null;
+}
+
 /** The clip's streamer's studio settings; null once that streamer is deleted. */
 export async function streamerStudioOf(db: DbOrTrx, clip: Pick<ClipRow, 'streamer_id'>): Promise<StreamerStudio | null> {
-  const streamer = clip.streamer_id ? await findStreamerById(db, clip.streamer_id) : undefined;
+  const streamer = await streamerRowOf(db, clip);
   return streamer ? studioOf(streamer) : null;
 }
 

@@ -10,7 +10,8 @@ import { StorageMissing } from '../../platform/storage/index.ts';
 import { createSlots } from '../../platform/slots.ts';
 import { cachedClipSource, findClipWithMedia, instanceWorkDir, type ClipRow } from '../clips/service.ts';
 import { captionsFor, savedCaptionsOf, settledPlan } from './pipeline.ts';
-import { assertRenderable, clipRenderPlan, mergedEdit, streamerStudioOf } from './edits.ts';
+import { assertRenderable, clipRenderPlan, mergedEdit, streamerRowOf } from './edits.ts';
+import { studioOf } from '../streamers/service.ts';
 
 /** Where this process makes its images, and what aborts them (the client went away). */
 export interface ImageRun {
@@ -86,8 +87,8 @@ export async function clipFrame(deps: AppDeps, userId: string, input: ClipFrameI
 export async function previewClip(deps: AppDeps, userId: string, input: PreviewClipInput, run: ImageRun): Promise<Buffer> {
   const { id, t, ...changes } = input;
   const clip = await findClipWithMedia(deps.db, userId, id);
-  const streamer = await streamerStudioOf(deps.db, clip);
-  assertRenderable(clip, mergedEdit(completeClipEdit(clip.edit), changes), streamer);
+  const streamer = await streamerRowOf(deps.db, clip);
+  assertRenderable(clip, mergedEdit(completeClipEdit(clip.edit), changes), streamer ? studioOf(streamer) : null);
   return makeImage(deps, run, async (folder, output) => {
     const { source, info } = await sourceOf(deps, clip, run);
     // Detection as the clip's last render found it, or a fresh look when it never rendered with `auto`.

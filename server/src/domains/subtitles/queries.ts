@@ -60,14 +60,20 @@ export async function selectActiveKind(db: DbOrTrx, clipRowId: string): Promise<
 
 /** Ends the clip's queued or running re-render as stopped; false when none was going. */
 export async function stopActiveRender(db: DbOrTrx, clipRowId: string, message: string): Promise<boolean> {
+  return (await stopActiveRenders(db, [clipRowId], message)) > 0;
+}
+
+/** Ends the queued or running re-renders of these clips as stopped, in one statement; how many it stopped. */
+export async function stopActiveRenders(db: DbOrTrx, clipRowIds: readonly string[], message: string): Promise<number> {
+  if (!clipRowIds.length) return 0;
   const stopped = await db
     .updateTable('subtitle_requests')
     .set({ status: 'stopped', message, finished_at: new Date() })
-    .where('clip_row_id', '=', clipRowId)
+    .where('clip_row_id', '=', anyUuid(clipRowIds))
     .where('kind', '=', 'render')
     .where('status', 'in', ['queued', 'running'])
     .executeTakeFirst();
-  return stopped.numUpdatedRows > 0n;
+  return Number(stopped.numUpdatedRows);
 }
 
 /** Saves the heartbeat of a request this process runs; its status, or undefined once it is gone. */

@@ -9,7 +9,7 @@ import { HELD_CALL_LIMIT_MS } from '../deps.ts';
 import { pause } from '../../platform/pause.ts';
 import type { RenderJobKind } from '../../platform/db/schema.ts';
 import { queueRequestJob } from './request-jobs.ts';
-import { insertSubtitleRequest, selectActiveKind, selectSubtitleRequest, stopActiveRender } from './queries.ts';
+import { insertSubtitleRequest, selectActiveKind, selectSubtitleRequest, stopActiveRender, stopActiveRenders } from './queries.ts';
 
 export { renderStateOf, renderStates } from './progress.ts';
 /** The clip's latest request as a column of a statement that lists clips; renderStateOf reads it. */
@@ -153,8 +153,7 @@ export async function renderStreamerClips(db: Db, userId: string, name: string):
 export async function stopStreamerRenders(db: Db, userId: string, name: string): Promise<{ message: string; stopped: number }> {
   const streamer = await findStreamer(db, userId, name);
   const clips = await newestClipsWithMedia(db, userId, streamer.id, LOOK_CLIPS_MAX);
-  let stopped = 0;
-  for (const clip of clips) if (await stopActiveRender(db, clip.id, RENDER_STOPPED)) stopped += 1;
+  const stopped = await stopActiveRenders(db, clips.map((clip) => clip.id), RENDER_STOPPED);
   if (stopped === 0) throw conflict(`No renders of ${streamer.name} are running`);
   return { message: `Stopped ${stopped} render${stopped === 1 ? '' : 's'} of ${streamer.name}: those clips keep their previous video`, stopped };
 }

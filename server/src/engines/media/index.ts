@@ -6,7 +6,7 @@ export { type LoudnessReading } from './loudness.ts';
 export { type Trim } from './trim.ts';
 export { probe, type ProbeResult } from './probe.ts';
 export { clipThumbnail, outputFrame, previewFrame, renderClip, type ClipLayout } from './render.ts';
-export { shiftWords, writeAssFile } from './captions/ass.ts';
+export { buildCaptions, shiftWords } from './captions/ass.ts';
 export { captionFontsDir, isCaptionFont, selectableFonts } from './captions/fonts.ts';
 export { assOptionsForStyle, type CaptionFrame } from './captions/style.ts';
 export { detectCamera } from './camera/detect.ts';

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../deps.ts';
 import { markSubtitled, recentSuggestionTexts } from '../../clips/service.ts';
 import { describeClip } from '../../descriptions/service.ts';
 import { linkedPlatforms, performanceProfileFor } from '../../publishing/service.ts';
-import { findStreamerById, studioOf } from '../../streamers/service.ts';
+import { findStreamerById } from '../../streamers/service.ts';
 import { clipRenderPlan, makeClipVideo, NoSpeechFound, type CaptionSource } from '../../studio/service.ts';
 import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { SUBTITLE_JOB } from '../../../platform/queue/contracts.ts';
@@ -49,7 +49,7 @@ async function subtitle(deps: AppDeps, run: RequestRun): Promise<RequestOutcome>
     video = await makeClipVideo(deps, {
       source: run.source,
       workDir: run.workDir,
-      plan: (sourceDurationSec) => clipRenderPlan(deps.db, clip, sourceDurationSec, { streamer: streamer ? studioOf(streamer) : null }),
+      plan: (sourceDurationSec) => clipRenderPlan(deps.db, clip, sourceDurationSec, { streamer: streamer ?? null }),
       captions: wordsToBurn(run, streamer?.language || null),
       // Described before the render: the hook it suggests can title the clip in the same encode.
       describe: async (spoken) => {

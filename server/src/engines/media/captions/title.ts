@@ -1,4 +1,5 @@
 import { clearBand, clearHalfWidth, safeZoneRects, type LogoPosition, type SafeZone, type ZoneRect } from '@clipshift/shared';
+import { escapeAssText, formatAssTime } from './ass.ts';
 import type { CaptionFrame } from './style.ts';
 
 /*
@@ -20,19 +21,6 @@ const HOOK_MIN_TOP = 0.1;
 const FADE_IN_MS = 150;
 const FADE_OUT_MS = 250;
 const EDGE_MARGIN = 40;
-
-const assTime = (seconds: number) => {
-  const centiseconds = Math.max(0, Math.round(seconds * 100));
-  const hours = Math.floor(centiseconds / 360_000);
-  const minutes = Math.floor((centiseconds % 360_000) / 6000);
-  const secs = Math.floor((centiseconds % 6000) / 100);
-  return `${hours}:${String(minutes).padStart(2, '0')}:${String(secs).padStart(2, '0')}.${String(centiseconds % 100).padStart(2, '0')}`;
-};
-
-/** Text as ASS shows it literally: braces would start override tags, a backslash an escape. */
-function assText(text: string): string {
-  return text.replace(/\\/g, '\u29F5').replace(/[{}]/g, (brace) => (brace === '{' ? '\uFF5B' : '\uFF5D')).replace(/\s+/g, ' ');
-}
 
 /**
  * The hook's style line and its one event: bold text on an opaque box (the caption style's
@@ -67,7 +55,7 @@ export function hookAssLines(hook: HookCard, frame: CaptionFrame, zone: SafeZone
     top,
     1,
   ].join(',');
-  const event = `Dialogue: 1,${assTime(0)},${assTime(hook.seconds)},Hook,,0,0,0,,{\\fad(${FADE_IN_MS},${FADE_OUT_MS})\\q0}${assText(hook.text.trim())}`;
+  const event = `Dialogue: 1,${formatAssTime(0)},${formatAssTime(hook.seconds)},Hook,,0,0,0,,{\\fad(${FADE_IN_MS},${FADE_OUT_MS})\\q0}${escapeAssText(hook.text.trim())}`;
   return { style: `Style: ${style}`, event };
 }
 
