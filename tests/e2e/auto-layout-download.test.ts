@@ -7,7 +7,7 @@ import { iou } from '../helpers/camera-sources.ts';
 import { renderLimitMs } from '../helpers/limits.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { launchBrowser, screenshot, startE2eApp, type E2eApp, type E2eBrowser } from './harness.ts';
-import { heading, horizontalOverflow, inEachLook, toast as toastOn, waitForToastsGone } from './pages/app.ts';
+import { heading, horizontalOverflow, inEachLook, pageSettled, toast as toastOn, waitForToastsGone } from './pages/app.ts';
 import { register } from './pages/auth.ts';
 import { clipCard, detailsDialog } from './pages/clips.ts';
 
@@ -87,6 +87,9 @@ describe('the automatic layout from the dashboard to the studio', () => {
     await inEachLook(page, async ({ width, theme }) => {
       const look = `${width}-${theme}`;
       await page.evaluate(() => window.scrollTo(0, 0));
+      // The theme's colours fade from the last look's: axe judges them once the fades have ended.
+      await pageSettled(page);
+      await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
       expect(await horizontalOverflow(page), look).toBeLessThanOrEqual(0);
       expect(describeViolations(await axeViolations(page)), look).toEqual([]);
       await screenshot(page, `auto-layout-studio-${look}`);
