@@ -3,6 +3,7 @@ import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { queryInt } from './input.ts';
 import { CLIP_FORMATS, clipEdit, detectionSchema } from './studio.ts';
 import { ACCOUNT_PLATFORMS, postStats } from './accounts.ts';
+import { clipMoment } from './moments.ts';
 
 export const DESCRIPTION_TOO_LONG = `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`;
 export const DESCRIPTION_REQUIRED = 'Description is required';
@@ -123,6 +124,8 @@ export const clip = z.object({
   loudness: clipLoudness.nullable(),
   /** What camera detection found when the clip was last rendered with the `auto` layout; null when it did not look. */
   detected: detectionSchema.nullable(),
+  /** The chat moment the clip was made of (its score and reasons); null for a viewer's clip. */
+  moment: clipMoment.nullable(),
   /**
    * When retention (MEDIA_RETENTION_DAYS) deleted the clip's video and source, some days after its
    * last post; null while they are kept. The row, thumbnail and posts stay.

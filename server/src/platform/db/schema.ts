@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AccountPlatform, PostingSlot } from '@clipshift/shared';
-import type { Brand, Detection, Hook, StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
+import type { Brand, ClipMoment, Detection, MomentStatus, Hook, StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
 export type RenderJobKind = 'subtitles' | 'render';
@@ -107,6 +107,8 @@ export interface StreamersTable {
   /** JSON array of lower-cased Twitch logins; empty = anyone's clips. */
   clip_creators: ColumnType<string[], string | undefined, string>;
   publish_mode: ColumnType<PublishMode, PublishMode | undefined, PublishMode>;
+  watch_live: ColumnType<boolean, boolean | undefined, boolean>;
+  moment_threshold: ColumnType<number, number | undefined, number>;
   schedule_interval: number | null;
   schedule_unit: 'minutes' | 'hours' | 'days' | null;
   auto_subtitle: boolean;
@@ -129,7 +131,7 @@ export interface DownloadRunsTable {
   user_id: string;
   streamer_id: string;
   status: ColumnType<RunStatus, RunStatus | undefined, RunStatus>;
-  trigger: ColumnType<'manual' | 'schedule', 'manual' | 'schedule' | undefined, never>;
+  trigger: ColumnType<RunTrigger, RunTrigger | undefined, never>;
   clip_limit: number;
   vertical: boolean;
   concurrency: ColumnType<number, number | undefined, number>;
@@ -146,7 +148,13 @@ export interface DownloadRunsTable {
   owner_pid: number | null;
   owner_instance: string | null;
   heartbeat_at: Timestamp | null;
+  /** JSON: the Twitch clips a moment made (trigger 'moment'); null = the streamer's best, by its rules. */
+  clip_ids: ColumnType<string[] | null, string | null | undefined, never>;
+  /** JSON {score, reasons}: what the clips of a moment run carry into the library. */
+  moment: ColumnType<ClipMoment | null, string | null | undefined, never>;
 }
+
+export type RunTrigger = 'manual' | 'schedule' | 'moment';
 
 export interface DescriptionOption {
   description: string;
@@ -191,6 +199,8 @@ export interface ClipsTable {
   transcript: string | null;
   /** What camera detection found when the clip was last rendered with the auto layout; null = not run. */
   detected: ColumnType<Detection | null, string | null | undefined, string | null>;
+  /** JSON {score, reasons} of the moment the clip was made of; null = a viewer's clip. */
+  moment: ColumnType<ClipMoment | null, string | null | undefined, string | null>;
   /** The clip's own studio settings: keys of ClipEdit, absent = the streamer's. */
   edit: ColumnType<StoredClipEdit, string | undefined, string>;
   /** Timed words, seconds from the source's start; null until transcribed. */
@@ -432,6 +442,40 @@ export interface WebhookDeliveriesTable {
 }
 
 /** Every table of the app: the one declaration of database types. */
+export interface LiveWatchesTable {
+  streamer_id: string;
+  user_id: string;
+  /** When Helix was last asked whether the streamer is live. */
+  checked_at: Timestamp | null;
+  live: ColumnType<boolean, boolean | undefined, boolean>;
+  broadcaster_id: string | null;
+  login: string | null;
+  stream_id: string | null;
+  stream_started_at: Timestamp | null;
+  stream_title: string | null;
+  /** The process reading the chat, and until when its lease holds. */
+  reader_instance: string | null;
+  reader_until: Timestamp | null;
+}
+
+export interface MomentsTable {
+  id: Generated<string>;
+  user_id: string;
+  streamer_id: string;
+  streamer_name: string;
+  broadcaster_id: string;
+  stream_id: string;
+  stream_started_at: Timestamp;
+  stream_offset: number;
+  detected_at: CreatedAt;
+  score: number;
+  reasons: ColumnType<string[], string, string>;
+  status: ColumnType<MomentStatus, MomentStatus | undefined, MomentStatus>;
+  error: string | null;
+  clip_id: string | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -455,4 +499,6 @@ export interface Database {
   account_post_settings: AccountPostSettingsTable;
   post_stats_history: PostStatsHistoryTable;
   youtube_quota_days: YouTubeQuotaDaysTable;
+  live_watches: LiveWatchesTable;
+  moments: MomentsTable;
 }

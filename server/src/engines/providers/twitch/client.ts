@@ -3,6 +3,7 @@ import { createAppTokenSource } from './auth.ts';
 import { downloadClip } from './download.ts';
 import { createClipSourceResolver } from './gql.ts';
 import { createHelix, type Helix, type QueryParams } from './helix.ts';
+import { getArchiveVideos, getClipsByIds, getLiveStreams, type TwitchStream, type TwitchVideo } from './streams.ts';
 import { defaultSleep, type Sleep } from '../http/runtime.ts';
 import type { TwitchRuntime } from './runtime.ts';
 import {
@@ -41,6 +42,9 @@ export interface TwitchClient {
   getGames(ids: readonly string[], signal?: AbortSignal): Promise<Map<string, string>>;
   resolveClipSource(slug: string, signal?: AbortSignal): Promise<ClipSource>;
   downloadClip(url: string, destinationPath: string, options?: DownloadOptions): Promise<DownloadResult>;
+  getLiveStreams(userIds: readonly string[], signal?: AbortSignal): Promise<Map<string, TwitchStream>>;
+  getArchiveVideos(userId: string, signal?: AbortSignal): Promise<TwitchVideo[]>;
+  getClipsByIds(ids: readonly string[], signal?: AbortSignal): Promise<TwitchClip[]>;
 }
 
 const DAY_MS = 86_400_000;
@@ -78,6 +82,9 @@ export function createTwitchClient(config: TwitchClientConfig): TwitchClient {
     getGames: (ids, signal) => getGames(helix, ids, signal),
     resolveClipSource,
     downloadClip: (url, destinationPath, options) => downloadClip(runtime, url, destinationPath, options),
+    getLiveStreams: (userIds, signal) => getLiveStreams(helix, userIds, signal),
+    getArchiveVideos: (userId, signal) => getArchiveVideos(helix, userId, signal),
+    getClipsByIds: (ids, signal) => getClipsByIds(helix, ids, signal),
   };
 }
 
