@@ -131,14 +131,32 @@ export const APPROVAL_LINK_DAYS = 7;
 /** The longest note a rejection through a link may carry. */
 export const APPROVAL_NOTE_MAX_LENGTH = 500;
 
-/** What a link's page and its answers say when the link cannot be used (each a 4xx). */
-export const APPROVAL_LINK_MESSAGES = {
-  invalid: 'This link is not valid. Check that it was copied whole, or ask for a new one.',
-  expired: 'This link has expired. Ask for a new one.',
-  used: 'This link has already been used.',
-  replaced: 'This link was replaced by a newer one. Use the latest link you were sent.',
-  settled: 'This clip no longer needs an answer: it was already reviewed.',
+/** Why a link cannot be used, as its page puts it: a headline and what to do. */
+export const APPROVAL_LINK_PROBLEMS = {
+  invalid: { title: 'This link is not valid', detail: 'Check that it was copied whole, or ask for a new one.' },
+  expired: { title: 'This link has expired', detail: 'Links work for 7 days. Ask for a new one.' },
+  used: { title: 'This link has already been used', detail: 'Each link takes one answer.' },
+  replaced: { title: 'This link was replaced', detail: 'A newer link was made for this clip. Use the latest one you were sent.' },
+  settled: { title: 'This clip no longer needs an answer', detail: 'It was already reviewed.' },
 } as const;
+export type ApprovalLinkProblem = keyof typeof APPROVAL_LINK_PROBLEMS;
+
+const problemMessage = (problem: ApprovalLinkProblem) => `${APPROVAL_LINK_PROBLEMS[problem].title}. ${APPROVAL_LINK_PROBLEMS[problem].detail}`;
+
+/** What the API answers (each a 4xx) when a link cannot be used: the page's headline and advice in one. */
+export const APPROVAL_LINK_MESSAGES = {
+  invalid: problemMessage('invalid'),
+  expired: problemMessage('expired'),
+  used: problemMessage('used'),
+  replaced: problemMessage('replaced'),
+  settled: problemMessage('settled'),
+} as const satisfies Record<ApprovalLinkProblem, string>;
+
+/** The problem an API message names, or null for any other failure. */
+export function approvalLinkProblemOf(message: string | null): ApprovalLinkProblem | null {
+  const found = Object.entries(APPROVAL_LINK_MESSAGES).find(([, text]) => text === message);
+  return found ? (found[0] as ApprovalLinkProblem) : null;
+}
 
 /** Sharing takes the choices an approval takes (they are what the link approves), the clip in the path. */
 export const shareClipInput = approveClipInput;
