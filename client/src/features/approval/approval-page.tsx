@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import { Check, CircleAlert, CircleCheck, CircleX, LinkIcon, LoaderCircle, X } from 'lucide-react';
 import { APPROVAL_LINK_PROBLEMS, APPROVAL_NOTE_MAX_LENGTH, approvalLinkProblemOf, PLATFORM_LABELS, type ApprovalPage as ApprovalPageData } from '@clipshift/shared';
@@ -129,6 +129,11 @@ function OpenLink({ page, answer }: { page: ApprovalPageData; answer: ReturnType
   const failure = answer.error ? (serverMessage(answer.error) ?? NETWORK_ERROR) : null;
   const noteTooLong = note.length > APPROVAL_NOTE_MAX_LENGTH;
   const descriptionId = `${id}-description`;
+  const noteRef = useRef<HTMLTextAreaElement>(null);
+  // Reject asks for the note next: the keyboard opens on it.
+  useEffect(() => {
+    if (rejecting) noteRef.current?.focus();
+  }, [rejecting]);
   return (
     <>
       <Heading icon={LinkIcon} tone="brand" title="Approve this clip?">
@@ -168,6 +173,7 @@ function OpenLink({ page, answer }: { page: ApprovalPageData; answer: ReturnType
             <div className="space-y-1.5">
               <Label htmlFor={`${id}-note`}>Note for the owner (optional)</Label>
               <Textarea
+                ref={noteRef}
                 id={`${id}-note`}
                 rows={3}
                 value={note}
@@ -219,6 +225,11 @@ export function ApprovalPage() {
   const token = useParams().token ?? '';
   const page = useApprovalPage(token);
   const answer = useAnswerApproval(token);
+  const status = page.data?.status;
+  // The answer's confirmation replaces a long page the phone was scrolled down: show it from the top.
+  useEffect(() => {
+    if (status && status !== 'open') window.scrollTo({ top: 0 });
+  }, [status]);
   return (
     <Frame>
       {page.isLoading ? (
