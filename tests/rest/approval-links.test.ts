@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APPROVAL_LINK_MESSAGES, approvalLinkState, approvalPage, shareClipResult } from '@clipshift/shared';
 import { z } from 'zod';
 import { RATE_LIMITS } from '../../server/src/platform/rate-limit.ts';
@@ -109,9 +109,18 @@ describe('REST approval links: /api/review/{clip_id}/share and /api/approval/{to
     expect(JSON.stringify(rows)).not.toContain(token);
     expect(rows[0]!.approval).toEqual({ description: 'best of Shared #a', account_ids: [accountId] });
 
-    // A wrong answer and a file fetched through the token: still nothing of it in the logs table.
-    await streamer.get(`/api/approval/${token}/video`, { headers: { range: 'bytes=999999999-' } });
-    await streamer.post(`/api/approval/${token}/approve`, {});
+    // Refusals naming the token in the path (a range past the end, an approval refused): nothing of it
+    // in the logs table nor in stdout's lines, which name the path with {token} in its place.
+    const stdout: unknown[] = [];
+    const spies = (['info', 'warn', 'error'] as const).map((level) => vi.spyOn(app.deps.logger, level).mockImplementation((...args: unknown[]) => void stdout.push(args)));
+    try {
+      expect((await streamer.get(`/api/approval/${token}/video`, { headers: { range: 'bytes=999999999-' } })).status).toBe(416);
+      expect((await streamer.post(`/api/approval/${token}/approve`, {})).status).toBe(400);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(JSON.stringify(stdout)).toContain('/approval/{token}/video');
+    expect(JSON.stringify(stdout)).not.toContain(token);
     const logs = await app.deps.db.selectFrom('logs').select(['message', 'exception']).execute();
     expect(logs.length).toBeGreaterThan(0);
     expect(JSON.stringify(logs)).not.toContain(token);
