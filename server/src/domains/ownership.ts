@@ -21,7 +21,7 @@ export const TABLE_OWNERS = {
   moments: ['moments', 'live_watches'],
   notifications: ['webhooks', 'webhook_deliveries'],
   publishing: ['accounts', 'streamer_accounts', 'oauth_states', 'uploads', 'posting_schedules', 'account_post_settings', 'post_stats_history', 'youtube_quota_days'],
-  review: [],
+  review: ['approval_links'],
   settings: ['user_settings'],
   streamers: ['streamers'],
   studio: [],

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { AccountPlatform, PostingSlot } from '@clipshift/shared';
+import type { AccountPlatform, ApproveClipRequest, PostingSlot } from '@clipshift/shared';
 import type { Brand, ClipMoment, Detection, MomentStatus, Hook, StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
@@ -222,6 +222,25 @@ export interface ClipsTable {
 }
 
 export type ClipReviewStatus = 'pending' | 'approved' | 'rejected';
+
+/** The owner's approval choices a link carries (ApproveClipRequest less the clip, its accounts resolved). */
+export type StoredApproval = Omit<ApproveClipRequest, 'clip_id' | 'account_ids'> & { account_ids: string[] };
+
+/** A clip shared for approval by someone without an account (migration 030): one answer, within its days. */
+export interface ApprovalLinksTable {
+  id: Generated<string>;
+  user_id: string;
+  clip_row_id: string;
+  /** SHA-256 of the link's token; the token itself is stored nowhere. */
+  token_hash: Buffer;
+  approval: ColumnType<StoredApproval, string, never>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  answer: 'approved' | 'rejected' | null;
+  answered_at: Timestamp | null;
+  note: string | null;
+}
 
 /** The privacy and interaction choices a user made once for an account's unattended posts. */
 export interface AccountPostSettingsTable {
@@ -497,6 +516,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   account_post_settings: AccountPostSettingsTable;
+  approval_links: ApprovalLinksTable;
   post_stats_history: PostStatsHistoryTable;
   youtube_quota_days: YouTubeQuotaDaysTable;
   live_watches: LiveWatchesTable;
