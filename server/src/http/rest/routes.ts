@@ -492,6 +492,8 @@ export const REST_ROUTES: RestRoute[] = [
     summary: "Send a test event now and answer the receiver's HTTP status",
   },
 
+  { method: 'GET', path: '/moments', procedure: 'moments.list', auth: true, tag: 'Moments', summary: "Moments found in watched streamers' live chat, newest first: score 0..1, reasons, status and the clip made of each" },
+
   { method: 'GET', path: '/review', procedure: 'review.list', auth: true, tag: 'Review', summary: 'Clips waiting for review, the longest waiting first' },
   {
     method: 'POST',
