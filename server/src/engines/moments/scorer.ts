@@ -35,7 +35,7 @@ export interface MomentScorerOptions {
   leadInSeconds?: number;
   /** The lowest score reported as a moment (the streamer's moment_threshold decides which become clips). */
   minScore?: number;
-  /** Fewest distinct chatters in a window for any moment: one loud user is no moment. */
+  /** Fewest distinct chatters beyond the usual number in a window for any moment: a few extra voices are no moment. */
   minChatters?: number;
   /** How late (behind the newest message) a message may arrive and still count. */
   latenessMs?: number;
@@ -136,7 +136,7 @@ export function scoreWindow(features: WindowFeatures, baseline: Baseline, option
   const weights = { ...DEFAULT_WEIGHTS, ...options.weights };
   const paceRatio = features.messages / baseline.messages;
   const chatterRatio = features.chatters / baseline.chatters;
-  if (features.chatters < minChatters || paceRatio < MIN_RATIO || chatterRatio < MIN_RATIO) return { score: 0, reasons: [] };
+  if (features.chatters - baseline.chatters < minChatters || paceRatio < MIN_RATIO || chatterRatio < MIN_RATIO) return { score: 0, reasons: [] };
 
   const emote = features.topEmote && features.topEmote.users >= minChatters ? features.topEmote : null;
   const emoteScore = emote ? clamp01((emote.users / features.chatters - EMOTE_SHARE_FROM) / (EMOTE_SHARE_FULL - EMOTE_SHARE_FROM)) : 0;
@@ -155,6 +155,14 @@ export function scoreWindow(features: WindowFeatures, baseline: Baseline, option
   if (features.reactors >= minChatters && features.reactionWord) reasons.push(`${features.reactors} chatters reacted ("${features.reactionWord}")`);
   return { score: Math.round(clamp01(score) * 100) / 100, reasons };
 }
+
+/**
+ * A line of more than LONG_LINE_WORDS words: when others post it word for word within repeatSeconds
+ * it counts once (bot accounts, copy-paste spam). Short lines ('KEKW', 'clip it', 'NO WAY') are what
+ * a reacting crowd repeats, and count per chatter.
+ */
+const LONG_LINE_WORDS = 3;
+const isLongLine = (text: string) => text.split(/\s+/, LONG_LINE_WORDS + 1).length > LONG_LINE_WORDS;
 
 /** One counted message, reduced to what the window needs. */
 interface Counted {
@@ -217,6 +225,8 @@ export function createMomentScorer(options: MomentScorerOptions): MomentScorer {
   const history = new Map<number, Baseline>();
   /** Each user's last counted text and when, for the repeat rule. */
   const lastByUser = new Map<string, { text: string; at: number }>();
+  /** When each long line was last seen from anyone, for the copy rule. */
+  const lastByText = new Map<string, number>();
   const stats = { seen: 0, counted: 0, late: 0 };
   let firstSecond: number | null = null;
   /** Every second up to here is closed (scored); messages for them come too late. */
@@ -347,7 +357,8 @@ export function createMomentScorer(options: MomentScorerOptions): MomentScorer {
     if (closedThrough === null) {
       const earliest = Math.min(...bins.keys());
       if (!Number.isFinite(earliest)) return;
-      closedThrough = earliest - 1;
+      // The first message may itself be up to latenessMs behind others still to come.
+      closedThrough = Math.min(earliest - 1, through);
     }
     while (closedThrough < through) {
       closedThrough += 1;
@@ -359,6 +370,7 @@ export function createMomentScorer(options: MomentScorerOptions): MomentScorer {
   function pruneUsers(now: number): void {
     lastPrune = now;
     for (const [user, last] of lastByUser) if (now - last.at > settings.repeatSeconds * 1000) lastByUser.delete(user);
+    for (const [text, at] of lastByText) if (now - at > settings.repeatSeconds * 1000) lastByText.delete(text);
   }
 
   function count(message: ScorerMessage): void {
@@ -376,6 +388,14 @@ export function createMomentScorer(options: MomentScorerOptions): MomentScorer {
       // Each repeat restarts the quiet period: a bot posting one line every few seconds counts once, ever.
       last.at = message.sentAt;
       return;
+    }
+    if (isLongLine(text)) {
+      const copied = lastByText.get(text);
+      if (copied !== undefined && message.sentAt - copied < settings.repeatSeconds * 1000) {
+        lastByText.set(text, message.sentAt);
+        return;
+      }
+      lastByText.set(text, message.sentAt);
     }
     lastByUser.set(message.userId, { text, at: message.sentAt });
     bin.users.add(message.userId);

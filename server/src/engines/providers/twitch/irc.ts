@@ -78,7 +78,7 @@ export function splitIrcLines(frame: string): string[] {
   return frame.split('\r\n').filter((line) => line.length > 0);
 }
 
-const ACTION = /^\u0001ACTION (.*)\u0001?$/s;
+const ACTION = /^\u0001ACTION (.*?)\u0001?$/s;
 
 /** `emotes=25:0-4,12-16/1902:6-10`: ranges are inclusive indices in Unicode code points of the text. */
 export function parseEmotes(tag: string | undefined, text: string): ChatEmote[] {
