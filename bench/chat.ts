@@ -138,8 +138,10 @@ function report(ready: Ready, rounds: Record<PathName, Round[]>, machine: string
     const usPerMessage = median(list.map((r) => (1e6 * r.cpu) / r.messages));
     return `| ${LABELS[name]} | **${Math.round(median(list.map(rate))).toLocaleString('en')}** | ${usPerMessage.toFixed(1)} µs | ${Math.round(median(list.map(perCpu))).toLocaleString('en')} | ${list.map((r) => Math.round(rate(r)).toLocaleString('en')).join(', ')} |`;
   });
-  const [bare, reader, scored] = (['bare', 'reader', 'scored'] as const).map((name) => median(rounds[name].map(rate)));
-  const [bareCpu, readerCpu, scoredCpu] = (['bare', 'reader', 'scored'] as const).map((name) => median(rounds[name].map((r) => r.cpu / r.messages)));
+  const wallRate = (name: PathName) => median(rounds[name].map(rate));
+  const cpuPerMessage = (name: PathName) => median(rounds[name].map((r) => r.cpu / r.messages));
+  const [bare, reader, scored] = [wallRate('bare'), wallRate('reader'), wallRate('scored')];
+  const [bareCpu, readerCpu, scoredCpu] = [cpuPerMessage('bare'), cpuPerMessage('reader'), cpuPerMessage('scored')];
   const moments = rounds.scored[0]!.moments;
   return [
     `Script: ${ready.messages.toLocaleString('en')} chat messages (tests/fakes/twitch/chat-scripts.ts: ${ready.rate} messages/s of stream time for ${ready.seconds} s from 20,000 chatters, ` +

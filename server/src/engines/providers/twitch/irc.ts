@@ -83,7 +83,7 @@ const ACTION = /^\u0001ACTION (.*?)\u0001?$/s;
 /** `emotes=25:0-4,12-16/1902:6-10`: ranges are inclusive indices in Unicode code points of the text. */
 export function parseEmotes(tag: string | undefined, text: string): ChatEmote[] {
   if (!tag) return [];
-  // eslint-disable-next-line no-control-regex -- ASCII text indexes as it is; anything else by code point.
+  // ASCII text indexes as it is; anything else by code point (an emoji is two UTF-16 units, one index).
   const codePoints = /^[\u0000-\u007f]*$/.test(text) ? null : Array.from(text);
   const emotes: ChatEmote[] = [];
   for (const entry of tag.split('/')) {
