@@ -149,6 +149,21 @@ describe('the Twitch chat reader', () => {
     expect(fake.connections[1]!.at(-1)).toBe(`JOIN #${CHANNEL}`);
   });
 
+  it('pings a connection gone silent and, with no PONG, reconnects', async () => {
+    fake = await startFakeTwitchChat({ channel: CHANNEL });
+    const stop = new AbortController();
+    stops.push(stop);
+    const events: ChatReaderEvent[] = [];
+    const options = { channel: CHANNEL, url: fake.url, signal: stop.signal, idleMs: 200, pongTimeoutMs: 200, onEvent: (event: ChatReaderEvent) => events.push(event), onMessage: () => {} };
+    void watchChat(options);
+    await waitUntil(() => fake!.joins(), { message: 'the reader to join', until: (joins) => joins === 1 });
+    fake.goSilent();
+    await waitUntil(() => fake!.joins(), { message: 'the reader to rejoin', until: (joins) => joins === 2 });
+    // The reader asked before giving up (a ping may also have gone out, answered, before the silence began).
+    expect(fake.connections[0]!.filter((line) => line === 'PING :tmi.twitch.tv').length).toBeGreaterThanOrEqual(1);
+    expect(events.find((event) => event.type === 'reconnecting')).toMatchObject({ reason: 'silent' });
+  });
+
   it('backs off exponentially with jitter, capped, while the server is gone, and stops on abort', async () => {
     const random = seededRandom(3);
     const delays = Array.from({ length: 10 }, (_, attempt) => backoffDelay(attempt, random, 1_000, 60_000));

@@ -65,6 +65,8 @@ export interface FakeTwitchChat {
   sendReconnect(graceMs?: number): void;
   /** Cuts every connection at once, without a close frame. */
   drop(): void;
+  /** From now on the current connections hear nothing and get no PONG: a half-open socket. */
+  goSilent(): void;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,7 @@ interface Client {
   lines: string[];
   nick: string | null;
   joined: boolean;
+  silent: boolean;
 }
 
 export async function startFakeTwitchChat(options: FakeTwitchChatOptions): Promise<FakeTwitchChat> {
@@ -202,7 +205,7 @@ export async function startFakeTwitchChat(options: FakeTwitchChatOptions): Promi
         break;
       }
       case 'PING':
-        send(client, [`:${HOST} PONG ${HOST} ${argument}`]);
+        if (!client.silent) send(client, [`:${HOST} PONG ${HOST} ${argument}`]);
         break;
       case 'PONG': {
         const token = argument.replace(/^:/, '');
@@ -224,7 +227,7 @@ export async function startFakeTwitchChat(options: FakeTwitchChatOptions): Promi
   }
 
   server.on('connection', (socket) => {
-    const client: Client = { socket, lines: [], nick: null, joined: false };
+    const client: Client = { socket, lines: [], nick: null, joined: false, silent: false };
     connections.push(client.lines);
     clients.add(client);
     socket.on('message', (data) => {
@@ -316,6 +319,12 @@ export async function startFakeTwitchChat(options: FakeTwitchChatOptions): Promi
       for (const client of clients) {
         client.joined = false;
         client.socket.terminate();
+      }
+    },
+    goSilent() {
+      for (const client of clients) {
+        client.silent = true;
+        client.joined = false;
       }
     },
     async close() {
