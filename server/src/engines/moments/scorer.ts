@@ -62,7 +62,11 @@ export interface DetectedMoment {
 export interface MomentScorer {
   /** Counts one message; returns the moments this confirmed (usually none). */
   push(message: ScorerMessage): DetectedMoment[];
-  /** Moves the clock to `now` (epoch ms) without a message, for quiet chat; returns confirmed moments. */
+  /**
+   * Moves the clock to `now` without a message, for quiet chat; returns confirmed moments. `now` is on the
+   * chat's clock (tmi-sent-ts): a local clock running ahead would close seconds before their messages
+   * arrive, so pass Date.now() corrected by (sentAt − local arrival time) of the latest message.
+   */
   advance(now: number): DetectedMoment[];
   /** The stream ended: scores what is left and confirms a pending burst. */
   flush(): DetectedMoment[];

@@ -171,6 +171,7 @@ function runConnection(connection: Connection): Promise<ConnectionEnd> {
 /**
  * Reads `channel`'s chat until `signal` aborts, handing each PRIVMSG to onMessage once. Resolves
  * with what it saw; never rejects for network trouble (it reconnects), only for a bad channel name.
+ * onMessage runs inside the socket's event handler: it must not throw, and should not block.
  */
 export async function watchChat(options: ChatReaderOptions & { onMessage: (message: ChatMessage) => void }): Promise<ChatReaderStats> {
   const channel = chatChannel(options.channel);
