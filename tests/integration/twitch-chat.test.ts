@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMomentScorer, type DetectedMoment } from '../../server/src/engines/moments/scorer.ts';
+import { watchMoments } from '../../server/src/engines/moments/watch.ts';
 import { backoffDelay, readChat, watchChat, type ChatReaderEvent, type ChatReaderStats } from '../../server/src/engines/providers/twitch/chat.ts';
 import type { ChatMessage } from '../../server/src/engines/providers/twitch/irc.ts';
 import { chatScript, HYPE_LINES, seededRandom, TWITCH_EMOTES } from '../fakes/twitch/chat-scripts.ts';
@@ -246,5 +247,35 @@ describe('scripted chat through the reader into the scorer', () => {
       bots: [{ atSeconds: 500, seconds: 300, users: 3, everySeconds: 2, text: 'Get free viewers now at example dot com KEKW' }],
     });
     expect(await momentsThroughChat(script)).toEqual([]);
+  });
+
+  it('watchMoments reads, scores, moves the clock through quiet chat, and confirms what is pending when stopped', async () => {
+    fake = await startFakeTwitchChat({ channel: CHANNEL });
+    // The local clock is hours away from the chat's: the scorer must still run on the chat's.
+    let localNow = Date.UTC(2020, 0, 1);
+    const moments: DetectedMoment[] = [];
+    const stop = new AbortController();
+    stops.push(stop);
+    const watching = watchMoments({ channel: CHANNEL, url: fake.url, streamStartedAt: fake.streamStartedAt, signal: stop.signal, onMoment: (moment) => moments.push(moment), tickMs: 20, now: () => localNow });
+    await waitUntil(() => fake!.joins(), { message: 'the reader to join', until: (joins) => joins === 1 });
+    // A burst at 400 s, then chat goes quiet: only the clock can confirm it.
+    fake.load(chatScript({ seed: 35, seconds: 405, baselineRate: 2, regulars: 60, bursts: [hype(400, 20, 60, 5)] }));
+    const first = await fake.playAll();
+    await fake.ping();
+    expect(moments).toEqual([]);
+    localNow += 60_000;
+    await waitUntil(() => moments.length, { message: 'the quiet clock to confirm the burst', until: (n) => n === 1 });
+    expect(near(moments[0]!, 400)).toBe(true);
+
+    // A second burst, then stop before it is confirmed: stopping confirms it.
+    fake.load(chatScript({ seed: 36, seconds: 20, baselineRate: 0, regulars: 1, bursts: [hype(0, 20, 60, 5)] }).map((message) => ({ ...message, at: message.at + 600_000 })));
+    const second = await fake.playAll();
+    await fake.ping();
+    stop.abort();
+    const result = await watching;
+    expect(moments).toHaveLength(2);
+    expect(near(moments[1]!, 600)).toBe(true);
+    expect(result.chat.messages).toBe(first.sent + second.sent);
+    expect(result.scoring.seen).toBe(first.sent + second.sent);
   });
 });
