@@ -5,6 +5,7 @@
 // this process reads it. Writes docs/benchmarks.md ("Chat moments"). BENCH_RUNS sets repetitions
 // (default 3); BENCH_CHAT_SECONDS, BENCH_CHAT_RATE and BENCH_CHAT_LINES_PER_FRAME shape the script.
 import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { createMomentScorer, type DetectedMoment } from '../server/src/engines/moments/scorer.ts';
@@ -173,7 +174,9 @@ async function main(): Promise<void> {
     for (const name of ['bare', 'reader', 'scored'] as const) rounds[name].push(await round(name, feeder, ready));
   }
   feeder.send({ type: 'stop' });
-  const text = report(ready, rounds, await machineDescription());
+  // Wall rates move with whatever else the machine runs; CPU per message barely does. Say how busy it was.
+  const load = `Load average (1, 5, 15 min) at the end: ${os.loadavg().map((value) => value.toFixed(1)).join(', ')}`;
+  const text = report(ready, rounds, await machineDescription([load]));
   console.log(`\n${text}\n`);
   await writeSection('Chat moments', text);
 }
