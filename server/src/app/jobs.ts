@@ -4,10 +4,12 @@ import { downloadRunJob, scheduleJob } from '../domains/downloads/jobs/index.ts'
 import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notifications/jobs/index.ts';
 import { autoPublishJob, mediaRetentionJob, postJob, refreshStatsJob, refreshTokensJob } from '../domains/publishing/jobs/index.ts';
 import { renderJob, subtitleJob } from '../domains/subtitles/jobs/index.ts';
+import { liveCheckJob, momentClipJob } from '../domains/moments/jobs/index.ts';
+import { startChatWatcher, type ChatWatcherOptions } from '../domains/moments/watcher.ts';
 import { recoverJob } from '../jobs/recovery.ts';
 import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../platform/identity.ts';
-import { LOGS_TRIM_JOB, MEDIA_RETENTION_JOB, RECOVER_JOB, REFRESH_STATS_JOB, REFRESH_TOKENS_JOB } from '../platform/queue/contracts.ts';
+import { LIVE_CHECK_JOB, LOGS_TRIM_JOB, MEDIA_RETENTION_JOB, RECOVER_JOB, REFRESH_STATS_JOB, REFRESH_TOKENS_JOB } from '../platform/queue/contracts.ts';
 import type { AnyJobDefinition } from '../platform/queue/define.ts';
 import { housekeepingJob } from './housekeeping.ts';
 
@@ -21,6 +23,8 @@ interface WorkerOptions {
   webhooks?: DeliveryOptions;
   /** The recurring jobs (CRON unless given): a test that drives one with its own clock leaves it out. */
   cron?: readonly CronSchedule[];
+  /** The live chat watcher beside the jobs (tests shorten its timing, or leave it out with false). */
+  chatWatcher?: Partial<Omit<ChatWatcherOptions, 'identity'>> | false;
 }
 
 /** Every job the worker runs. */
@@ -39,6 +43,8 @@ function appJobs(deps: AppDeps, options: WorkerOptions = {}): AnyJobDefinition[]
     mediaRetentionJob(deps),
     refreshStatsJob(deps),
     refreshTokensJob(deps),
+    liveCheckJob(deps),
+    momentClipJob(deps),
   ];
 }
 
@@ -54,9 +60,22 @@ export const CRON: readonly CronSchedule[] = [
   { job: REFRESH_STATS_JOB, match: '* * * * *', identifier: 'publishing-refresh-stats' },
   // Grants that end within a week (an Instagram token that is not refreshed by posting) are refreshed once a day.
   { job: REFRESH_TOKENS_JOB, match: '29 3 * * *', identifier: 'publishing-refresh-tokens' },
+  // Which watched streamers are live (Helix asked at most once a minute each); readers follow.
+  { job: LIVE_CHECK_JOB, match: '* * * * *', identifier: 'moments-check-live' },
 ];
 
-/** The app's job worker: its jobs and cron under jobs/'s supervisor. */
-export function startWorker(deps: AppDeps, pool: pg.Pool, concurrency: number, options: WorkerOptions = {}): Promise<WorkerHandle> {
-  return superviseWorker({ db: deps.db, logger: deps.logger, pool, concurrency, jobs: appJobs(deps, options), cron: options.cron ?? CRON, identity: options.identity });
+/**
+ * The app's job worker: its jobs and cron under jobs/'s supervisor, and beside them the live chat
+ * watcher, which reads streams outside the job slots (a stream lasts hours; renders must not wait).
+ */
+export async function startWorker(deps: AppDeps, pool: pg.Pool, concurrency: number, options: WorkerOptions = {}): Promise<WorkerHandle> {
+  const worker = await superviseWorker({ db: deps.db, logger: deps.logger, pool, concurrency, jobs: appJobs(deps, options), cron: options.cron ?? CRON, identity: options.identity });
+  if (options.chatWatcher === false) return worker;
+  const watcher = startChatWatcher(deps, { chatUrl: deps.env.TWITCH_CHAT_URL, ...options.chatWatcher, identity: options.identity ?? PROCESS_IDENTITY });
+  return {
+    poolIds: () => worker.poolIds(),
+    async stop() {
+      await Promise.all([watcher.stop(), worker.stop()]);
+    },
+  };
 }

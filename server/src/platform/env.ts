@@ -76,6 +76,8 @@ const rawEnv = z.object({
   TWITCH_AUTH_URL: url('https://id.twitch.tv'),
   TWITCH_API_URL: url('https://api.twitch.tv/helix'),
   TWITCH_GQL_URL: url('https://gql.twitch.tv/gql'),
+  /** Twitch's IRC over WebSocket, read anonymously for moments. */
+  TWITCH_CHAT_URL: url('wss://irc-ws.chat.twitch.tv:443'),
   TWITCH_GQL_CLIENT_ID: z.string().trim().default('kimne78kx3ncx6brgo4mv6wki5h1ko'),
   TWITCH_GQL_CLIP_HASHES: z
     .string()

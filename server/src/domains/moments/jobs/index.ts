@@ -1,0 +1,2 @@
+export { liveCheckJob } from './check-live.ts';
+export { momentClipJob } from './clip.ts';
