@@ -31,6 +31,10 @@ export const RATE_LIMITS = {
   passkeyAddress: { max: 30, windowSeconds: 600 },
   /** Right codes of one owner from one address: enough for anyone connecting accounts, not a flood of OAuth states. */
   passkeyOwner: { max: 60, windowSeconds: 600 },
+  /** Requests of one API token, every route and the MCP endpoint together: a runaway script or agent slows down, the server does not. */
+  apiToken: { max: 600, windowSeconds: 60 },
+  /** Unknown, revoked or expired API tokens presented from one client address. */
+  apiTokenFailures: { max: 30, windowSeconds: 600 },
 } satisfies Record<string, RateLimitRule>;
 
 const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and try again.';

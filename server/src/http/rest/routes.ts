@@ -14,7 +14,7 @@ type ProcedurePaths<TRecord> = {
         : never;
 }[keyof TRecord & string];
 
-type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
+export type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
 
 export interface RestRequestParts {
   params: Record<string, string>;
@@ -533,6 +533,27 @@ export const REST_ROUTES: RestRoute[] = [
     errors: { 404: 'No such account' },
     tag: 'Review',
     summary: 'Choose who can see approved and automatic posts on an account, and their interactions',
+  },
+
+  {
+    method: 'POST',
+    path: '/tokens',
+    procedure: 'tokens.create',
+    status: 201,
+    auth: true,
+    errors: { 400: 'A bad name, scopes or expires_in_days; the admin scope for a non-administrator; more than 50 tokens' },
+    tag: 'API tokens',
+    summary: 'Make an API token for scripts and AI assistants (signed-in session only): its value, prefixed cs_, is in this answer only (only its hash is kept)',
+  },
+  { method: 'GET', path: '/tokens', procedure: 'tokens.list', auth: true, tag: 'API tokens', summary: 'Your API tokens, newest first, without their values (signed-in session only)' },
+  {
+    method: 'DELETE',
+    path: '/tokens/{id}',
+    procedure: 'tokens.delete',
+    auth: true,
+    errors: { 404: 'No such token of yours' },
+    tag: 'API tokens',
+    summary: 'Revoke an API token: its next request answers 401 (signed-in session only)',
   },
 
   { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first' },

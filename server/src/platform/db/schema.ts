@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { AccountPlatform, PostingSlot } from '@clipshift/shared';
+import type { AccountPlatform, PostingSlot, TokenScope } from '@clipshift/shared';
 import type { Brand, Detection, Hook, StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
@@ -431,6 +431,21 @@ export interface WebhookDeliveriesTable {
   delivered_at: Timestamp | null;
 }
 
+export interface ApiTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  /** The token's public half (cs_<lookup>_<secret>): what a request is looked up by. */
+  lookup: string;
+  /** SHA-256 of the secret half, compared in constant time. */
+  secret_hash: Buffer;
+  scopes: TokenScope[];
+  created_at: CreatedAt;
+  /** null: never expires. */
+  expires_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+}
+
 /** Every table of the app: the one declaration of database types. */
 export interface Database {
   users: UsersTable;
@@ -455,4 +470,5 @@ export interface Database {
   account_post_settings: AccountPostSettingsTable;
   post_stats_history: PostStatsHistoryTable;
   youtube_quota_days: YouTubeQuotaDaysTable;
+  api_tokens: ApiTokensTable;
 }
