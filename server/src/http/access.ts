@@ -6,11 +6,12 @@ import type { ProcedurePath } from './rest/routes.ts';
  * What an API token may call (docs/decisions/0044-api-tokens-and-scopes.md): the one place each
  * procedure and file route is classified. A scope names what a token needs; `session` routes
  * refuse tokens whatever their scopes (signing in, tokens themselves, connecting platform accounts,
- * guests, webhooks); `public` routes need no one and ignore a token. Unlisted queries (every GET)
+ * guests, webhooks); `public` routes need no one and ignore a token; `token` routes take a token
+ * of any scope and nothing else (MCP, whose tools each check their own). Unlisted queries (every GET)
  * need `read`; an unlisted mutation is refused to tokens, so that a new one is closed until
  * someone classifies it (tests/rest/tokens-access.test.ts fails while a REST route is unlisted).
  */
-export type Access = TokenScope | 'session' | 'public';
+export type Access = TokenScope | 'session' | 'public' | 'token';
 
 /** The file routes served outside the procedure table (rest/routes.ts DIRECT_ROUTES), by operationId. */
 type DirectOperation =
@@ -27,7 +28,10 @@ type DirectOperation =
   | 'instagram.callback'
   | 'facebook.callback'
   | 'docs.openapi'
-  | 'docs.page';
+  | 'docs.page'
+  | 'mcp.endpoint'
+  | 'mcp.stream'
+  | 'mcp.session';
 
 export type AccessKey = ProcedurePath | DirectOperation;
 
@@ -97,6 +101,10 @@ export const ACCESS: Partial<Record<AccessKey, Access>> = {
   'queue.cancel': 'post',
   'queue.postNow': 'post',
 
+  'mcp.endpoint': 'token',
+  'mcp.stream': 'public',
+  'mcp.session': 'public',
+
   'health.check': 'public',
   // The OAuth popups come back with the browser's cookie alone: a bearer token there names nobody.
   'tiktok.callback': 'public',
@@ -117,7 +125,7 @@ export function accessOf(key: string, kind: 'query' | 'mutation' | 'subscription
 
 /** Refuses (403) a token calling what its scopes do not cover, or what tokens never may. */
 export function assertTokenMay(scopes: readonly TokenScope[], access: Access): void {
-  if (access === 'public') return;
+  if (access === 'public' || access === 'token') return;
   if (access === 'session') throw forbidden(SESSION_ONLY);
   if (!scopes.includes(access)) throw forbidden(tokenLacksScope(access));
 }

@@ -4,10 +4,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AppDeps } from '../../domains/deps.ts';
-import { unauthorized } from '../../platform/errors.ts';
+import { databaseUnavailable, unauthorized } from '../../platform/errors.ts';
 import { createRequestContext } from '../context.ts';
 import { toErrorResponse } from '../errors.ts';
-import { sendError } from '../rest/errors.ts';
+import { httpError, sendError } from '../rest/errors.ts';
 import { createCaller } from '../router.ts';
 import type { Context } from '../trpc.ts';
 import { TOOLS, type Caller, type ToolSpec } from './tools.ts';
@@ -76,6 +76,8 @@ function serverFor(ctx: Context): McpServer {
 /** The token's context, or the 401 (with WWW-Authenticate) a missing or refused one gets. */
 async function tokenContext(deps: AppDeps, req: Request, res: Response): Promise<Context> {
   const ctx = await createRequestContext(deps, req, res);
+  // The token (or a cookie, which is then refused) could not be looked up: a 503, as on every route.
+  if (ctx.sessionUnknown) throw databaseUnavailable();
   if (ctx.auth.kind !== 'token') {
     res.setHeader('WWW-Authenticate', 'Bearer realm="clipshift"');
     throw unauthorized(NEEDS_TOKEN);
@@ -102,9 +104,12 @@ async function handleMcp(deps: AppDeps, req: Request, res: Response): Promise<vo
   await transport.handleRequest(req, res, req.body);
 }
 
-/** Stateless: no stream to open (GET) and no session to end (DELETE). */
-function methodNotAllowed(_req: Request, res: Response): void {
-  res.status(405).setHeader('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless, POST only' }, id: null });
+/** Stateless: no stream to open (GET) and no session to end (DELETE); MCP clients expect 405 for both. */
+function methodNotAllowed(deps: AppDeps) {
+  return (req: Request, res: Response) => {
+    res.setHeader('Allow', 'POST');
+    void sendError(deps, req, res, httpError('METHOD_NOT_SUPPORTED', 'This MCP server is stateless: POST only'));
+  };
 }
 
 /**
@@ -117,7 +122,7 @@ export function mcpRouter(deps: AppDeps): Router {
   router.post('/mcp', express.json({ limit: MCP_BODY_LIMIT, strict: false }), (req, res, next) => {
     handleMcp(deps, req, res).catch(next);
   });
-  router.get('/mcp', methodNotAllowed);
-  router.delete('/mcp', methodNotAllowed);
+  router.get('/mcp', methodNotAllowed(deps));
+  router.delete('/mcp', methodNotAllowed(deps));
   return router;
 }

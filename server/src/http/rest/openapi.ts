@@ -132,6 +132,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'No valid session, or an API token that is unknown, revoked or expired (WWW-Authenticate: Bearer)',
   403: "Forbidden (cross-site request, or not allowed; an API token beyond its scopes: 'This token lacks the {scope} scope')",
   404: 'Not found',
+  405: 'Method not allowed (Allow names the one that is)',
   409: 'Conflict',
   412: 'Precondition failed',
   413: 'Body is too large',
@@ -210,6 +211,7 @@ const directAccess = (route: DirectRoute): Access => accessOf(route.operationId,
 /** Who may call: a session cookie, and an API token with the scope named, unless the route takes no token. */
 function securityOf(auth: boolean, access: Access): JsonSchema {
   if (!auth) return {};
+  if (access === 'token') return { security: [{ apiToken: [] }], 'x-token-access': access };
   const token = access === 'session' || access === 'public' ? [] : [{ apiToken: [access] }];
   return { security: [{ sessionCookie: [] }, ...token], 'x-token-access': access };
 }
