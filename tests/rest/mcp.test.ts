@@ -82,7 +82,8 @@ describe('MCP server: POST /api/mcp', () => {
   it('refuses a request without a valid token with 401 and WWW-Authenticate; the SDK client cannot connect', async () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    for (const extra of [{}, { authorization: 'Bearer cs_not_a_token' }, { cookie: member.cookie ?? '' }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer cs_not_a_token' }, { cookie: member.cookie ?? '' }];
+    for (const extra of attempts) {
       const reply = await fetch(`${server.baseUrl}/api/mcp`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(initialize) });
       expect(reply.status, JSON.stringify(extra)).toBe(401);
       expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer realm="clipshift"/);
