@@ -18,11 +18,11 @@ import { authedProcedure, createCallerFactory, router } from './trpc.ts';
 // Nested under `streamers` so that the procedure paths are the routes' operationIds (access.ts).
 const logoRouter = router({
   streamers: router({
-  saveLogo: authedProcedure
-    .input(streamerNameInput.extend({ type: z.string().optional(), bytes: z.instanceof(Buffer) }))
-    .mutation(({ ctx, input }) => saveStreamerLogo(ctx.deps, ctx.user.id, input.name, { type: input.type, bytes: input.bytes }, PROCESS_IDENTITY.instance)),
-  logo: authedProcedure.input(streamerNameInput).query(({ ctx, input }) => streamerLogo(ctx.deps, ctx.user.id, input.name)),
-  deleteLogo: authedProcedure.input(streamerNameInput).mutation(({ ctx, input }) => deleteStreamerLogo(ctx.deps, ctx.user.id, input.name)),
+    saveLogo: authedProcedure
+      .input(streamerNameInput.extend({ type: z.string().optional(), bytes: z.instanceof(Buffer) }))
+      .mutation(({ ctx, input }) => saveStreamerLogo(ctx.deps, ctx.user.id, input.name, { type: input.type, bytes: input.bytes }, PROCESS_IDENTITY.instance)),
+    logo: authedProcedure.input(streamerNameInput).query(({ ctx, input }) => streamerLogo(ctx.deps, ctx.user.id, input.name)),
+    deleteLogo: authedProcedure.input(streamerNameInput).mutation(({ ctx, input }) => deleteStreamerLogo(ctx.deps, ctx.user.id, input.name)),
   }),
 });
 const createLogoCaller = createCallerFactory(logoRouter);

@@ -16,13 +16,13 @@ import { authedProcedure, createCallerFactory, router } from './trpc.ts';
 // Nested under `studio` so that the procedure paths are the routes' operationIds (access.ts).
 const imagesRouter = router({
   studio: router({
-  frame: authedProcedure
-    .input(clipFrameInput)
-    .query(({ ctx, input, signal }) => clipFrame(ctx.deps, ctx.user.id, input, { instance: PROCESS_IDENTITY.instance, signal })),
+    frame: authedProcedure
+      .input(clipFrameInput)
+      .query(({ ctx, input, signal }) => clipFrame(ctx.deps, ctx.user.id, input, { instance: PROCESS_IDENTITY.instance, signal })),
 
-  preview: authedProcedure
-    .input(previewClipInput)
-    .mutation(({ ctx, input, signal }) => previewClip(ctx.deps, ctx.user.id, input, { instance: PROCESS_IDENTITY.instance, signal })),
+    preview: authedProcedure
+      .input(previewClipInput)
+      .mutation(({ ctx, input, signal }) => previewClip(ctx.deps, ctx.user.id, input, { instance: PROCESS_IDENTITY.instance, signal })),
   }),
 });
 
