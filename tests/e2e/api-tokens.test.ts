@@ -30,6 +30,8 @@ describe('Settings › API tokens', () => {
     await register(page, USER);
     await goVia(page, 'Settings');
     await section().getByText('No API tokens').waitFor();
+    expect(await section().getByTestId('mcp-endpoint').textContent()).toBe(`${server.baseUrl}/api/mcp`);
+    await section().getByRole('button', { name: 'Copy MCP address' }).waitFor();
 
     await section().getByRole('button', { name: 'Create token' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create API token' });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { KeyRound, Plus, Trash2 } from 'lucide-react';
+import { Copy, KeyRound, Plus, Trash2 } from 'lucide-react';
 import type { ApiToken } from '@clipshift/shared';
 import { useSession } from '@/api/auth';
 import { tokenMessages, useApiTokens, useRevokeApiToken } from '@/api/tokens';
@@ -12,6 +12,7 @@ import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle }
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { ApiTokenDialog } from './api-token-dialog';
+import { useCopyWithToast } from './use-copy';
 
 function Expiry({ token }: { token: ApiToken }) {
   if (token.expires_at === null) return <>never expires</>;
@@ -78,6 +79,24 @@ function TokenList() {
   );
 }
 
+/** The address an assistant's MCP configuration names, with a copy button. */
+function McpEndpoint() {
+  const url = `${window.location.origin}/api/mcp`;
+  const copy = useCopyWithToast('MCP address copied', 'Could not copy the MCP address');
+  return (
+    <div className="mb-4 flex flex-wrap items-center gap-2 text-sm">
+      <span className="text-muted-foreground">MCP server:</span>
+      <span className="font-mono break-all" data-testid="mcp-endpoint">
+        {url}
+      </span>
+      <Button type="button" variant="ghost" size="sm" aria-label="Copy MCP address" onClick={() => void copy(url)}>
+        <Copy aria-hidden="true" />
+        Copy
+      </Button>
+    </div>
+  );
+}
+
 /** Settings › API tokens: tokens for scripts and AI assistants (REST and MCP), each with its scopes. */
 export function ApiTokensSection() {
   const session = useSession();
@@ -89,8 +108,7 @@ export function ApiTokensSection() {
         <div className="space-y-1.5">
           <CardTitle id="settings-api-tokens-title">API tokens</CardTitle>
           <CardDescription>
-            Let scripts and AI assistants use Clipshift as you: the REST API with <span className="font-mono">Authorization: Bearer</span>, and the MCP server at{' '}
-            <span className="font-mono break-all">/api/mcp</span>.
+            Let scripts and AI assistants use Clipshift as you: the REST API and the MCP server, with <span className="font-mono">Authorization: Bearer</span> and the token.
           </CardDescription>
         </div>
         <CardAction>
@@ -101,6 +119,7 @@ export function ApiTokensSection() {
         </CardAction>
       </CardHeader>
       <CardContent>
+        <McpEndpoint />
         <TokenList />
       </CardContent>
       <ApiTokenDialog open={creating} isAdmin={isAdmin} onOpenChange={setCreating} />
