@@ -110,6 +110,7 @@ function apiOf(app: AppRun) {
     deps: app.deps,
     user: app.user,
     sessionId: null,
+    auth: { kind: 'session' },
     meta: { ip: '127.0.0.1', userAgent: 'bench', deviceCookie: undefined },
     response: { setSessionCookie: () => {}, clearSessionCookie: () => {}, setDeviceCookie: () => {}, setRetryAfter: () => {} },
   };

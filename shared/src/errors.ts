@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_SUPPORTED'
   | 'CONFLICT'
   | 'TOO_MANY_REQUESTS'
   | 'PAYLOAD_TOO_LARGE'

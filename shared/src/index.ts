@@ -29,3 +29,4 @@ export * from './preflight.ts';
 export * from './reels.ts';
 export * from './stats.ts';
 export * from './ranking.ts';
+export * from './tokens.ts';

@@ -69,6 +69,7 @@ export function callerFor(deps: AppDeps, options: CallerOptions = {}) {
     deps,
     user: options.user ?? null,
     sessionId: options.sessionId ?? null,
+    auth: { kind: 'session' },
     meta: { ip: options.ip ?? '127.0.0.1', userAgent: 'vitest', deviceCookie: options.deviceCookie },
     response: {
       setSessionCookie: (token, expiresAt) => cookies.set.push({ token, expiresAt }),

@@ -17,7 +17,7 @@ const brokenRouter = router({
   }),
   validated: publicProcedure.input(z.object({ name: z.string().min(3, 'Name is too short') })).query(({ input }) => input.name),
 });
-const context = { user: null, sessionId: null } as unknown as Context;
+const context = { user: null, sessionId: null, auth: { kind: 'session' } } as unknown as Context;
 const caller = createCallerFactory(brokenRouter)(context);
 
 async function failureOf(promise: Promise<unknown>): Promise<TRPCError> {

@@ -134,7 +134,10 @@ describe('REST: HTTP rules of the contract', () => {
       expect(doc.components.schemas.Error.required).toEqual(['error', 'message', 'code']);
       expect(statusesOf('/register', 'post')).toContain('201');
       expect(statusesOf('/admin/invite-codes/generate', 'post')).toContain('201');
-      expect(operationAt('/logs', 'get').security).toEqual([{ sessionCookie: [] }]);
+      expect(operationAt('/logs', 'get').security).toEqual([{ sessionCookie: [] }, { apiToken: ['read'] }]);
+      expect(operationAt('/streamers', 'post').security).toEqual([{ sessionCookie: [] }, { apiToken: ['write'] }]);
+      // Routes that take no token name the session alone.
+      expect(operationAt('/tokens', 'post').security).toEqual([{ sessionCookie: [] }]);
       expect(operationAt('/login', 'post').security).toBeUndefined();
       expect(statusesOf('/logs', 'get')).toContain('401');
       // Wrong credentials are a 401 too.
@@ -154,11 +157,12 @@ describe('REST: HTTP rules of the contract', () => {
       expect(Object.keys(operationAt('/tiktok/callback', 'get').responses['200']?.content ?? {})).toEqual(['text/html']);
       expect(statusesOf('/tiktok/auth-url', 'get')).toContain('503');
       expect(statusesOf('/health', 'get')).toEqual(['200', '400', '431', '503']);
-      for (const file of ['video', 'thumbnail']) expect(statusesOf(`/clips/{id}/${file}`, 'get')).toEqual(['200', '206', '304', '400', '401', '404', '412', '416', '431', '503']);
+      // A bearer token adds 403 (beyond its scopes) and 429 (its budget) wherever one is taken.
+      for (const file of ['video', 'thumbnail']) expect(statusesOf(`/clips/{id}/${file}`, 'get')).toEqual(['200', '206', '304', '400', '401', '403', '404', '412', '416', '429', '431', '503']);
       expect(statusesOf('/subtitle/{id}', 'post')).toContain('502');
       expect(statusesOf('/clips/{id}/post', 'post')).toContain('502');
-      // Only what can happen: no 409 on a read, no 429 where nothing is throttled.
-      expect(statusesOf('/streamers', 'get')).toEqual(['200', '400', '401', '431', '503']);
+      // Only what can happen: no 409 on a read; 403 and 429 come from API tokens (scopes, budget).
+      expect(statusesOf('/streamers', 'get')).toEqual(['200', '400', '401', '403', '429', '431', '503']);
     });
 
     it('shows the bodies clients send: no path parameters, no internal fields, the constraints of the schemas', () => {

@@ -353,7 +353,8 @@ describe('OpenAPI document during a database outage', () => {
       const url = operation.operationId === 'media.video' ? mediaPath : `/api${operation.path.replace(/\{[^}]+\}/g, 'x')}${query}`;
       const headers: Record<string, string> = { cookie: `${SESSION_COOKIE}=0123456789abcdef.0123456789abcdef0123456789abcdef`, 'content-type': 'application/json' };
       const reply = await rawRequest(server.baseUrl, operation.method, url, { headers, body: operation.method === 'GET' ? undefined : '{}' });
-      const expected = operation.responses['503'] ? 503 : 200;
+      // Without the database: its 503, else what it answers anyway (its success, or the 405 of a method only named to be refused).
+      const expected = operation.responses['503'] ? 503 : operation.responses['200'] || !operation.responses['405'] ? 200 : 405;
       const type = mediaType(reply.headers['content-type']);
       if (reply.status !== expected) problems.push(`${operation.method} ${operation.path}: ${reply.status} ${reply.text.slice(0, 200)}`);
       else if (!operation.responses[String(expected)]?.content?.[type]) problems.push(`${operation.method} ${operation.path}: ${type} not documented for ${expected}`);

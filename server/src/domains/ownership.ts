@@ -26,6 +26,7 @@ export const TABLE_OWNERS = {
   streamers: ['streamers'],
   studio: [],
   subtitles: ['subtitle_requests'],
+  tokens: ['api_tokens'],
   // Rings below or beside the domains that keep state of their own.
   platform: ['rate_limits'],
   jobs: ['app_instances'],

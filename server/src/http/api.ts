@@ -6,6 +6,7 @@ import { FAULT_LOG_BUDGET, recordLog } from '../domains/logs/service.ts';
 import { createRequestContext } from './context.ts';
 import { isServerFault } from './errors.ts';
 import { approvalLinkFilesRouter, clipFilesRouter, mediaLinkRouter } from './files.ts';
+import { mcpRouter } from './mcp/server.ts';
 import { metricsRouter } from './metrics.ts';
 import { rejectUndecodableUrls } from './input.ts';
 import { finalErrorHandler, limitTrpcBatches, rejectCrossSite, requireJsonBodies } from './middleware.ts';
@@ -26,6 +27,8 @@ export function createApiRouter(deps: AppDeps): express.Router {
   api.use(rejectUndecodableUrls(deps));
   // Its body is an image: it comes before the JSON-only guard (it refuses other bodies itself).
   api.use(streamerLogoRouter(deps));
+  // MCP takes a bearer token only, with its own JSON parser: before the guards made for browsers.
+  api.use(mcpRouter(deps));
   api.use(requireJsonBodies(deps));
   api.use(rejectCrossSite(deps));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));

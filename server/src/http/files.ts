@@ -6,6 +6,7 @@ import { TRPCError } from '@trpc/server';
 import type { AppDeps } from '../domains/deps.ts';
 import { sendClientError, sendError } from './rest/errors.ts';
 import { createRequestContext } from './context.ts';
+import { checkAccess } from './trpc.ts';
 import { databaseUnavailable, notFound, unauthorized } from '../platform/errors.ts';
 import { CLIP_CONTENT_TYPES, clipKey, findClipRow, MEDIA_LINK_GONE, mediaLinkVideo, type ClipFile } from '../domains/clips/service.ts';
 import { approvalLinkFile, LINK_FILE_GONE, type LinkFile } from '../domains/review/service.ts';
@@ -75,6 +76,7 @@ async function serveClipFile(deps: AppDeps, req: Request, res: Response, file: S
     const ctx = await createRequestContext(deps, req, res);
     // A session that could not be looked up is no missing session: the client must not sign in again.
     if (ctx.sessionUnknown) throw databaseUnavailable();
+    checkAccess(ctx, `clips.${file}`, 'query');
     if (!ctx.user) throw unauthorized();
     const clipId = String(req.params.id);
     const row = await findClipRow(deps.db, ctx.user.id, clipId);

@@ -19,7 +19,9 @@ export function oauthCallbackRouter(deps: AppDeps): Router {
   for (const platform of OAUTH_CALLBACK_PLATFORMS) {
     router.get(`/${platform}/callback`, async (req, res) => {
       const ctx = await createRequestContext(deps, req, res);
-      const result = await completeAuthorization(deps, req.query as Record<string, unknown>, ctx.user?.id ?? null, platform);
+      // The popup comes back with the browser's cookie; a bearer token never connects an account (access.ts).
+      const userId = ctx.auth.kind === 'session' ? (ctx.user?.id ?? null) : null;
+      const result = await completeAuthorization(deps, req.query as Record<string, unknown>, userId, platform);
       const page = callbackPage(result, deps.env.publicOrigin, platform);
       res.status(statusOf(result));
       res.setHeader('Content-Security-Policy', page.csp);

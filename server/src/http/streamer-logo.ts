@@ -15,12 +15,15 @@ import { authedProcedure, createCallerFactory, router } from './trpc.ts';
  * image/jpeg body of at most 2 MB). It is mounted before the JSON-only guard and runs its work as
  * procedures through a caller, so sign-in and error mapping are those of every other route.
  */
+// Nested under `streamers` so that the procedure paths are the routes' operationIds (access.ts).
 const logoRouter = router({
-  save: authedProcedure
-    .input(streamerNameInput.extend({ type: z.string().optional(), bytes: z.instanceof(Buffer) }))
-    .mutation(({ ctx, input }) => saveStreamerLogo(ctx.deps, ctx.user.id, input.name, { type: input.type, bytes: input.bytes }, PROCESS_IDENTITY.instance)),
-  read: authedProcedure.input(streamerNameInput).query(({ ctx, input }) => streamerLogo(ctx.deps, ctx.user.id, input.name)),
-  remove: authedProcedure.input(streamerNameInput).mutation(({ ctx, input }) => deleteStreamerLogo(ctx.deps, ctx.user.id, input.name)),
+  streamers: router({
+    saveLogo: authedProcedure
+      .input(streamerNameInput.extend({ type: z.string().optional(), bytes: z.instanceof(Buffer) }))
+      .mutation(({ ctx, input }) => saveStreamerLogo(ctx.deps, ctx.user.id, input.name, { type: input.type, bytes: input.bytes }, PROCESS_IDENTITY.instance)),
+    logo: authedProcedure.input(streamerNameInput).query(({ ctx, input }) => streamerLogo(ctx.deps, ctx.user.id, input.name)),
+    deleteLogo: authedProcedure.input(streamerNameInput).mutation(({ ctx, input }) => deleteStreamerLogo(ctx.deps, ctx.user.id, input.name)),
+  }),
 });
 const createLogoCaller = createCallerFactory(logoRouter);
 type LogoCaller = ReturnType<typeof createLogoCaller>;
@@ -50,13 +53,13 @@ export function streamerLogoRouter(deps: AppDeps): Router {
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
       void withCaller(deps, req, res, async (caller) => {
-        res.json(await caller.save({ name: String(req.params.name), type, bytes }));
+        res.json(await caller.streamers.saveLogo({ name: String(req.params.name), type, bytes }));
       }).catch(next);
     });
   });
   logos.get(path, (req, res, next) => {
     void withCaller(deps, req, res, async (caller) => {
-      const logo = await caller.read({ name: String(req.params.name) });
+      const logo = await caller.streamers.logo({ name: String(req.params.name) });
       res.status(200).setHeader('Cache-Control', 'private, no-cache');
       res.type(logo.type).setHeader('Content-Length', String(logo.bytes));
       await pipeline(logo.body, res);
@@ -64,7 +67,7 @@ export function streamerLogoRouter(deps: AppDeps): Router {
   });
   logos.delete(path, rejectCrossSite(deps), (req, res, next) => {
     void withCaller(deps, req, res, async (caller) => {
-      res.json(await caller.remove({ name: String(req.params.name) }));
+      res.json(await caller.streamers.deleteLogo({ name: String(req.params.name) }));
     }).catch(next);
   });
   return logos;

@@ -13,14 +13,17 @@ import { authedProcedure, createCallerFactory, router } from './trpc.ts';
  * /api/trpc); they still run as procedures, through a caller, so that sign-in, NUL refusal, input
  * validation and error mapping are exactly those of every other route.
  */
+// Nested under `studio` so that the procedure paths are the routes' operationIds (access.ts).
 const imagesRouter = router({
-  frame: authedProcedure
-    .input(clipFrameInput)
-    .query(({ ctx, input, signal }) => clipFrame(ctx.deps, ctx.user.id, input, { instance: PROCESS_IDENTITY.instance, signal })),
+  studio: router({
+    frame: authedProcedure
+      .input(clipFrameInput)
+      .query(({ ctx, input, signal }) => clipFrame(ctx.deps, ctx.user.id, input, { instance: PROCESS_IDENTITY.instance, signal })),
 
-  preview: authedProcedure
-    .input(previewClipInput)
-    .mutation(({ ctx, input, signal }) => previewClip(ctx.deps, ctx.user.id, input, { instance: PROCESS_IDENTITY.instance, signal })),
+    preview: authedProcedure
+      .input(previewClipInput)
+      .mutation(({ ctx, input, signal }) => previewClip(ctx.deps, ctx.user.id, input, { instance: PROCESS_IDENTITY.instance, signal })),
+  }),
 });
 
 const createImagesCaller = createCallerFactory(imagesRouter);
@@ -45,19 +48,19 @@ async function answerImage(deps: AppDeps, req: Request, res: Response, make: (im
 }
 
 /** What the request sent, as the procedure takes it: the procedure's own schema validates it. */
-type FrameRequest = Parameters<ImagesCaller['frame']>[0];
-type PreviewRequest = Parameters<ImagesCaller['preview']>[0];
+type FrameRequest = Parameters<ImagesCaller['studio']['frame']>[0];
+type PreviewRequest = Parameters<ImagesCaller['studio']['preview']>[0];
 
 /** GET /api/clips/{id}/frame and POST /api/clips/{id}/preview (rest-api.md "Studio"). */
 export function studioImagesRouter(deps: AppDeps): Router {
   const images = Router();
   images.get('/clips/:id/frame', (req, res) => {
     const input = { ...(req.query as Record<string, unknown>), id: String(req.params.id) };
-    return answerImage(deps, req, res, (caller) => caller.frame(input as FrameRequest));
+    return answerImage(deps, req, res, (caller) => caller.studio.frame(input as FrameRequest));
   });
   images.post('/clips/:id/preview', (req, res) => {
     const input = bodyWithParams(req.body, { id: String(req.params.id) });
-    return answerImage(deps, req, res, (caller) => caller.preview(input as PreviewRequest));
+    return answerImage(deps, req, res, (caller) => caller.studio.preview(input as PreviewRequest));
   });
   return images;
 }

@@ -1,11 +1,12 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError, type z } from 'zod';
-import type { PublicUser } from '@clipshift/shared';
+import type { PublicUser, TokenScope } from '@clipshift/shared';
 import type { AppDeps } from '../domains/deps.ts';
 import { isDatabaseUnavailable } from '../platform/db/errors.ts';
 import { containsNulByte, NUL_BYTE_MESSAGE } from './input.ts';
 import { RateLimited } from '../platform/rate-limit.ts';
-import { badRequest, databaseUnavailable, forbidden, unauthorized } from '../platform/errors.ts';
+import { badRequest, databaseUnavailable, forbidden, unauthorized, type AppError } from '../platform/errors.ts';
+import { accessOf, assertTokenMay, type AccessKey } from './access.ts';
 import { appErrorOf, toErrorResponse, toTRPCError } from './errors.ts';
 
 interface RequestMeta {
@@ -24,9 +25,18 @@ interface ResponseControls {
   setRetryAfter(seconds: number): void;
 }
 
+/**
+ * Who a request speaks for: a browser session (`user` null when signed out), or an API token
+ * (`user` its owner), which may call only what its scopes cover (access.ts).
+ */
+export type Principal = { kind: 'session' } | { kind: 'token'; tokenId: string; scopes: readonly TokenScope[] };
+
 export interface Context {
   deps: AppDeps;
   user: PublicUser | null;
+  auth: Principal;
+  /** A bearer token that was refused (unknown, revoked, expired: 401; too many: 429); every procedure but health answers it. */
+  tokenRefusal?: AppError;
   sessionId: string | null;
   meta: RequestMeta;
   response: ResponseControls;
@@ -103,11 +113,21 @@ const databaseOutagesAre503 = t.middleware(async ({ next }) => {
   return result;
 });
 
+/**
+ * Whether the request may call `key`: a refused token answers its refusal, a token beyond its
+ * scopes 403; sessions are judged by the procedure itself (signed in, administrator).
+ */
+export function checkAccess(ctx: Pick<Context, 'auth' | 'tokenRefusal'>, key: AccessKey | string, kind: 'query' | 'mutation' | 'subscription'): void {
+  if (ctx.tokenRefusal) throw ctx.tokenRefusal;
+  if (ctx.auth.kind === 'token') assertTokenMay(ctx.auth.scopes, accessOf(key, kind));
+}
+
 /** Needs nothing of the request's session: health answers even when the session cannot be looked up. */
 export const probeProcedure = t.procedure.use(appErrorsKeepTheirCode).use(rejectNulBytes).use(humanValidationMessages).use(databaseOutagesAre503);
 
-export const publicProcedure = probeProcedure.use(retryAfterHeader).use(({ ctx, next }) => {
+export const publicProcedure = probeProcedure.use(retryAfterHeader).use(({ ctx, path, type, next }) => {
   if (ctx.sessionUnknown) throw databaseUnavailable();
+  checkAccess(ctx, path, type);
   return next();
 });
 

@@ -37,6 +37,10 @@ export const RATE_LIMITS = {
    * link spends nothing.
    */
   approvalLink: { max: 20, windowSeconds: 600 },
+  /** Requests of one API token, every route and the MCP endpoint together: a runaway script or agent slows down, the server does not. */
+  apiToken: { max: 600, windowSeconds: 60 },
+  /** Unknown, revoked or expired API tokens presented from one client address. */
+  apiTokenFailures: { max: 30, windowSeconds: 600 },
 } satisfies Record<string, RateLimitRule>;
 
 const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and try again.';

@@ -1,4 +1,5 @@
 import { PageHeader } from '@/components/page-header';
+import { ApiTokensSection } from './api-tokens-section';
 import { InviteCodesSection } from './invite-codes-section';
 import { NotificationsSection } from './notifications-section';
 import { ProcessingSection } from './processing-section';
@@ -8,12 +9,13 @@ import { ConnectedAccountsSection } from './connected-accounts-section';
 export function SettingsPage() {
   return (
     <>
-      <PageHeader title="Settings" description="Accounts, invitations, processing, notifications and recent activity." />
+      <PageHeader title="Settings" description="Accounts, invitations, processing, notifications, API tokens and recent activity." />
       <div className="space-y-6">
         <ConnectedAccountsSection />
         <InviteCodesSection />
         <ProcessingSection />
         <NotificationsSection />
+        <ApiTokensSection />
         <RecentLogsSection />
       </div>
     </>

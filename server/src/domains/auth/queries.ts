@@ -37,6 +37,11 @@ export function findUserByUsername(db: DbOrTrx, username: string) {
     .executeTakeFirst();
 }
 
+/** The user an API token belongs to (the tokens domain names only the id). */
+export function findPublicUser(db: DbOrTrx, id: string): Promise<PublicUser | undefined> {
+  return db.selectFrom('users').select(['id', 'username', 'is_admin']).where('id', '=', id).executeTakeFirst();
+}
+
 export async function readPasskey(db: DbOrTrx, userId: string): Promise<string | null> {
   return (await db.selectFrom('users').select('passkey').where('id', '=', userId).executeTakeFirstOrThrow()).passkey;
 }

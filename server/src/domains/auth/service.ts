@@ -16,9 +16,9 @@ import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 import { deleteExpiredSessions } from './sessions.ts';
 import { deleteStaleLoginLocks } from './throttle.ts';
-import { findUserByPasskey, findUserByUsername, hasUsers, insertUser, isUsernameTaken, lockRegistrations, readPasskey, setPasskeyIfNone, usernamesByIds } from './queries.ts';
+import { findPublicUser, findUserByPasskey, findUserByUsername, hasUsers, insertUser, isUsernameTaken, lockRegistrations, readPasskey, setPasskeyIfNone, usernamesByIds } from './queries.ts';
 
-export { hasUsers, usernamesByIds };
+export { findPublicUser, hasUsers, usernamesByIds };
 /** Passkeys live on the users row; guests/service.ts owns what they mean. */
 export const passkeys = { read: readPasskey, setIfNone: setPasskeyIfNone, findOwner: findUserByPasskey };
 

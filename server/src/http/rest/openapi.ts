@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accessOf, type Access } from '../access.ts';
 import { appRouter } from '../router.ts';
 import { DIRECT_ROUTES, REST_ROUTES, type DirectRoute, type ErrorMeaning, type ErrorStatus, type RestRoute } from './routes.ts';
 
@@ -128,9 +129,10 @@ function requestBodyOf(route: Pick<RestRoute, 'path' | 'bodyMayRepeat'>, input: 
 /** The general meaning of each error status, where a route does not say more. */
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Invalid input, or a request that cannot be decoded',
-  401: 'No valid session',
-  403: 'Forbidden (cross-site request, or not allowed)',
+  401: 'No valid session, or an API token that is unknown, revoked or expired (WWW-Authenticate: Bearer)',
+  403: "Forbidden (cross-site request, or not allowed; an API token beyond its scopes: 'This token lacks the {scope} scope')",
   404: 'Not found',
+  405: 'Method not allowed (Allow names the one that is)',
   409: 'Conflict',
   412: 'Precondition failed',
   413: 'Body is too large',
@@ -150,6 +152,8 @@ interface StatusTraits {
   throttled?: boolean;
   database?: boolean;
   errors?: Partial<Record<ErrorStatus, ErrorMeaning>>;
+  /** What an API token needs to call the route (access.ts). */
+  access: Access;
 }
 
 /**
@@ -169,6 +173,13 @@ export function errorStatusesOf(route: StatusTraits): ErrorStatus[] {
     statuses.add(415);
   }
   if (route.throttled) statuses.add(429);
+  // A bearer token: 401 when invalid (429 past the failures of an address or the token's budget),
+  // 403 beyond its scopes or where tokens are never taken.
+  if (route.access !== 'public') {
+    statuses.add(401);
+    statuses.add(403);
+    statuses.add(429);
+  }
   if (route.database !== false) statuses.add(503);
   for (const status of Object.keys(route.errors ?? {})) statuses.add(Number(status) as ErrorStatus);
   return [...statuses].sort((a, b) => a - b);
@@ -183,7 +194,7 @@ function errorSchema(meaning: ErrorMeaning | undefined): JsonSchema {
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'string', pattern: '^[0-9]+$' } } };
 
-function errorResponse(route: StatusTraits, status: ErrorStatus, pages: DirectRoute['errorPages'] = {}): JsonSchema {
+function errorResponse(route: Pick<StatusTraits, 'errors'>, status: ErrorStatus, pages: DirectRoute['errorPages'] = {}): JsonSchema {
   const meaning = route.errors?.[status];
   const description = typeof meaning === 'string' ? meaning : (meaning?.description ?? ERROR_DESCRIPTIONS[status]);
   const page = pages[status];
@@ -193,15 +204,28 @@ function errorResponse(route: StatusTraits, status: ErrorStatus, pages: DirectRo
   return { description, content, ...(status === 429 ? { headers: RETRY_AFTER } : {}) };
 }
 
+/** A route's class for API tokens: the procedure's, or the direct route's operationId. */
+const restAccess = (route: RestRoute): Access => accessOf(route.procedure, route.method === 'GET' ? 'query' : 'mutation');
+const directAccess = (route: DirectRoute): Access => accessOf(route.operationId, route.method === 'GET' ? 'query' : 'mutation');
+
+/** Who may call: a session cookie, and an API token with the scope named, unless the route takes no token. */
+function securityOf(auth: boolean, access: Access): JsonSchema {
+  if (!auth) return {};
+  if (access === 'token') return { security: [{ apiToken: [] }], 'x-token-access': access };
+  const token = access === 'session' || access === 'public' ? [] : [{ apiToken: [access] }];
+  return { security: [{ sessionCookie: [] }, ...token], 'x-token-access': access };
+}
+
 function restOperation(route: RestRoute): JsonSchema {
   const { input, output } = schemasOf(route);
+  const access = restAccess(route);
   const responses: Record<string, unknown> = {
     [String(route.status ?? 200)]: {
       description: 'Success',
       content: { 'application/json': { schema: output ? toJsonSchema(output, 'output') : {} } },
     },
   };
-  for (const status of errorStatusesOf(route)) responses[status] = errorResponse(route, status);
+  for (const status of errorStatusesOf({ ...route, access })) responses[status] = errorResponse(route, status);
   const body = route.method !== 'GET' && route.method !== 'DELETE' && input ? requestBodyOf(route, input) : undefined;
   return {
     operationId: route.procedure,
@@ -210,11 +234,12 @@ function restOperation(route: RestRoute): JsonSchema {
     parameters: parametersOf(route, input),
     ...(body ? { requestBody: body } : {}),
     responses,
-    ...(route.auth ? { security: [{ sessionCookie: [] }] } : {}),
+    ...securityOf(route.auth, access),
   };
 }
 
 function directOperation(route: DirectRoute): JsonSchema {
+  const access = directAccess(route);
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(route.answers)) {
     const headers = Object.fromEntries(Object.entries(answer.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
@@ -224,7 +249,7 @@ function directOperation(route: DirectRoute): JsonSchema {
       ...(Object.keys(headers).length ? { headers } : {}),
     };
   }
-  for (const status of errorStatusesOf(route)) responses[status] = errorResponse(route, status, route.errorPages);
+  for (const status of errorStatusesOf({ ...route, access })) responses[status] = errorResponse(route, status, route.errorPages);
   const body = route.body ? requestBodyOf(route, route.body) : rawBodyOf(route.rawBody);
   return {
     operationId: route.operationId,
@@ -233,7 +258,7 @@ function directOperation(route: DirectRoute): JsonSchema {
     parameters: [...pathParamsOf(route.path).map(pathParameter), ...route.parameters.map((param) => ({ ...param, required: false }))],
     ...(body ? { requestBody: body } : {}),
     responses,
-    ...(route.auth ? { security: [{ sessionCookie: [] }] } : {}),
+    ...securityOf(route.auth, access),
   };
 }
 
@@ -263,12 +288,15 @@ export function buildOpenApiDocument(publicUrl: string): JsonSchema {
       title: 'Clipshift API',
       version: '1.0.0',
       description:
-        'Every JSON route is the same procedure the web app calls over tRPC. Errors answer {error, message, code}. Unknown body fields are ignored; numbers in a body are JSON numbers, in a query string digits.',
+        "Every JSON route is the same procedure the web app calls over tRPC. Errors answer {error, message, code}. Unknown body fields are ignored; numbers in a body are JSON numbers, in a query string digits. Scripts and AI assistants sign in with an API token (Settings → API tokens, or POST /tokens from a session): `Authorization: Bearer cs_…`. A token's scopes (read: every GET; write: streamers, downloads, clips, studio, review; post: posting and the queue; admin: invite codes) narrow what its user may do; each operation names the scope it needs in its security (apiToken) and x-token-access ('session': tokens are refused). Beyond its scopes a token gets 403 'This token lacks the {scope} scope'; an unknown, revoked or expired one 401. POST /mcp serves the same procedures as Model Context Protocol tools.",
     },
     servers: [{ url: `${publicUrl}/api` }],
     components: {
       schemas: { Error: errorBody },
-      securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'clipshift_session' } },
+      securitySchemes: {
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'clipshift_session' },
+        apiToken: { type: 'http', scheme: 'bearer', bearerFormat: 'cs_<lookup>_<secret>', description: 'An API token; the security requirement names the scope it needs' },
+      },
     },
     paths,
   };

@@ -14,7 +14,7 @@ type ProcedurePaths<TRecord> = {
         : never;
 }[keyof TRecord & string];
 
-type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
+export type ProcedurePath = ProcedurePaths<AppRouter['_def']['record']>;
 
 export interface RestRequestParts {
   params: Record<string, string>;
@@ -23,7 +23,7 @@ export interface RestRequestParts {
 }
 
 /** The error statuses a route may answer, besides its success status. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 431 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 416 | 429 | 431 | 502 | 503;
 
 /**
  * What an error status means on one route; `body` names the fields its error body adds to {error,
@@ -595,6 +595,27 @@ export const REST_ROUTES: RestRoute[] = [
     summary: 'Choose who can see approved and automatic posts on an account, and their interactions',
   },
 
+  {
+    method: 'POST',
+    path: '/tokens',
+    procedure: 'tokens.create',
+    status: 201,
+    auth: true,
+    errors: { 400: 'A bad name, scopes or expires_in_days; the admin scope for a non-administrator; more than 50 tokens' },
+    tag: 'API tokens',
+    summary: 'Make an API token for scripts and AI assistants (signed-in session only): its value, prefixed cs_, is in this answer only (only its hash is kept)',
+  },
+  { method: 'GET', path: '/tokens', procedure: 'tokens.list', auth: true, tag: 'API tokens', summary: 'Your API tokens, newest first, without their values (signed-in session only)' },
+  {
+    method: 'DELETE',
+    path: '/tokens/{id}',
+    procedure: 'tokens.delete',
+    auth: true,
+    errors: { 404: 'No such token of yours' },
+    tag: 'API tokens',
+    summary: 'Revoke an API token: its next request answers 401 (signed-in session only)',
+  },
+
   { method: 'GET', path: '/logs', procedure: 'logs.list', auth: true, tag: 'Logs', summary: 'System log entries, newest first' },
   {
     method: 'GET',
@@ -645,7 +666,7 @@ export interface DirectRoute {
   body?: z.ZodType;
   /** A body that is no JSON (an image): its content types and what it must be. */
   rawBody?: { content: readonly string[]; description: string };
-  answers: Partial<Record<200 | 206 | 304, DirectAnswer>>;
+  answers: Partial<Record<200 | 202 | 206 | 304, DirectAnswer>>;
   errors?: Partial<Record<ErrorStatus, ErrorMeaning>>;
   /** Error statuses answered with a page of this content type; `json`: the JSON error body may also come with that status. */
   errorPages?: Partial<Record<ErrorStatus, { content: string; json: boolean }>>;
@@ -786,6 +807,19 @@ const LOGO_ROUTES: readonly DirectRoute[] = [
   },
 ];
 
+/** A JSON-RPC 2.0 message of the Model Context Protocol, as POST /mcp reads it. */
+const mcpMessage = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number().int()]).optional(),
+  method: z.string().optional().describe('initialize, tools/list, tools/call, notifications/initialized…'),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The MCP endpoint's other methods: a stateless server answers them 405 (the protocol's word for "not offered"). */
+function mcpNotAllowed(method: 'GET' | 'DELETE', operationId: 'mcp.stream' | 'mcp.session', summary: string): DirectRoute {
+  return { method, path: '/mcp', operationId, auth: false, tag: 'API tokens', summary, parameters: [], answers: {}, errors: { 405: 'Allow: POST' }, database: false };
+}
+
 export const DIRECT_ROUTES: readonly DirectRoute[] = [
   ...LOGO_ROUTES,
   clipFileRoute('video', 'video/mp4', 'The rendered MP4 with HTTP Range support; ?download=1 names it {clip_id}.mp4', [
@@ -872,6 +906,24 @@ export const DIRECT_ROUTES: readonly DirectRoute[] = [
   },
   metaCallbackRoute('instagram', 'Instagram'),
   metaCallbackRoute('facebook', 'Facebook'),
+  {
+    method: 'POST',
+    path: '/mcp',
+    operationId: 'mcp.endpoint',
+    auth: true,
+    tag: 'API tokens',
+    summary:
+      "The Model Context Protocol over Streamable HTTP (protocol 2025-06-18 and later; stateless: no session id, JSON answers, no GET stream) for AI assistants, with an API token only (a session cookie is not taken). Tools: list_streamers, start_download, download_status, list_clips, get_clip, list_moments, list_review, approve_clip, reject_clip, render_clip, post_clip, list_queue, account_stats; each calls its REST route's procedure within the token's scopes (beyond them: a tool result with isError and 'This token lacks the {scope} scope'). Malformed JSON-RPC or a missing Accept: application/json, text/event-stream are answered by the protocol's JSON-RPC error bodies (400, 406)",
+    parameters: [],
+    answers: {
+      200: { description: 'The JSON-RPC response', content: ['application/json'] },
+      202: { description: 'A notification or response was accepted (no body)', content: [] },
+    },
+    errors: { 401: 'No API token, or one that is unknown, revoked or expired (WWW-Authenticate: Bearer realm="clipshift")' },
+    body: mcpMessage,
+  },
+  mcpNotAllowed('GET', 'mcp.stream', 'No event stream to open: this MCP server is stateless and answers each POST with JSON'),
+  mcpNotAllowed('DELETE', 'mcp.session', 'No session to end: this MCP server is stateless'),
   {
     method: 'GET',
     path: '/openapi.json',

@@ -66,6 +66,19 @@ export const postingRouter = router({
       return { message: postedMessage(uploads), uploads };
     }),
 
+  /**
+   * POST /clips/{id}/post's work without the wait: the same checks and rows, answered as soon as the
+   * posts are queued (MCP's post_clip; an agent follows them with list_queue). Not a REST route.
+   */
+  start: authedProcedure
+    .input(postClipInput)
+    .output(validated(z.object({ message: z.string(), uploads: z.array(upload) })))
+    .mutation(async ({ ctx, input }) => {
+      const queued = await postClip(ctx.deps.db, ctx.user.id, ctx.deps.env.TIKTOK_POST_MODE, input);
+      const uploads = await Promise.all(queued.map((row) => toUpload(ctx.deps.db, row)));
+      return { message: `Queued for ${platformList(uploads.map((item) => item.platform))}: follow the posts in the queue`, uploads };
+    }),
+
   uploadStatus: authedProcedure
     .input(accountIdInput)
     .output(validated(upload))

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { AccountPlatform, ApproveClipRequest, PostingSlot } from '@clipshift/shared';
+import type { AccountPlatform, ApproveClipRequest, PostingSlot, TokenScope } from '@clipshift/shared';
 import type { Brand, ClipMoment, Detection, MomentStatus, Hook, StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
@@ -460,6 +460,21 @@ export interface WebhookDeliveriesTable {
   delivered_at: Timestamp | null;
 }
 
+export interface ApiTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  /** The token's public half (cs_<lookup>_<secret>): what a request is looked up by. */
+  lookup: string;
+  /** SHA-256 of the secret half, compared in constant time. */
+  secret_hash: Buffer;
+  scopes: TokenScope[];
+  created_at: CreatedAt;
+  /** null: never expires. */
+  expires_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+}
+
 /** Every table of the app: the one declaration of database types. */
 export interface LiveWatchesTable {
   streamer_id: string;
@@ -521,4 +536,5 @@ export interface Database {
   youtube_quota_days: YouTubeQuotaDaysTable;
   live_watches: LiveWatchesTable;
   moments: MomentsTable;
+  api_tokens: ApiTokensTable;
 }
