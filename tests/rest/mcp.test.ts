@@ -3,7 +3,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createdToken, tokenLacksScope, type TokenScope } from '@clipshift/shared';
-import { MOMENTS_NOT_AVAILABLE } from '../../server/src/http/mcp/moments.ts';
 import { seedClip } from '../helpers/clips.ts';
 import { seedStreamer } from '../helpers/streamers.ts';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '../helpers/app.ts';
@@ -64,6 +63,13 @@ describe('MCP server: POST /api/mcp', () => {
     accountId = account.id;
     const streamerId = await seedStreamer(app.deps, memberId, 'mcpstreamer');
     await app.deps.db.insertInto('streamer_accounts').values({ streamer_id: streamerId, account_id: accountId }).execute();
+    await app.deps.db
+      .insertInto('moments')
+      .values({
+        user_id: memberId, streamer_id: streamerId, streamer_name: 'mcpstreamer', broadcaster_id: '1', stream_id: 's1', stream_started_at: new Date(),
+        stream_offset: 125, score: 0.82, reasons: JSON.stringify(['Emote burst: KEKW ×87']), status: 'clipped', clip_id: 'MomentClip',
+      })
+      .execute();
     await app.deps.db.insertInto('account_post_settings').values({ account_id: accountId, privacy_level: 'SELF_ONLY' }).execute();
     for (const clipId of ['Waiting', 'Doubtful', 'Library']) {
       const { id } = await seedClip(app.deps, memberId, { clip_id: clipId, title: `title ${clipId}`, streamer_name: 'mcpstreamer', descriptions: [{ description: `best of ${clipId} #a`, rank: 0.9 }] });
@@ -159,8 +165,10 @@ describe('MCP server: POST /api/mcp', () => {
     expect(missing).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Clip Nope not found' }] });
 
     const moments = await call(client, 'list_moments', { streamer: 'mcpstreamer' });
-    expect(textOf(moments)).toBe(MOMENTS_NOT_AVAILABLE);
-    expect(moments.structuredContent).toEqual({ moments: [] });
+    expect(textOf(moments)).toMatch(/^1 moments, newest first:\n- mcpstreamer, .*: 82%, clipped \(clip MomentClip\): Emote burst: KEKW ×87$/);
+    expect(moments.structuredContent).toMatchObject({ moments: [{ streamer: 'mcpstreamer', score: 0.82, reasons: ['Emote burst: KEKW ×87'], clip_id: 'MomentClip', status: 'clipped' }] });
+    const badMoments = await call(client, 'list_moments', { limit: 0 });
+    expect(badMoments.isError).toBe(true);
 
     const review = await call(client, 'list_review');
     expect(textOf(review)).toContain('2 clips wait for review');

@@ -18,6 +18,8 @@ type DirectOperation =
   | 'clips.video'
   | 'clips.thumbnail'
   | 'media.video'
+  | 'approval.video'
+  | 'approval.thumbnail'
   | 'studio.frame'
   | 'studio.preview'
   | 'streamers.saveLogo'
@@ -93,6 +95,8 @@ export const ACCESS: Partial<Record<AccessKey, Access>> = {
   'review.approveMany': 'write',
   'review.reject': 'write',
   'review.saveAccountSettings': 'write',
+  // An approval link is made for someone else to answer: making one is review work.
+  'review.share': 'write',
   'settings.saveProcessing': 'write',
 
   'posting.post': 'post',
@@ -112,6 +116,12 @@ export const ACCESS: Partial<Record<AccessKey, Access>> = {
   'instagram.callback': 'public',
   'facebook.callback': 'public',
   'media.video': 'public',
+  // An approval link's page and answers need no one: the link's token is the permission.
+  'review.linkPage': 'public',
+  'review.approveByLink': 'public',
+  'review.rejectByLink': 'public',
+  'approval.video': 'public',
+  'approval.thumbnail': 'public',
   'docs.openapi': 'public',
   'docs.page': 'public',
 };

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { accountStatsInput, approveClipInput, clipIdInput, listClipsInput, postClipInput, reviewClipInput, startDownloadInput, type ClipList, type StatusMap } from '@clipshift/shared';
+import { accountStatsInput, approveClipInput, clipIdInput, listClipsInput, listMomentsInput, moment, momentScoreLabel, postClipInput, reviewClipInput, startDownloadInput, type ClipList, type StatusMap } from '@clipshift/shared';
 import type { createCaller } from '../router.ts';
 import { schemasOf } from '../rest/openapi.ts';
-import { listMoments, listMomentsInput, momentList } from './moments.ts';
 
 /*
  * The MCP tools (rest-api.md "Tokens and agents", docs/decisions/0045-mcp-server.md). Each one calls
@@ -134,10 +133,14 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'list_moments',
     title: 'List moments',
     description: "Moments found while a watched streamer was live (chat bursts that may become clips), newest first, with their score, reasons and the clip made of them.",
-    input: listMomentsInput,
-    output: z.object({ moments: momentList }),
+    input: listMomentsInput.unwrap(),
+    output: z.object({ moments: z.array(moment) }),
     readOnly: true,
-    run: (caller, args) => listMoments(caller, args),
+    run: async (caller, args) => {
+      const moments = await caller.moments.list(asInput<z.input<typeof listMomentsInput>>(args));
+      const lines = moments.map((item) => `- ${item.streamer}, ${item.detected_at}: ${momentScoreLabel(item.score)}, ${item.status}${item.clip_id ? ` (clip ${item.clip_id})` : ''}: ${item.reasons.join('; ')}`);
+      return { text: moments.length ? [`${moments.length} moments, newest first:`, ...lines].join('\n') : 'No moments found yet.', structured: { moments } };
+    },
   },
   {
     name: 'list_review',
