@@ -8,7 +8,7 @@ import { badGateway, badRequest, conflict, notFound } from '../../platform/error
 import { publicReason } from '../../platform/public-reason.ts';
 import { isCaptionFont } from '../../engines/media/index.ts';
 import { linkedAccountsByStreamer, linkedStreamerIds, listAccounts } from '../publishing/service.ts';
-import { SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
+import { LIVE_CHECK_JOB, SCHEDULE_JOB } from '../../platform/queue/contracts.ts';
 import { enqueue, jobKey, removeJob } from '../../platform/queue/queue.ts';
 import {
   deleteStreamerRow,
@@ -103,6 +103,11 @@ function mergedSelection(row: StreamerRow, input: UpdateStreamerInput): Streamer
     clip_creators: input.clip_creators ?? current.clip_creators,
     publish_mode: input.publish_mode ?? current.publish_mode,
   };
+}
+
+/** Watching just turned on: the live check runs now rather than at the next minute. */
+function askWhetherLive(trx: DbOrTrx): Promise<void> {
+  return enqueue(trx, LIVE_CHECK_JOB, {});
 }
 
 export function momentsOf(row: StreamerRow): StreamerMoments {
@@ -240,6 +245,7 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
         auto_subtitle: input.auto_subtitle,
         auto_publish: input.auto_publish,
       });
+      if (row.watch_live) await askWhetherLive(trx);
       if (!input.schedule) return row;
       return updateStreamerRow(trx, row.id, { next_run_at: await syncSchedule(trx, row.id, input.schedule) });
     });
@@ -257,6 +263,7 @@ export async function updateStreamer(db: Db, userId: string, input: UpdateStream
     assertStudio(studio);
     const schedule = input.schedule === undefined ? scheduleOf(row) : input.schedule;
     const nextRunAt = scheduleChanged(row, schedule) ? await syncSchedule(trx, row.id, schedule) : row.next_run_at;
+    if (input.watch_live && !row.watch_live) await askWhetherLive(trx);
     return updateStreamerRow(trx, row.id, {
       clip_limit: input.clip_limit ?? row.clip_limit,
       vertical: input.vertical ?? row.vertical,
