@@ -123,6 +123,8 @@ export const clip = z.object({
   loudness: clipLoudness.nullable(),
   /** What camera detection found when the clip was last rendered with the `auto` layout; null when it did not look. */
   detected: detectionSchema.nullable(),
+  /** The source is the streamer's own portrait version from Twitch (Get Clips Download), used as it is. */
+  portrait_source: z.boolean(),
   /**
    * When retention (MEDIA_RETENTION_DAYS) deleted the clip's video and source, some days after its
    * last post; null while they are kept. The row, thumbnail and posts stay.

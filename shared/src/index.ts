@@ -28,3 +28,4 @@ export * from './preflight.ts';
 export * from './reels.ts';
 export * from './stats.ts';
 export * from './ranking.ts';
+export * from './twitch.ts';

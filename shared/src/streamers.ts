@@ -102,6 +102,7 @@ export const createStreamerInput = z.object({
   rank_by: settingFields.rank_by.default(STREAMER_SELECTION_DEFAULTS.rank_by),
   clip_creators: settingFields.clip_creators.default([]),
   publish_mode: settingFields.publish_mode.default(STREAMER_SELECTION_DEFAULTS.publish_mode),
+  featured_only: settingFields.featured_only.default(STREAMER_SELECTION_DEFAULTS.featured_only),
 });
 export type CreateStreamerInput = z.infer<typeof createStreamerInput>;
 

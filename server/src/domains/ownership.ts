@@ -25,6 +25,7 @@ export const TABLE_OWNERS = {
   streamers: ['streamers'],
   studio: [],
   subtitles: ['subtitle_requests'],
+  twitch: ['twitch_connections', 'twitch_oauth_states'],
   // Rings below or beside the domains that keep state of their own.
   platform: ['rate_limits'],
   jobs: ['app_instances'],

@@ -15,6 +15,7 @@ import { settingsRouter } from './routers/settings.ts';
 import { webhooksRouter } from './routers/notifications.ts';
 import { reviewRouter } from './routers/review.ts';
 import { queueRouter } from './routers/queue.ts';
+import { twitchRouter } from './routers/twitch.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 /** The one router of domain procedures; REST routes call into it (see rest/routes.ts). */
@@ -38,6 +39,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   review: reviewRouter,
   queue: queueRouter,
+  twitch: twitchRouter,
 });
 
 export type AppRouter = typeof appRouter;

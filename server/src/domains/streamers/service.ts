@@ -84,6 +84,7 @@ export function selectionOf(row: StreamerRow): StreamerSelection {
     rank_by: row.rank_by,
     clip_creators: row.clip_creators,
     publish_mode: row.publish_mode,
+    featured_only: row.featured_only,
   };
 }
 
@@ -101,6 +102,7 @@ function mergedSelection(row: StreamerRow, input: UpdateStreamerInput): Streamer
     rank_by: input.rank_by ?? current.rank_by,
     clip_creators: input.clip_creators ?? current.clip_creators,
     publish_mode: input.publish_mode ?? current.publish_mode,
+    featured_only: input.featured_only ?? current.featured_only,
   };
 }
 
@@ -226,6 +228,7 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
           rank_by: input.rank_by,
           clip_creators: input.clip_creators,
           publish_mode: input.publish_mode,
+          featured_only: input.featured_only,
         }),
         schedule_interval: input.schedule?.interval ?? null,
         schedule_unit: input.schedule?.unit ?? null,

@@ -5,6 +5,7 @@ import { createClipSourceResolver } from './gql.ts';
 import { createHelix, type Helix, type QueryParams } from './helix.ts';
 import { defaultSleep, type Sleep } from '../http/runtime.ts';
 import type { TwitchRuntime } from './runtime.ts';
+import { createUserAuth, type AuthorizeParams, type VodClipRequest } from './user.ts';
 import {
   clipsResponseSchema,
   gamesResponseSchema,
@@ -15,6 +16,10 @@ import {
   type TopClipsOptions,
   type TwitchClip,
   type TwitchUser,
+  type ClipDownload,
+  type CreatedClip,
+  type TokenInfo,
+  type UserTokens,
 } from './types.ts';
 
 export interface TwitchClientConfig {
@@ -41,6 +46,17 @@ export interface TwitchClient {
   getGames(ids: readonly string[], signal?: AbortSignal): Promise<Map<string, string>>;
   resolveClipSource(slug: string, signal?: AbortSignal): Promise<ClipSource>;
   downloadClip(url: string, destinationPath: string, options?: DownloadOptions): Promise<DownloadResult>;
+  /** Clips by id with the app token, input order, unknown ids absent (a clip being made is not there yet). */
+  getClipsById(ids: readonly string[], signal?: AbortSignal): Promise<TwitchClip[]>;
+  /* A user's own account (user.ts): the code flow and the calls that need the user's token. */
+  authorizeUrl(params: AuthorizeParams): string;
+  exchangeCode(code: string, redirectUri: string, signal?: AbortSignal): Promise<UserTokens>;
+  refreshUserToken(refreshToken: string, signal?: AbortSignal): Promise<UserTokens>;
+  validateUserToken(accessToken: string, signal?: AbortSignal): Promise<TokenInfo>;
+  revokeUserToken(token: string): Promise<void>;
+  createLiveClip(token: string, broadcasterId: string, signal?: AbortSignal): Promise<CreatedClip>;
+  createVodClip(token: string, request: VodClipRequest, signal?: AbortSignal): Promise<CreatedClip>;
+  getClipDownloads(token: string, editorId: string, broadcasterId: string, clipIds: readonly string[], signal?: AbortSignal): Promise<ClipDownload[]>;
 }
 
 const DAY_MS = 86_400_000;
@@ -71,8 +87,11 @@ export function createTwitchClient(config: TwitchClientConfig): TwitchClient {
   const tokens = createAppTokenSource(config, runtime);
   const helix = createHelix(config, tokens, runtime);
   const { resolveClipSource } = createClipSourceResolver(config, runtime);
+  const user = createUserAuth(config, runtime);
 
   return {
+    ...user,
+    getClipsById: (ids, signal) => getClipsById(helix, ids, signal),
     getUserByLogin: (login, signal) => getUserByLogin(helix, login, signal),
     getTopClips: (broadcasterId, options) => getTopClips(helix, runtime, broadcasterId, options),
     getGames: (ids, signal) => getGames(helix, ids, signal),
@@ -87,6 +106,12 @@ async function getUserByLogin(helix: Helix, login: string, signal?: AbortSignal)
   if (!LOGIN_PATTERN.test(normalized)) return null;
   const body = await helix.get('/users', [['login', normalized]], usersResponseSchema, signal);
   return body.data.find((user) => user.login.toLowerCase() === normalized) ?? body.data[0] ?? null;
+}
+
+async function getClipsById(helix: Helix, ids: readonly string[], signal?: AbortSignal): Promise<TwitchClip[]> {
+  if (ids.length === 0) return [];
+  const query: QueryParams = ids.slice(0, MAX_PAGE).map((id) => ['id', id] as const);
+  return (await helix.get('/clips', query, clipsResponseSchema, signal)).data;
 }
 
 /**
@@ -105,6 +130,7 @@ async function getTopClips(helix: Helix, runtime: TwitchRuntime, broadcasterId: 
     limit: Math.max(0, Math.floor(options.limit)),
     signal: options.signal,
     enough: options.enough,
+    featuredOnly: options.featuredOnly ?? false,
     collected: new Map(),
     requests: 0,
     stopped: false,
@@ -135,6 +161,7 @@ interface Listing {
   limit: number;
   signal: AbortSignal | undefined;
   enough: TopClipsOptions['enough'];
+  featuredOnly: boolean;
   /** By clip id: a clip shows up again on a window boundary, in a split window, or on a shifted page. */
   collected: Map<string, TwitchClip>;
   requests: number;
@@ -174,6 +201,7 @@ async function collectWindow(listing: Listing, start: number, end: number): Prom
       ['ended_at', rfc3339(end)],
       ['first', String(Math.min(MAX_PAGE, listing.limit - collected.size))],
     ];
+    if (listing.featuredOnly) query.push(['is_featured', 'true']);
     if (cursor) query.push(['after', cursor]);
     listing.requests += 1;
     const body = await listing.helix.get('/clips', query, clipsResponseSchema, listing.signal);
