@@ -103,6 +103,8 @@ export type OfficialClipFile =
   | { kind: 'file'; download: ClipDownload }
   /** Twitch refused the account's token or scope for this channel: GQL, and the user is told once per run. */
   | { kind: 'refused'; reason: string }
+  /** Twitch listed no file for this clip (yet): GQL for this one. */
+  | { kind: 'no_file' }
   /** The account is no editor of this channel: GQL, as for any channel. */
   | { kind: 'not_editor' }
   /** No usable connected account (none, or it needs reconnecting) or no file: GQL, nothing to say. */
@@ -123,7 +125,7 @@ export async function officialClipFile(deps: AppDeps, userId: string, broadcaste
       signal,
       refusalMayBeScope: true,
     });
-    if (!download?.landscape_download_url && !download?.portrait_download_url) return { kind: 'none' };
+    if (!download?.landscape_download_url && !download?.portrait_download_url) return { kind: 'no_file' };
     return { kind: 'file', download };
   } catch (error) {
     if (error instanceof AppError) return { kind: 'none' };

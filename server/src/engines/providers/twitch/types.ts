@@ -66,7 +66,7 @@ const twitchClipSchema = z.object({
     .nullable()
     .optional()
     .transform((offset) => offset ?? null),
-  is_featured: z.boolean().optional().default(false),
+  is_featured: z.boolean().optional(),
 });
 export type TwitchClip = z.infer<typeof twitchClipSchema>;
 
