@@ -49,7 +49,22 @@ export async function createTwitchClip(deps: AppDeps, userId: string, request: T
   }
 }
 
+/** What each way of clipping needs (Create Clip: clips:edit; Create Clip From VOD: either manage scope). */
+const LIVE_SCOPES = ['clips:edit'];
+const VOD_SCOPES = ['editor:manage:clips', 'channel:manage:clips'];
+
+/**
+ * A scope the user did not grant is said before Twitch is asked: Twitch's answer (401) would read
+ * like a dead token, and the connection would be marked for reconnection while it still works for the rest.
+ */
+function requireScope(session: TwitchSession, request: TwitchClipRequest): void {
+  const needed = request.live ? LIVE_SCOPES : VOD_SCOPES;
+  if (needed.some((scope) => session.scopes.includes(scope))) return;
+  throw new AppError('FORBIDDEN', `The connected Twitch account did not grant ${needed.join(' or ')}: reconnect Twitch in Settings`);
+}
+
 function requestClip(twitch: TwitchClient, session: TwitchSession, request: TwitchClipRequest, signal: AbortSignal | undefined) {
+  requireScope(session, request);
   if (request.live) return twitch.createLiveClip(session.token, request.broadcasterId, signal);
   const duration = Math.min(MAX_VOD_CLIP_SECONDS, Math.max(MIN_VOD_CLIP_SECONDS, Math.round(request.durationSeconds * 10) / 10));
   const start = Math.max(0, request.offsetSeconds);
