@@ -97,20 +97,17 @@ async function waitUntilListed(twitch: TwitchClient, clipId: string, options: Tw
 /** Twitch's refusal in the user's terms; AppErrors (not connected, Reconnect needed) pass as they are. */
 function clipError(error: unknown, request: TwitchClipRequest): unknown {
   if (!isTwitchError(error)) return error;
-  switch (error.kind) {
-    case 'forbidden':
-      return new AppError('FORBIDDEN', 'Twitch refused to make the clip: the connected account lacks the clip scopes or is not an editor of this channel. Reconnect Twitch in Settings', { cause: error });
-    case 'not_found':
-      return new AppError('NOT_FOUND', request.live ? 'Twitch could not clip the stream: the channel is offline' : 'Twitch could not clip the stream: its VOD is not available', { cause: error });
-    case 'rate_limited':
-      return new AppError('TOO_MANY_REQUESTS', 'Twitch is rate-limiting clip requests; try again in a minute', { cause: error });
-    case 'bad_request':
-      return new AppError('BAD_REQUEST', `Twitch refused the clip request: ${error.message}`, { cause: error });
-    case 'aborted':
-      return error;
-    default:
-      return new AppError('BAD_GATEWAY', `Twitch could not make the clip: ${error.message}`, { cause: error });
+  const { kind } = error;
+  if (kind === 'aborted') return error;
+  if (kind === 'forbidden') {
+    return new AppError('FORBIDDEN', 'Twitch refused to make the clip: the connected account lacks the clip scopes or is not an editor of this channel. Reconnect Twitch in Settings', { cause: error });
   }
+  if (kind === 'not_found') {
+    return new AppError('NOT_FOUND', request.live ? 'Twitch could not clip the stream: the channel is offline' : 'Twitch could not clip the stream: its VOD is not available', { cause: error });
+  }
+  if (kind === 'rate_limited') return new AppError('TOO_MANY_REQUESTS', 'Twitch is rate-limiting clip requests; try again in a minute', { cause: error });
+  if (kind === 'bad_request') return new AppError('BAD_REQUEST', `Twitch refused the clip request: ${error.message}`, { cause: error });
+  return new AppError('BAD_GATEWAY', `Twitch could not make the clip: ${error.message}`, { cause: error });
 }
 
 /** How a clip's file comes through Get Clips Download, or why it does not. */

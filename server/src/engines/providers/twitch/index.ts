@@ -1,5 +1,5 @@
 export { type TwitchClient } from './client.ts';
 export type { ClipDownload, TwitchClip, UserTokens } from './types.ts';
-export { isTwitchError, TwitchError } from './errors.ts';
+export { isTwitchError } from './errors.ts';
 export { TWITCH_USER_SCOPES } from './user.ts';
 export { twitchFromEnv } from './from-env.ts';
