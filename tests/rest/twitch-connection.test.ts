@@ -157,6 +157,16 @@ describe('REST Twitch connection and clips made with it (issue 23)', () => {
     expect([gone.code, gone.message]).toEqual(['NOT_FOUND', 'Twitch could not clip the stream: its VOD is not available']);
   });
 
+  it('answers 429 when Twitch keeps rate-limiting clip requests after waiting for the bucket', async () => {
+    const channel = fake.addBroadcaster({ login: 'alicestreams' });
+    fake.setLive('alicestreams', true);
+    // Ratelimit-Reset in the past: each wait is over at once.
+    fake.failures.next('create_clip', 'rate_limit', { times: 6, resetAt: 1 });
+    const limited = await appErrorOf(createTwitchClip(app.deps, aliceId, { broadcasterId: channel.id, live: true }, noWait));
+    expect([limited.code, limited.message]).toEqual(['TOO_MANY_REQUESTS', 'Twitch is rate-limiting clip requests; try again in a minute']);
+    expect(fake.requestsTo('create_clip').map((request) => request.status)).toEqual([429, 429, 429, 429, 429, 429]);
+  });
+
   it('says a scope the user did not grant before asking Twitch', async () => {
     await connectTwitch(app.deps, fake, bobId, 'bobstreams', ['clips:edit']);
     const channel = fake.addBroadcaster({ login: 'bobstreams' });
