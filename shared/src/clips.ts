@@ -3,6 +3,7 @@ import { DESCRIPTION_MAX_LENGTH } from './constants.ts';
 import { queryInt } from './input.ts';
 import { CLIP_FORMATS, clipEdit, detectionSchema } from './studio.ts';
 import { ACCOUNT_PLATFORMS, postStats } from './accounts.ts';
+import { clipMoment } from './moments.ts';
 
 export const DESCRIPTION_TOO_LONG = `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`;
 export const DESCRIPTION_REQUIRED = 'Description is required';
@@ -125,6 +126,8 @@ export const clip = z.object({
   detected: detectionSchema.nullable(),
   /** The source is the streamer's own portrait version from Twitch (Get Clips Download), used as it is. */
   portrait_source: z.boolean(),
+  /** The chat moment the clip was made of (its score and reasons); null for a viewer's clip. */
+  moment: clipMoment.nullable(),
   /**
    * When retention (MEDIA_RETENTION_DAYS) deleted the clip's video and source, some days after its
    * last post; null while they are kept. The row, thumbnail and posts stay.

@@ -20,6 +20,7 @@ export * from './fonts.ts';
 export * from './studio.ts';
 export * from './safe-zones.ts';
 export * from './selection.ts';
+export * from './moments.ts';
 export * from './notifications.ts';
 export * from './review.ts';
 export * from './schedule.ts';

@@ -117,3 +117,104 @@ export function approvalCommercialProblem(accountIds: readonly string[], setting
   const chosen = settings.filter((entry) => accountIds.includes(entry.tiktok_account_id) && entry.platform === 'tiktok');
   return chosen.map((entry) => commercialProblem(commercial, entry.privacy_level)).find((problem) => problem !== null) ?? null;
 }
+
+/*
+ * Approval links (rest-api.md "Tokens and agents"): a clip waiting for review shared with someone
+ * without an account (the streamer), who approves or rejects it once within APPROVAL_LINK_DAYS.
+ */
+
+/** Where the client shows an approval link's page: this, a slash, then the link's token. */
+export const APPROVAL_PAGE_PATH = '/approve';
+
+/** How long an approval link works. */
+export const APPROVAL_LINK_DAYS = 7;
+/** The longest note a rejection through a link may carry. */
+export const APPROVAL_NOTE_MAX_LENGTH = 500;
+
+/** Why a link cannot be used, as its page puts it: a headline and what to do. */
+export const APPROVAL_LINK_PROBLEMS = {
+  invalid: { title: 'This link is not valid', detail: 'Check that it was copied whole, or ask for a new one.' },
+  expired: { title: 'This link has expired', detail: 'Links work for 7 days. Ask for a new one.' },
+  used: { title: 'This link has already been used', detail: 'Each link takes one answer.' },
+  replaced: { title: 'This link was replaced', detail: 'A newer link was made for this clip. Use the latest one you were sent.' },
+  settled: { title: 'This clip no longer needs an answer', detail: 'It was already reviewed.' },
+} as const;
+export type ApprovalLinkProblem = keyof typeof APPROVAL_LINK_PROBLEMS;
+
+const problemMessage = (problem: ApprovalLinkProblem) => `${APPROVAL_LINK_PROBLEMS[problem].title}. ${APPROVAL_LINK_PROBLEMS[problem].detail}`;
+
+/** What the API answers (each a 4xx) when a link cannot be used: the page's headline and advice in one. */
+export const APPROVAL_LINK_MESSAGES = {
+  invalid: problemMessage('invalid'),
+  expired: problemMessage('expired'),
+  used: problemMessage('used'),
+  replaced: problemMessage('replaced'),
+  settled: problemMessage('settled'),
+} as const satisfies Record<ApprovalLinkProblem, string>;
+
+/** The problem an API message names, or null for any other failure. */
+export function approvalLinkProblemOf(message: string | null): ApprovalLinkProblem | null {
+  const found = Object.entries(APPROVAL_LINK_MESSAGES).find(([, text]) => text === message);
+  return found ? (found[0] as ApprovalLinkProblem) : null;
+}
+
+/** Sharing takes the choices an approval takes (they are what the link approves), the clip in the path. */
+export const shareClipInput = approveClipInput;
+export type ShareClipInput = z.input<typeof shareClipInput>;
+
+export const shareClipResult = z.object({
+  /** The page to send; it holds the link's token, shown this once. */
+  url: z.string(),
+  expires_at: z.string(),
+});
+export type ShareClipResult = z.infer<typeof shareClipResult>;
+
+const APPROVAL_TOKEN_MAX_LENGTH = 200;
+export const approvalLinkInput = z.object({
+  token: z.string({ error: APPROVAL_LINK_MESSAGES.invalid }).max(APPROVAL_TOKEN_MAX_LENGTH, APPROVAL_LINK_MESSAGES.invalid),
+});
+export const rejectByLinkInput = approvalLinkInput.extend({
+  /** Why, for the clip's owner (optional). */
+  note: z
+    .string()
+    .trim()
+    .max(APPROVAL_NOTE_MAX_LENGTH, `The note must be at most ${APPROVAL_NOTE_MAX_LENGTH} characters`)
+    .optional(),
+});
+export type RejectByLinkInput = z.input<typeof rejectByLinkInput>;
+
+export const APPROVAL_ANSWERS = ['approved', 'rejected'] as const;
+export type ApprovalAnswer = (typeof APPROVAL_ANSWERS)[number];
+
+/** What a link's page shows: the clip as it will be posted, or, once answered, the answer. */
+export const approvalPage = z.object({
+  /** open: waiting for the answer; approved or rejected: answered through this link. */
+  status: z.enum(['open', ...APPROVAL_ANSWERS]),
+  title: z.string(),
+  streamer: z.string(),
+  description: z.string(),
+  accounts: z.array(z.object({ name: z.string(), platform: z.enum(ACCOUNT_PLATFORMS) })),
+  format_type: z.enum(['vertical', 'horizontal']),
+  /** The clip's video and picture while the link is open; null once answered. */
+  video_url: z.string().nullable(),
+  thumbnail_url: z.string().nullable(),
+  expires_at: z.string(),
+  answered_at: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type ApprovalPage = z.infer<typeof approvalPage>;
+
+export const approvalAnswerResult = z.object({ status: z.enum(APPROVAL_ANSWERS), message: z.string() });
+export type ApprovalAnswerResult = z.infer<typeof approvalAnswerResult>;
+
+/** A clip's latest link as its owner sees it in the inbox: out, answered or expired. */
+export const approvalLinkState = z.object({
+  clip_id: z.string(),
+  title: z.string(),
+  status: z.enum(['open', 'expired', ...APPROVAL_ANSWERS]),
+  created_at: z.string(),
+  expires_at: z.string(),
+  answered_at: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type ApprovalLinkState = z.infer<typeof approvalLinkState>;

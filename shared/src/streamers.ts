@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACCOUNT_PLATFORMS } from './accounts.ts';
 import { CLIP_LIMIT_DEFAULT, CLIP_LIMIT_MAX, CLIP_LIMIT_MIN } from './constants.ts';
+import { STREAMER_MOMENT_DEFAULTS, streamerMomentFields, streamerMoments } from './moments.ts';
 import { STREAMER_SELECTION_DEFAULTS, streamerSelection, streamerSelectionFields } from './selection.ts';
 import { STREAMER_STUDIO_DEFAULTS, streamerStudio, streamerStudioDefaultedFields, streamerStudioFields } from './studio.ts';
 
@@ -85,6 +86,7 @@ const settingFields = {
   auto_publish: z.boolean({ error: 'auto_publish must be true or false' }),
   ...streamerStudioFields,
   ...streamerSelectionFields,
+  ...streamerMomentFields,
 };
 
 /** A new streamer: every setting optional, with the spec's defaults (section 5). */
@@ -103,6 +105,8 @@ export const createStreamerInput = z.object({
   clip_creators: settingFields.clip_creators.default([]),
   publish_mode: settingFields.publish_mode.default(STREAMER_SELECTION_DEFAULTS.publish_mode),
   featured_only: settingFields.featured_only.default(STREAMER_SELECTION_DEFAULTS.featured_only),
+  watch_live: settingFields.watch_live.default(STREAMER_MOMENT_DEFAULTS.watch_live),
+  moment_threshold: settingFields.moment_threshold.default(STREAMER_MOMENT_DEFAULTS.moment_threshold),
 });
 export type CreateStreamerInput = z.infer<typeof createStreamerInput>;
 
@@ -136,6 +140,7 @@ export const streamer = z.object({
   language: z.string(),
   ...streamerStudio.shape,
   ...streamerSelection.shape,
+  ...streamerMoments.shape,
   schedule: scheduleSchema.nullable(),
   auto_subtitle: z.boolean(),
   auto_publish: z.boolean(),
@@ -157,4 +162,5 @@ export const NEW_STREAMER_DEFAULTS = {
   auto_publish: false,
   ...STREAMER_STUDIO_DEFAULTS,
   ...STREAMER_SELECTION_DEFAULTS,
+  ...STREAMER_MOMENT_DEFAULTS,
 } as const;

@@ -171,6 +171,7 @@ describe('GET /api/metrics', () => {
       transcript: null,
       autoPublish: false,
       review: false,
+      moment: null,
     };
     await expect(saveClip(app.deps.db, app.deps.storage, path.join(app.deps.env.dataDir, 'no-such-work-folder'), clip)).rejects.toThrow(/ENOENT/);
     expect(sample(await scrape(), 'clipshift_storage_errors_total', { operation: 'write' })).toBe(before + 1);

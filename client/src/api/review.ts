@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import type { ApproveClipsResult, Hook, SaveAccountPostSettingsInput } from '@clipshift/shared';
 import { toastFailure, useLoadErrorToast } from './errors';
@@ -12,6 +13,8 @@ export const reviewMessages = {
   hookSaveFailed: 'Failed to save the title card',
   emptyTitle: 'Nothing to review',
   emptyDescription: 'New clips of streamers in review mode wait here until you approve or reject them.',
+  shareFailed: 'Failed to make an approval link',
+  linksLoadFailed: 'Failed to load the approval links',
 } as const;
 
 /** How often the navigation's badge asks again: runs add clips in the background. */
@@ -35,8 +38,46 @@ function useInboxChanged() {
   return () => {
     void utils.review.list.invalidate();
     void utils.review.count.invalidate();
+    void utils.review.links.invalidate();
     void utils.clips.list.invalidate();
   };
+}
+
+/**
+ * How often the inbox asks again about its approval links: an answer arrives from someone else's
+ * phone, and then moves the clip out of the inbox.
+ */
+const LINKS_REFRESH_MS = 30_000;
+
+/** The latest approval link of each clip shared lately; an answer seen here refreshes the inbox. */
+export function useApprovalLinks() {
+  const utils = trpc.useUtils();
+  const query = trpc.review.links.useQuery(undefined, { refetchInterval: LINKS_REFRESH_MS });
+  useLoadErrorToast(query, reviewMessages.linksLoadFailed);
+  const answered = query.data
+    ?.filter((link) => link.status === 'approved' || link.status === 'rejected')
+    .map((link) => link.clip_id)
+    .join('\n');
+  const seen = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (answered === undefined) return;
+    // A new answer took its clip out of the inbox: the list and the badge show it at once.
+    if (seen.current !== undefined && seen.current !== answered) {
+      void utils.review.list.invalidate();
+      void utils.review.count.invalidate();
+    }
+    seen.current = answered;
+  }, [answered, utils]);
+  return query;
+}
+
+/** Makes an approval link for a clip, with the choices an approval would take. */
+export function useShareClip() {
+  const utils = trpc.useUtils();
+  return trpc.review.share.useMutation({
+    onError: (error) => toastFailure(error, { fallback: reviewMessages.shareFailed, prefixed: true }),
+    onSuccess: () => void utils.review.links.invalidate(),
+  });
 }
 
 export function useApproveClip() {

@@ -16,6 +16,7 @@ const login = () => import('@/features/auth/login-page').then((m) => ({ Componen
 const connect = () => import('@/features/connect/connect-page').then((m) => ({ Component: m.ConnectPage }));
 const terms = () => import('@/features/legal/terms-page').then((m) => ({ Component: m.TermsPage }));
 const privacy = () => import('@/features/legal/privacy-page').then((m) => ({ Component: m.PrivacyPage }));
+const approval = () => import('@/features/approval/approval-page').then((m) => ({ Component: m.ApprovalPage }));
 const dashboard = () => import('@/features/dashboard/dashboard-page').then((m) => ({ Component: m.DashboardPage }));
 const streamers = () => import('@/features/streamers/streamers-page').then((m) => ({ Component: m.StreamersPage }));
 const clips = () => import('@/features/clips/clips-page').then((m) => ({ Component: m.ClipsPage }));
@@ -36,6 +37,7 @@ const routes: RouteObject[] = [
       { path: paths.connect, lazy: connect, handle: titled('Connect an account') },
       { path: paths.tos, lazy: terms, handle: titled('Terms of Service') },
       { path: paths.privacy, lazy: privacy, handle: titled('Privacy Policy') },
+      { path: paths.approval, lazy: approval, handle: titled('Approve a clip') },
       {
         element: <RequireAuth />,
         children: [

@@ -1,3 +1,5 @@
+import { APPROVAL_PAGE_PATH } from '@clipshift/shared';
+
 /** Every route of the app (spec section 2), so links and the router name paths one way. */
 export const paths = {
   home: '/',
@@ -5,6 +7,8 @@ export const paths = {
   connect: '/connect',
   tos: '/tos',
   privacy: '/privacy-policy',
+  /** An approval link's page (the server makes these links: shared APPROVAL_PAGE_PATH). */
+  approval: `${APPROVAL_PAGE_PATH}/:token`,
   app: {
     dashboard: '/app',
     streamers: '/app/streamers',

@@ -5,7 +5,7 @@ import type { AppDeps } from '../domains/deps.ts';
 import { FAULT_LOG_BUDGET, recordLog } from '../domains/logs/service.ts';
 import { createRequestContext } from './context.ts';
 import { isServerFault } from './errors.ts';
-import { clipFilesRouter, mediaLinkRouter } from './files.ts';
+import { approvalLinkFilesRouter, clipFilesRouter, mediaLinkRouter } from './files.ts';
 import { metricsRouter } from './metrics.ts';
 import { rejectUndecodableUrls } from './input.ts';
 import { finalErrorHandler, limitTrpcBatches, rejectCrossSite, requireJsonBodies } from './middleware.ts';
@@ -60,6 +60,7 @@ export function createApiRouter(deps: AppDeps): express.Router {
   });
   api.use(metricsRouter(deps));
   api.use(mediaLinkRouter(deps));
+  api.use(approvalLinkFilesRouter(deps));
   api.use(clipFilesRouter(deps));
   api.use(studioImagesRouter(deps));
   api.use(oauthCallbackRouter(deps));

@@ -8,6 +8,7 @@ import { sendClientError, sendError } from './rest/errors.ts';
 import { createRequestContext } from './context.ts';
 import { databaseUnavailable, notFound, unauthorized } from '../platform/errors.ts';
 import { CLIP_CONTENT_TYPES, clipKey, findClipRow, MEDIA_LINK_GONE, mediaLinkVideo, type ClipFile } from '../domains/clips/service.ts';
+import { approvalLinkFile, LINK_FILE_GONE, type LinkFile } from '../domains/review/service.ts';
 import { storageErrors } from '../platform/metrics.ts';
 import { StorageMissing, type StoredObject } from '../platform/storage/index.ts';
 
@@ -222,6 +223,35 @@ async function serveMediaLink(deps: AppDeps, req: Request, res: Response): Promi
 export function mediaLinkRouter(deps: AppDeps): Router {
   const router = Router();
   router.get('/media/:token', (req, res) => serveMediaLink(deps, req, res));
+  return router;
+}
+
+/** Where an open approval link's video and picture are served (the link's page names them). */
+export function approvalLinkFileUrl(token: string, file: LinkFile): string {
+  return `/api/approval/${encodeURIComponent(token)}/${file}`;
+}
+
+/**
+ * An open approval link's video or picture, for whoever holds the link: no session, the link's
+ * token alone decides, looked up on every request so that the file stops with the link (answered,
+ * replaced, expired). Revalidated each time, so nothing is kept once the link ends.
+ */
+async function serveApprovalLinkFile(deps: AppDeps, req: Request, res: Response, file: LinkFile): Promise<void> {
+  try {
+    const ctx = await createRequestContext(deps, req, res);
+    const key = await approvalLinkFile(deps, String(req.params.token), ctx.meta.ip, file);
+    res.setHeader('Cache-Control', 'private, no-cache');
+    await serveStoredFile(deps, req, res, { key, contentType: CLIP_CONTENT_TYPES[file], missing: LINK_FILE_GONE, changed: `The ${file} has changed` });
+  } catch (error) {
+    await sendError(deps, req, res, error);
+  }
+}
+
+/** GET (and HEAD) /api/approval/{token}/video and /thumbnail: nothing on the way needs a session. */
+export function approvalLinkFilesRouter(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/approval/:token/video', (req, res) => serveApprovalLinkFile(deps, req, res, 'video'));
+  router.get('/approval/:token/thumbnail', (req, res) => serveApprovalLinkFile(deps, req, res, 'thumbnail'));
   return router;
 }
 

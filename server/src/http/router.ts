@@ -16,6 +16,7 @@ import { webhooksRouter } from './routers/notifications.ts';
 import { reviewRouter } from './routers/review.ts';
 import { queueRouter } from './routers/queue.ts';
 import { twitchRouter } from './routers/twitch.ts';
+import { momentsRouter } from './routers/moments.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 /** The one router of domain procedures; REST routes call into it (see rest/routes.ts). */
@@ -40,6 +41,7 @@ export const appRouter = router({
   review: reviewRouter,
   queue: queueRouter,
   twitch: twitchRouter,
+  moments: momentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -31,6 +31,12 @@ export const RATE_LIMITS = {
   passkeyAddress: { max: 30, windowSeconds: 600 },
   /** Right codes of one owner from one address: enough for anyone connecting accounts, not a flood of OAuth states. */
   passkeyOwner: { max: 60, windowSeconds: 600 },
+  /**
+   * Failed look-ups of approval links (unknown, used, expired) from one address: the tokens are
+   * unguessable, so this only keeps a script from hammering the table; someone holding a good
+   * link spends nothing.
+   */
+  approvalLink: { max: 20, windowSeconds: 600 },
 } satisfies Record<string, RateLimitRule>;
 
 const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and try again.';

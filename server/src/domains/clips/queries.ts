@@ -35,6 +35,7 @@ export const LIST_COLUMNS = [
   'loudness_true_peak_dbtp',
   'detected',
   'portrait_source',
+  'moment',
   'media_expired_at',
   'width',
   'height',

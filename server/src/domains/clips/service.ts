@@ -1,6 +1,6 @@
 import { readdir, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { completeClipEdit, EMPTY_CLIP_EDIT, MEDIA_EXPIRED_MESSAGE, sortByRank, type ClipEdit, type ClipFormat, type ListClipsInput, type TranscriptWordDto, type UpdateDescriptionsInput } from '@clipshift/shared';
+import { completeClipEdit, EMPTY_CLIP_EDIT, MEDIA_EXPIRED_MESSAGE, sortByRank, type ClipEdit, type ClipMoment, type ClipFormat, type ListClipsInput, type TranscriptWordDto, type UpdateDescriptionsInput } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { DescriptionOption } from '../../platform/db/schema.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
@@ -278,6 +278,8 @@ interface NewClip {
   autoPublish: boolean;
   /** Hold the clip in the review inbox (auto_publish in review mode): it posts only once approved. */
   review: boolean;
+  /** The chat moment the clip was made of; null for a viewer's clip. */
+  moment: ClipMoment | null;
 }
 
 export interface SavedClip {
@@ -327,6 +329,7 @@ export async function saveClip(db: Db, storage: MediaStorage, workDir: string, c
       ...loudnessColumns(clip.rendered.loudness),
       detected: detectedColumn(clip.rendered.detected),
       portrait_source: clip.portraitSource ?? false,
+      moment: clip.moment ? JSON.stringify(clip.moment) : null,
       files_dir: filesDir,
       aux_bytes: auxBytes,
       descriptions: JSON.stringify(clip.descriptions),

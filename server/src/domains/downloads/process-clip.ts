@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ClipStage } from '@clipshift/shared';
+import type { ClipMoment, ClipStage } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import type { TwitchClient, TwitchClip } from '../../engines/providers/twitch/index.ts';
 import { CLIP_FILES, instanceWorkDir } from '../clips/service.ts';
@@ -20,6 +20,8 @@ export interface ClipJob {
   clip: TwitchClip;
   gameName: string | null;
   vertical: boolean;
+  /** The chat moment the clip was made of (a moment's run); null otherwise. */
+  moment: ClipMoment | null;
   signal: AbortSignal;
   workDir: string;
   /** The run's way to Twitch's official clip files (channels the user's account edits). */
@@ -106,6 +108,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     // Review mode holds the clip for the user's approval: nothing posts that they wanted to see first.
     autoPublish: streamer.auto_publish && streamer.publish_mode === 'auto',
     review: streamer.auto_publish && streamer.publish_mode === 'review',
+    moment: job.moment,
   });
 }
 

@@ -1,4 +1,4 @@
-import { type StartDownloadInput, type StatusEntry, type StatusMap, alreadyDownloading } from '@clipshift/shared';
+import { type ClipMoment, type StartDownloadInput, type StatusEntry, type StatusMap, alreadyDownloading } from '@clipshift/shared';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { concurrencyFor } from '../settings/service.ts';
@@ -135,4 +135,27 @@ export async function requestStop(db: Db, userId: string, name: string, now = ne
     }
     return streamer;
   });
+}
+
+/**
+ * A run for the clips a moment made, queued with its job in the caller's transaction. A streamer
+ * has one busy run at a time: while another runs this throws the unique violation, and the
+ * moment's job tries again later.
+ */
+export async function startMomentRun(
+  trx: DbOrTrx,
+  input: { userId: string; streamer: StreamerRow; clipIds: readonly string[]; moment: ClipMoment; maxConcurrency: number },
+): Promise<RunRow> {
+  const run = await insertRun(trx, {
+    user_id: input.userId,
+    streamer_id: input.streamer.id,
+    trigger: 'moment',
+    clip_limit: input.clipIds.length,
+    vertical: input.streamer.vertical,
+    concurrency: Math.min(input.clipIds.length, input.maxConcurrency),
+    clip_ids: JSON.stringify(input.clipIds),
+    moment: JSON.stringify(input.moment),
+  });
+  await queueRunJob(trx, run.id);
+  return run;
 }

@@ -27,6 +27,11 @@ export function selectStreamerByName(db: DbOrTrx, userId: string, name: string, 
   return query.executeTakeFirst();
 }
 
+/** Every user's streamers with watch_live on (the moments watcher's list). */
+export function selectWatchedStreamers(db: DbOrTrx): Promise<StreamerRow[]> {
+  return db.selectFrom('streamers').selectAll().where('watch_live', '=', true).execute();
+}
+
 export function selectStreamerById(db: DbOrTrx, id: string, options: { lock?: boolean } = {}): Promise<StreamerRow | undefined> {
   let query = db.selectFrom('streamers').selectAll().where('id', '=', id);
   if (options.lock) query = query.forUpdate();

@@ -1,4 +1,4 @@
-import { completeCaptionStyle, pickStudio, STREAMER_STUDIO_DEFAULTS, STUDIO_SETTING_KEYS, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type AccountPlatform, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
+import { completeCaptionStyle, pickStudio, STREAMER_STUDIO_DEFAULTS, STUDIO_SETTING_KEYS, scheduleIntervalMs, splitProblem, type CaptionStyle, type StreamerSelection, type StreamerMoments, type StreamerStudio, type CreateStreamerInput, type Schedule, type Streamer, type TikTokAccount, type AccountPlatform, type UpdateStreamerInput, cannotDeleteWhileDownloading, cannotEditWhileDownloading } from '@clipshift/shared';
 import type { Insertable } from 'kysely';
 import type { Db, DbOrTrx } from '../../platform/db/database.ts';
 import type { StreamersTable } from '../../platform/db/schema.ts';
@@ -20,6 +20,7 @@ import {
   setStreamerColumns,
   updateStreamerRow,
   type StreamerRow,
+  selectWatchedStreamers,
 } from './queries.ts';
 
 export type { StreamerRow };
@@ -106,6 +107,10 @@ function mergedSelection(row: StreamerRow, input: UpdateStreamerInput): Streamer
   };
 }
 
+export function momentsOf(row: StreamerRow): StreamerMoments {
+  return { watch_live: row.watch_live, moment_threshold: row.moment_threshold };
+}
+
 export function toStreamer(row: StreamerRow, accounts: Streamer['tiktok_accounts'] = []): Streamer {
   return {
     name: row.name,
@@ -115,6 +120,7 @@ export function toStreamer(row: StreamerRow, accounts: Streamer['tiktok_accounts
     language: row.language,
     ...studioOf(row),
     ...selectionOf(row),
+    ...momentsOf(row),
     schedule: scheduleOf(row),
     auto_subtitle: row.auto_subtitle,
     auto_publish: row.auto_publish,
@@ -230,6 +236,8 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
           publish_mode: input.publish_mode,
           featured_only: input.featured_only,
         }),
+        watch_live: input.watch_live,
+        moment_threshold: input.moment_threshold,
         schedule_interval: input.schedule?.interval ?? null,
         schedule_unit: input.schedule?.unit ?? null,
         auto_subtitle: input.auto_subtitle,
@@ -258,6 +266,8 @@ export async function updateStreamer(db: Db, userId: string, input: UpdateStream
       language: input.language ?? row.language,
       ...studioColumns(studio),
       ...selectionColumns(mergedSelection(row, input)),
+      watch_live: input.watch_live ?? row.watch_live,
+      moment_threshold: input.moment_threshold ?? row.moment_threshold,
       schedule_interval: schedule?.interval ?? null,
       schedule_unit: schedule?.unit ?? null,
       next_run_at: nextRunAt,
@@ -292,6 +302,11 @@ export async function advanceSchedule(trx: DbOrTrx, row: StreamerRow, now = new 
 /** A streamer by row id (jobs hold ids), optionally row-locked; undefined once deleted. */
 export async function findStreamerById(db: DbOrTrx, id: string, options: { lock?: boolean } = {}): Promise<StreamerRow | undefined> {
   return selectStreamerById(db, id, options);
+}
+
+/** Every user's streamers whose live chat is watched for moments. */
+export function watchedStreamers(db: DbOrTrx): Promise<StreamerRow[]> {
+  return selectWatchedStreamers(db);
 }
 
 /** Remembers who the streamer is on Twitch, found when a run first looked them up. */

@@ -87,7 +87,7 @@ async function waitUntilListed(twitch: TwitchClient, clipId: string, options: Tw
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   for (let attempt = 1; attempt <= CLIP_POLL_ATTEMPTS; attempt++) {
     options.signal?.throwIfAborted();
-    const [listed] = await twitch.getClipsById([clipId], options.signal);
+    const [listed] = await twitch.getClipsByIds([clipId], options.signal);
     if (listed) return;
     if (attempt < CLIP_POLL_ATTEMPTS) await sleep(CLIP_POLL_INTERVAL_MS);
   }

@@ -16,10 +16,25 @@ function writeErrorBody(res: Response, status: number, body: ErrorBody & Record<
   res.status(status).json(body);
 }
 
-/** The path as logged: a credential in it (a media link's token, its last segment) never reaches a log. */
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The path as logged: a credential in it (a media link's or an approval link's token, a segment
+ * of its own) never reaches a log.
+ */
 function loggedPath(req: Request): string {
-  if (typeof req.params?.token !== 'string') return req.path;
-  return `${req.path.slice(0, req.path.lastIndexOf('/') + 1)}{token}`;
+  const token = req.params?.token;
+  if (typeof token !== 'string') return req.path;
+  return req.path
+    .split('/')
+    .map((segment) => (decodedSegment(segment) === token ? '{token}' : segment))
+    .join('/');
 }
 
 function logClientError(deps: AppDeps, req: Request, status: number, body: ErrorBody): void {

@@ -517,6 +517,8 @@ export const REST_ROUTES: RestRoute[] = [
     summary: "Send a test event now and answer the receiver's HTTP status",
   },
 
+  { method: 'GET', path: '/moments', procedure: 'moments.list', auth: true, tag: 'Moments', summary: "Moments found in watched streamers' live chat, newest first: score 0..1, reasons, status and the clip made of each" },
+
   { method: 'GET', path: '/review', procedure: 'review.list', auth: true, tag: 'Review', summary: 'Clips waiting for review, the longest waiting first' },
   {
     method: 'POST',
@@ -548,6 +550,64 @@ export const REST_ROUTES: RestRoute[] = [
     errors: { 404: 'No such clip', 409: 'The clip is not waiting for review' },
     tag: 'Review',
     summary: 'Reject a clip: it stays in the library and is never posted automatically',
+  },
+  {
+    method: 'POST',
+    path: '/review/{clip_id}/share',
+    procedure: 'review.share',
+    status: 201,
+    auth: true,
+    errors: {
+      400: "No account to post to (none given and none linked to the clip's streamer), or bad choices (as for approve)",
+      404: 'No such clip or account',
+      409: 'The clip is not waiting for review',
+    },
+    tag: 'Review',
+    summary:
+      "Make an approval link for someone without an account (the streamer): {url, expires_at}, the link's page approves or rejects the clip once within 7 days; the url holds a secret token shown this once (stored hashed). The body takes approve's choices, which the page shows and an approval posts. A new link replaces the clip's unanswered ones",
+  },
+  { method: 'GET', path: '/review/links', procedure: 'review.links', auth: true, tag: 'Review', summary: 'The latest approval link of each clip shared in the last 14 days, newest first: open, approved, rejected or expired' },
+  {
+    method: 'GET',
+    path: '/approval/{token}',
+    procedure: 'review.linkPage',
+    auth: false,
+    throttled: true,
+    errors: {
+      404: 'Not an approval link (changed, cut short, or unknown), or its clip was deleted',
+      409: 'The link was replaced by a newer one or has expired, or the clip was reviewed by its owner since',
+    },
+    tag: 'Approval links',
+    summary:
+      "An approval link's page, no session needed: the clip's title, streamer, description and accounts while the link is open (with its video_url and thumbnail_url), or the answer given through it (status approved or rejected, no video). Failed look-ups count against the client's address (429)",
+  },
+  {
+    method: 'POST',
+    path: '/approval/{token}/approve',
+    procedure: 'review.approveByLink',
+    auth: false,
+    throttled: true,
+    errors: {
+      400: 'The approval would be refused as in the inbox (an account whose privacy was never chosen): the link stays open and the owner is told in the logs',
+      404: 'Not an approval link, or an account it posts to was removed',
+      409: 'The link was already used, replaced or has expired, or the clip was reviewed by its owner since',
+    },
+    tag: 'Approval links',
+    summary: "Approve the clip through its link, once: its posts are queued exactly as the owner's approval would (the choices made when sharing), logged in the owner's logs as 'Approved by link'",
+  },
+  {
+    method: 'POST',
+    path: '/approval/{token}/reject',
+    procedure: 'review.rejectByLink',
+    auth: false,
+    throttled: true,
+    errors: {
+      400: 'A note over 500 characters',
+      404: 'Not an approval link',
+      409: 'The link was already used, replaced or has expired, or the clip was reviewed by its owner since',
+    },
+    tag: 'Approval links',
+    summary: "Reject the clip through its link, once, with an optional note: it stays in the owner's library and is not posted, logged in the owner's logs as 'Rejected by link'",
   },
   { method: 'GET', path: '/review/accounts', procedure: 'review.accountSettings', auth: true, tag: 'Review', summary: 'Your accounts with the privacy and interactions chosen for approved and automatic posts (privacy_level null: not chosen yet)' },
   {
@@ -672,6 +732,21 @@ const MEDIA_LINK_ROUTE: DirectRoute = {
   },
 };
 
+/** An open approval link's video or picture: what its page shows, to whoever holds the link. */
+function approvalLinkFileRoute(file: 'video' | 'thumbnail', contentType: string): DirectRoute {
+  return {
+    method: 'GET',
+    path: `/approval/{token}/${file}`,
+    operationId: `approval.${file}`,
+    auth: false,
+    tag: 'Approval links',
+    summary: `The clip's ${file === 'video' ? 'rendered MP4' : 'thumbnail'} while its approval link is open (unanswered, not replaced, not expired, the clip still waiting for review): no cookie, the link's token alone. HEAD and Range as for /clips/{id}/video; failed look-ups count against the client's address`,
+    parameters: CONDITIONAL_HEADERS,
+    answers: fileAnswers(contentType),
+    errors: { 404: 'Not an open approval link, or its clip has no such file (any of these answer the same)', 429: 'Too many failed look-ups from this address: try again after Retry-After seconds', ...FILE_ERRORS },
+  };
+}
+
 const IMAGES_BUSY_MEANING = 'Too many previews are being made at once on this server: try again after Retry-After seconds';
 
 /** The OAuth redirect of a Meta platform (Instagram, Facebook): the same page as TikTok's and YouTube's. */
@@ -743,6 +818,8 @@ export const DIRECT_ROUTES: readonly DirectRoute[] = [
   ]),
   clipFileRoute('thumbnail', 'image/jpeg', 'The clip thumbnail (Range supported as for the video)'),
   MEDIA_LINK_ROUTE,
+  approvalLinkFileRoute('video', 'video/mp4'),
+  approvalLinkFileRoute('thumbnail', 'image/jpeg'),
   {
     method: 'GET',
     path: '/clips/{id}/frame',

@@ -52,6 +52,7 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     loudness: loudnessOf(row),
     detected: row.detected,
     portrait_source: row.portrait_source,
+    moment: row.moment,
     media_expired_at: row.media_expired_at?.toISOString() ?? null,
     video_bytes: row.size_bytes === null ? null : Number(row.size_bytes),
     width: row.width,

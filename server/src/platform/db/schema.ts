@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { AccountPlatform, PostingSlot } from '@clipshift/shared';
-import type { Brand, Detection, Hook, StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
+import type { AccountPlatform, ApproveClipRequest, PostingSlot } from '@clipshift/shared';
+import type { Brand, ClipMoment, Detection, MomentStatus, Hook, StoredCaptionStyle, StoredClipEdit, ClipPeriod, Layout, PublishMode, RankBy, Rect, RunStatus, SkipCounts, SubtitleRequestStatus, TranscriptWordDto, UploadStatus, WebhookEvent, WebhookKind } from '@clipshift/shared';
 
 /** A clip's jobs: subtitle generation, or a re-render with its saved settings. */
 export type RenderJobKind = 'subtitles' | 'render';
@@ -109,6 +109,8 @@ export interface StreamersTable {
   publish_mode: ColumnType<PublishMode, PublishMode | undefined, PublishMode>;
   /** Only Twitch's featured clips (migration 031). */
   featured_only: ColumnType<boolean, boolean | undefined, boolean>;
+  watch_live: ColumnType<boolean, boolean | undefined, boolean>;
+  moment_threshold: ColumnType<number, number | undefined, number>;
   schedule_interval: number | null;
   schedule_unit: 'minutes' | 'hours' | 'days' | null;
   auto_subtitle: boolean;
@@ -131,7 +133,7 @@ export interface DownloadRunsTable {
   user_id: string;
   streamer_id: string;
   status: ColumnType<RunStatus, RunStatus | undefined, RunStatus>;
-  trigger: ColumnType<'manual' | 'schedule', 'manual' | 'schedule' | undefined, never>;
+  trigger: ColumnType<RunTrigger, RunTrigger | undefined, never>;
   clip_limit: number;
   vertical: boolean;
   concurrency: ColumnType<number, number | undefined, number>;
@@ -148,7 +150,13 @@ export interface DownloadRunsTable {
   owner_pid: number | null;
   owner_instance: string | null;
   heartbeat_at: Timestamp | null;
+  /** JSON: the Twitch clips a moment made (trigger 'moment'); null = the streamer's best, by its rules. */
+  clip_ids: ColumnType<string[] | null, string | null | undefined, never>;
+  /** JSON {score, reasons}: what the clips of a moment run carry into the library. */
+  moment: ColumnType<ClipMoment | null, string | null | undefined, never>;
 }
+
+export type RunTrigger = 'manual' | 'schedule' | 'moment';
 
 export interface DescriptionOption {
   description: string;
@@ -193,6 +201,8 @@ export interface ClipsTable {
   transcript: string | null;
   /** What camera detection found when the clip was last rendered with the auto layout; null = not run. */
   detected: ColumnType<Detection | null, string | null | undefined, string | null>;
+  /** JSON {score, reasons} of the moment the clip was made of; null = a viewer's clip. */
+  moment: ColumnType<ClipMoment | null, string | null | undefined, string | null>;
   /** The clip's own studio settings: keys of ClipEdit, absent = the streamer's. */
   edit: ColumnType<StoredClipEdit, string | undefined, string>;
   /** Timed words, seconds from the source's start; null until transcribed. */
@@ -216,6 +226,25 @@ export interface ClipsTable {
 }
 
 export type ClipReviewStatus = 'pending' | 'approved' | 'rejected';
+
+/** The owner's approval choices a link carries (ApproveClipRequest less the clip, its accounts resolved). */
+export type StoredApproval = Omit<ApproveClipRequest, 'clip_id' | 'account_ids'> & { account_ids: string[] };
+
+/** A clip shared for approval by someone without an account (migration 030): one answer, within its days. */
+export interface ApprovalLinksTable {
+  id: Generated<string>;
+  user_id: string;
+  clip_row_id: string;
+  /** SHA-256 of the link's token; the token itself is stored nowhere. */
+  token_hash: Buffer;
+  approval: ColumnType<StoredApproval, string, never>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  answer: 'approved' | 'rejected' | null;
+  answered_at: Timestamp | null;
+  note: string | null;
+}
 
 /** The privacy and interaction choices a user made once for an account's unattended posts. */
 export interface AccountPostSettingsTable {
@@ -459,6 +488,40 @@ export interface WebhookDeliveriesTable {
 }
 
 /** Every table of the app: the one declaration of database types. */
+export interface LiveWatchesTable {
+  streamer_id: string;
+  user_id: string;
+  /** When Helix was last asked whether the streamer is live. */
+  checked_at: Timestamp | null;
+  live: ColumnType<boolean, boolean | undefined, boolean>;
+  broadcaster_id: string | null;
+  login: string | null;
+  stream_id: string | null;
+  stream_started_at: Timestamp | null;
+  stream_title: string | null;
+  /** The process reading the chat, and until when its lease holds. */
+  reader_instance: string | null;
+  reader_until: Timestamp | null;
+}
+
+export interface MomentsTable {
+  id: Generated<string>;
+  user_id: string;
+  streamer_id: string;
+  streamer_name: string;
+  broadcaster_id: string;
+  stream_id: string;
+  stream_started_at: Timestamp;
+  stream_offset: number;
+  detected_at: CreatedAt;
+  score: number;
+  reasons: ColumnType<string[], string, string>;
+  status: ColumnType<MomentStatus, MomentStatus | undefined, MomentStatus>;
+  error: string | null;
+  clip_id: string | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -480,8 +543,11 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   account_post_settings: AccountPostSettingsTable;
+  approval_links: ApprovalLinksTable;
   post_stats_history: PostStatsHistoryTable;
   youtube_quota_days: YouTubeQuotaDaysTable;
   twitch_connections: TwitchConnectionsTable;
   twitch_oauth_states: TwitchOAuthStatesTable;
+  live_watches: LiveWatchesTable;
+  moments: MomentsTable;
 }

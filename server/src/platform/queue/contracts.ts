@@ -76,3 +76,18 @@ export const WEBHOOK_DELIVERY_JOB = jobContract('notifications/deliver', z.objec
   maxAttempts: 3,
   key: ({ deliveryId }) => `webhook:${deliveryId}`,
 });
+
+/**
+ * Every minute (cron): whether each watched streamer is live (Helix, at most once a minute each).
+ * Keyed, so a queued check is never doubled.
+ */
+export const LIVE_CHECK_JOB = jobContract('moments/check-live', empty, { maxAttempts: 1, key: () => 'moments-check-live' });
+
+/**
+ * A moment at or above its streamer's threshold: make its Twitch clip, then a run that downloads
+ * it. Retried (graphile-worker's growing backoff) while the streamer's other run is busy.
+ */
+export const MOMENT_CLIP_JOB = jobContract('moments/clip', z.object({ momentId: z.uuid() }), {
+  maxAttempts: 12,
+  key: ({ momentId }) => `moment:${momentId}`,
+});

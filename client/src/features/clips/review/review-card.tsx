@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Check, LoaderCircle, X } from 'lucide-react';
+import { Check, Link2, LoaderCircle, X } from 'lucide-react';
 import {
   approvalCommercialProblem,
   approvalPrivacyProblem,
@@ -12,12 +12,15 @@ import {
   NO_DISCLOSURE,
   type AccountPlatform,
   type AccountPostSettings,
+  type ApprovalLinkState,
+  type ApproveClipInput,
   type Clip,
   type ConnectedAccount,
   type DisclosureChoice,
   type InstagramPostOptions,
+  type ShareClipResult,
 } from '@clipshift/shared';
-import { useAccountPostSettings, useApproveClip, useRejectClip } from '@/api/review';
+import { useAccountPostSettings, useApproveClip, useRejectClip, useShareClip } from '@/api/review';
 import { isLinkedTo } from '@/api/tiktok-accounts';
 import { PlatformIcon } from '@/components/platform-icon';
 import { Button } from '@/components/ui/button';
@@ -33,6 +36,8 @@ import { DescriptionOptions } from '../shared/description-options';
 import { HookField } from './hook-field';
 import { InstagramOptions } from '../shared/instagram-options';
 import { instagramOptionsProblem } from '../shared/instagram-posting';
+import { LinkStatus } from './link-status';
+import { ShareLinkDialog } from './share-link-dialog';
 
 interface ApprovalChoice {
   accountIds: readonly string[];
@@ -66,13 +71,15 @@ interface ReviewCardProps {
   accounts: readonly ConnectedAccount[];
   selected: boolean;
   onSelectedChange: (selected: boolean) => void;
+  /** The clip's latest approval link, when one was made lately. */
+  link?: ApprovalLinkState;
 }
 
 /**
  * One clip waiting for review: its player, the suggestions to pick from (or edit), the accounts it
  * goes to (those linked to its streamer at first), Approve and Reject.
  */
-export function ReviewCard({ clip, accounts, selected, onSelectedChange }: ReviewCardProps) {
+export function ReviewCard({ clip, accounts, selected, onSelectedChange, link }: ReviewCardProps) {
   const id = useId();
   const suggestions = clip.metadata.descriptions;
   const [chosen, setChosen] = useState(0);
@@ -80,7 +87,9 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
   const [accountIds, setAccountIds] = useState<string[]>(() => accounts.filter((account) => isLinkedTo(account, clip.streamer)).map((account) => account.id));
   const approve = useApproveClip();
   const reject = useRejectClip();
-  const busy = approve.isPending || reject.isPending;
+  const share = useShareClip();
+  const [shared, setShared] = useState<ShareClipResult | null>(null);
+  const busy = approve.isPending || reject.isPending || share.isPending;
   const tooLong = description.length > DESCRIPTION_MAX_LENGTH;
   const titleId = `${id}-title`;
   const reasonId = `${id}-approve-reason`;
@@ -92,6 +101,16 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
   // What the server would refuse, and an incomplete disclosure: said before the click.
   const settings = useAccountPostSettings().data ?? [];
   const problem = approvalProblem({ accountIds, settings, disclosure, tiktokChosen, instagram: instagramChosen ? instagram : null, description });
+
+  // What Approve posts, and what an approval link shows and posts.
+  const choices: ApproveClipInput = {
+    clip_id: clip.clip_id,
+    description,
+    account_ids: accountIds,
+    ...(tiktokChosen ? { tiktok_commercial: commercialOf(disclosure) } : {}),
+    ...(instagramChosen ? { instagram } : {}),
+  };
+  const cannotApprove = busy || accountIds.length === 0 || tooLong || !description.trim() || problem !== null;
 
   const toggleAccount = (accountId: string, on: boolean) => setAccountIds((ids) => (on ? [...ids, accountId] : ids.filter((other) => other !== accountId)));
 
@@ -151,20 +170,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
           {tiktokChosen && <CommercialDisclosure value={disclosure} onChange={setDisclosure} disabled={busy} />}
           {instagramChosen && <InstagramOptions value={instagram} onChange={setInstagram} disabled={busy} />}
           <div className="flex flex-wrap items-center gap-2">
-            <Button
-              variant="brand"
-              disabled={busy || accountIds.length === 0 || tooLong || !description.trim() || problem !== null}
-              aria-describedby={problem ? reasonId : undefined}
-              onClick={() =>
-                approve.mutate({
-                  clip_id: clip.clip_id,
-                  description,
-                  account_ids: accountIds,
-                  ...(tiktokChosen ? { tiktok_commercial: commercialOf(disclosure) } : {}),
-                  ...(instagramChosen ? { instagram } : {}),
-                })
-              }
-            >
+            <Button variant="brand" disabled={cannotApprove} aria-describedby={problem ? reasonId : undefined} onClick={() => approve.mutate(choices)}>
               {approve.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Check aria-hidden="true" />}
               Approve
             </Button>
@@ -172,7 +178,17 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
               {reject.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <X aria-hidden="true" />}
               Reject
             </Button>
+            <Button
+              variant="outline"
+              disabled={cannotApprove}
+              aria-describedby={problem ? reasonId : undefined}
+              onClick={() => share.mutate(choices, { onSuccess: setShared })}
+            >
+              {share.isPending ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : <Link2 aria-hidden="true" />}
+              Share for approval
+            </Button>
           </div>
+          {link && <LinkStatus link={link} />}
           {problem && (
             <p id={reasonId} className="text-sm text-warning-soft-foreground" data-testid="approve-reason">
               {problem}
@@ -181,6 +197,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange }: Revie
           {tiktokChosen && <ConsentLine brandedContent={commercialOf(disclosure).branded_content} />}
         </div>
       </CardContent>
+      <ShareLinkDialog title={clip.title} link={shared} onClose={() => setShared(null)} />
     </Card>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { CheckCheck, Inbox, LoaderCircle } from 'lucide-react';
 import { loadFailureDescription } from '@/api/errors';
-import { reviewMessages, useApproveClips, useReviewClips } from '@/api/review';
+import { reviewMessages, useApprovalLinks, useApproveClips, useReviewClips } from '@/api/review';
 import { useConnectedAccounts } from '@/api/accounts';
 import { EmptyState } from '@/components/empty-state';
 import { LoadFailed } from '@/components/load-failed';
@@ -11,12 +11,15 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AccountPostSettingsCard } from './account-post-settings';
+import { LinkAnswers } from './link-answers';
 import { ReviewCard } from './review-card';
 
 /** The review inbox: new clips of streamers in review mode, the longest waiting first. */
 export function ReviewPage() {
   const clips = useReviewClips();
   const accounts = useConnectedAccounts();
+  const links = useApprovalLinks().data ?? [];
+  const linkOf = (clipId: string) => links.find((link) => link.clip_id === clipId);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const list = clips.data ?? [];
   // Clips approved or rejected since stay out of the selection.
@@ -38,6 +41,7 @@ export function ReviewPage() {
       <PageHeader title="Review" description="Approve or reject new clips before they are posted." />
       <div className="space-y-6">
         <AccountPostSettingsCard />
+        <LinkAnswers links={links} />
         {clips.isLoading || accounts.isLoading ? (
           <Skeleton className="h-64 w-full" />
         ) : clips.isError ? (
@@ -69,7 +73,14 @@ export function ReviewPage() {
             </div>
             <div className="space-y-4">
               {list.map((clip) => (
-                <ReviewCard key={clip.clip_id} clip={clip} accounts={accounts.data ?? []} selected={selected.has(clip.clip_id)} onSelectedChange={(on) => select(clip.clip_id, on)} />
+                <ReviewCard
+                  key={clip.clip_id}
+                  clip={clip}
+                  accounts={accounts.data ?? []}
+                  selected={selected.has(clip.clip_id)}
+                  onSelectedChange={(on) => select(clip.clip_id, on)}
+                  link={linkOf(clip.clip_id)}
+                />
               ))}
             </div>
           </>

@@ -70,6 +70,7 @@ interface Plan {
  * already). clip_limit counts picked clips, so the listing goes on past refused ones, up to a bound.
  */
 async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, streamer: StreamerRow, signal: AbortSignal): Promise<Plan> {
+  if (run.clip_ids) return planNamedClips(deps, twitch, run, signal);
   const wanted = Math.max(0, run.clip_limit - run.clips_downloaded);
   let broadcasterId = streamer.twitch_user_id;
   if (!broadcasterId) {
@@ -98,6 +99,20 @@ async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, strea
   }
   await logSkips(deps, run, streamer, rules, skipped);
   return { clips: picked, skipped: countSkips(skipped) };
+}
+
+/**
+ * A moment's run takes the clips it names, whatever the selection rules say (the moment chose
+ * them), less those the library already has. The moment's job starts the run once Twitch lists
+ * its clip; one that is gone again by then fails the run with that reason.
+ */
+async function planNamedClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, signal: AbortSignal): Promise<Plan> {
+  const ids = run.clip_ids ?? [];
+  const listed = await twitch.getClipsByIds(ids, signal);
+  const missing = ids.filter((id) => !listed.some((clip) => clip.id === id));
+  if (missing.length) throw new Error(`Twitch no longer lists clip ${missing.join(', ')}`);
+  const library = new Set(await libraryClipIds(deps.db, run.user_id, listed[0]?.broadcaster_id ?? '', MAX_SKIP));
+  return { clips: listed.filter((clip) => !library.has(clip.id)), skipped: {} };
 }
 
 /** One summary line per run, and the first few skipped clips by name, so the log stays short. */
@@ -189,6 +204,7 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
         clip,
         gameName: games.get(clip.game_id) ?? null,
         vertical: run.vertical,
+        moment: run.moment,
         signal,
         workDir,
         officialFiles,

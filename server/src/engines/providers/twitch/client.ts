@@ -3,6 +3,7 @@ import { createAppTokenSource } from './auth.ts';
 import { downloadClip } from './download.ts';
 import { createClipSourceResolver } from './gql.ts';
 import { createHelix, type Helix, type QueryParams } from './helix.ts';
+import { getArchiveVideos, getClipsByIds, getLiveStreams, type TwitchStream, type TwitchVideo } from './streams.ts';
 import { defaultSleep, type Sleep } from '../http/runtime.ts';
 import type { TwitchRuntime } from './runtime.ts';
 import { createUserAuth, type AuthorizeParams, type VodClipRequest } from './user.ts';
@@ -46,8 +47,6 @@ export interface TwitchClient {
   getGames(ids: readonly string[], signal?: AbortSignal): Promise<Map<string, string>>;
   resolveClipSource(slug: string, signal?: AbortSignal): Promise<ClipSource>;
   downloadClip(url: string, destinationPath: string, options?: DownloadOptions): Promise<DownloadResult>;
-  /** Clips by id with the app token, input order, unknown ids absent (a clip being made is not there yet). */
-  getClipsById(ids: readonly string[], signal?: AbortSignal): Promise<TwitchClip[]>;
   /* A user's own account (user.ts): the code flow and the calls that need the user's token. */
   authorizeUrl(params: AuthorizeParams): string;
   exchangeCode(code: string, redirectUri: string, signal?: AbortSignal): Promise<UserTokens>;
@@ -57,6 +56,9 @@ export interface TwitchClient {
   createLiveClip(token: string, broadcasterId: string, signal?: AbortSignal): Promise<CreatedClip>;
   createVodClip(token: string, request: VodClipRequest, signal?: AbortSignal): Promise<CreatedClip>;
   getClipDownloads(token: string, editorId: string, broadcasterId: string, clipIds: readonly string[], signal?: AbortSignal): Promise<ClipDownload[]>;
+  getLiveStreams(userIds: readonly string[], signal?: AbortSignal): Promise<Map<string, TwitchStream>>;
+  getArchiveVideos(userId: string, signal?: AbortSignal): Promise<TwitchVideo[]>;
+  getClipsByIds(ids: readonly string[], signal?: AbortSignal): Promise<TwitchClip[]>;
 }
 
 const DAY_MS = 86_400_000;
@@ -91,12 +93,14 @@ export function createTwitchClient(config: TwitchClientConfig): TwitchClient {
 
   return {
     ...user,
-    getClipsById: (ids, signal) => getClipsById(helix, ids, signal),
     getUserByLogin: (login, signal) => getUserByLogin(helix, login, signal),
     getTopClips: (broadcasterId, options) => getTopClips(helix, runtime, broadcasterId, options),
     getGames: (ids, signal) => getGames(helix, ids, signal),
     resolveClipSource,
     downloadClip: (url, destinationPath, options) => downloadClip(runtime, url, destinationPath, options),
+    getLiveStreams: (userIds, signal) => getLiveStreams(helix, userIds, signal),
+    getArchiveVideos: (userId, signal) => getArchiveVideos(helix, userId, signal),
+    getClipsByIds: (ids, signal) => getClipsByIds(helix, ids, signal),
   };
 }
 
@@ -106,12 +110,6 @@ async function getUserByLogin(helix: Helix, login: string, signal?: AbortSignal)
   if (!LOGIN_PATTERN.test(normalized)) return null;
   const body = await helix.get('/users', [['login', normalized]], usersResponseSchema, signal);
   return body.data.find((user) => user.login.toLowerCase() === normalized) ?? body.data[0] ?? null;
-}
-
-async function getClipsById(helix: Helix, ids: readonly string[], signal?: AbortSignal): Promise<TwitchClip[]> {
-  if (ids.length === 0) return [];
-  const query: QueryParams = ids.slice(0, MAX_PAGE).map((id) => ['id', id] as const);
-  return (await helix.get('/clips', query, clipsResponseSchema, signal)).data;
 }
 
 /**
