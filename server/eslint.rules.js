@@ -36,7 +36,7 @@ const fileGlob = (...parts) => abs(...parts).replace(/\.ts$/, '.@(ts)');
  * notifications sits low so that any domain that knows an event (runs, posts, accounts) can raise it.
  * review approves clips into publishing; a run holds clips for it through the clip's own state.
  */
-export const DOMAIN_ORDER = ['logs', 'settings', 'notifications', 'invites', 'auth', 'tokens', 'guests', 'clips', 'descriptions', 'publishing', 'streamers', 'review', 'studio', 'subtitles', 'downloads'];
+export const DOMAIN_ORDER = ['logs', 'settings', 'notifications', 'twitch', 'invites', 'auth', 'tokens', 'guests', 'clips', 'descriptions', 'publishing', 'streamers', 'review', 'studio', 'subtitles', 'downloads', 'moments'];
 
 const RINGS = ['app', 'http', 'jobs', 'domains', 'engines', 'platform'];
 /** What each ring may not import: every ring above it (http and jobs are siblings that never meet). */

@@ -124,6 +124,8 @@ export const clip = z.object({
   loudness: clipLoudness.nullable(),
   /** What camera detection found when the clip was last rendered with the `auto` layout; null when it did not look. */
   detected: detectionSchema.nullable(),
+  /** The source is the streamer's own portrait version from Twitch (Get Clips Download), used as it is. */
+  portrait_source: z.boolean(),
   /** The chat moment the clip was made of (its score and reasons); null for a viewer's clip. */
   moment: clipMoment.nullable(),
   /**

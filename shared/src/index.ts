@@ -30,3 +30,4 @@ export * from './reels.ts';
 export * from './stats.ts';
 export * from './ranking.ts';
 export * from './tokens.ts';
+export * from './twitch.ts';

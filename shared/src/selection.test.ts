@@ -40,6 +40,15 @@ describe('selectClips', () => {
     expect(reasons(selection)).toEqual({ b: 'min_views' });
   });
 
+  it('featured_only skips clips Twitch did not mark as featured (a clip the listing said nothing of passes)', () => {
+    const clips = [clip('star', { is_featured: true }), clip('plain', { is_featured: false }), clip('unsaid')];
+    const selection = selectClips(clips, rules({ featured_only: true }));
+    expect(selection.picked.map((picked) => picked.id)).toEqual(['star', 'unsaid']);
+    expect(selection.skipped).toEqual([{ clip: clips[1], reason: 'featured' }]);
+    expect(selectClips(clips, rules()).picked).toHaveLength(3);
+    expect(describeSkips(countSkips(selection.skipped), { clip_period: 'all', min_views: 0 })).toBe('1 not featured by the streamer');
+  });
+
   it('accepts only the allowed creators, by login ignoring case; empty allows anyone', () => {
     const clips = [clip('mod', { creator_name: 'ModMan' }), clip('rando', { creator_name: 'Rando' })];
     const selection = selectClips(clips, rules({ clip_creators: ['modman'] }));
@@ -117,7 +126,7 @@ describe('selectClips', () => {
 
 describe('selection fields of a streamer', () => {
   it('defaults to every clip, by views, posted at once', () => {
-    expect(createStreamerInput.parse({ name: 'shroud' })).toMatchObject({ clip_period: 'all', min_views: 0, rank_by: 'views', clip_creators: [], publish_mode: 'auto' });
+    expect(createStreamerInput.parse({ name: 'shroud' })).toMatchObject({ clip_period: 'all', min_views: 0, rank_by: 'views', clip_creators: [], publish_mode: 'auto', featured_only: false });
   });
 
   it('lower-cases creators and drops blanks and repeats', () => {
@@ -128,6 +137,7 @@ describe('selection fields of a streamer', () => {
     [{ clip_period: 'year' }, 'clip_period must be day, week, month or all'],
     [{ rank_by: 'likes' }, 'rank_by must be views or velocity'],
     [{ publish_mode: 'later' }, 'publish_mode must be auto or review'],
+    [{ featured_only: 1 }, 'featured_only must be true or false'],
     [{ min_views: -1 }, 'min_views must be a whole number from 0 to 1000000000'],
     [{ min_views: 1.5 }, 'min_views must be a whole number from 0 to 1000000000'],
     [{ min_views: 1e10 }, 'min_views must be a whole number from 0 to 1000000000'],

@@ -47,6 +47,7 @@ export const streamerSelectionFields = {
   rank_by: z.enum(RANK_BY, { error: 'rank_by must be views or velocity' }),
   clip_creators: clipCreatorsSchema,
   publish_mode: z.enum(PUBLISH_MODES, { error: 'publish_mode must be auto or review' }),
+  featured_only: z.boolean({ error: 'featured_only must be true or false' }),
 };
 
 export const STREAMER_SELECTION_DEFAULTS = {
@@ -55,6 +56,7 @@ export const STREAMER_SELECTION_DEFAULTS = {
   rank_by: 'views',
   clip_creators: [],
   publish_mode: 'auto',
+  featured_only: false,
 } as const satisfies StreamerSelection;
 
 /** A streamer's selection settings as the API shows them. */
@@ -64,6 +66,8 @@ export const streamerSelection = z.object({
   rank_by: z.enum(RANK_BY),
   clip_creators: z.array(z.string()),
   publish_mode: z.enum(PUBLISH_MODES),
+  /** Only the clips Twitch marks as featured (`is_featured`). */
+  featured_only: z.boolean(),
 });
 export type StreamerSelection = z.infer<typeof streamerSelection>;
 
@@ -80,9 +84,11 @@ export interface CandidateClip {
   /** Seconds into the VOD; null when there is none or Twitch has not computed it yet. */
   vod_offset: number | null;
   duration: number;
+  /** Twitch's `is_featured`; absent when the listing did not say. */
+  is_featured?: boolean | undefined;
 }
 
-export const SKIP_REASONS = ['period', 'min_views', 'creator', 'overlap', 'library'] as const;
+export const SKIP_REASONS = ['period', 'min_views', 'creator', 'featured', 'overlap', 'library'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 /** How many listed clips each rule turned away in a run (a run's status shows it once it has listed). */
 export const skipCountsSchema = z.object(
@@ -90,7 +96,7 @@ export const skipCountsSchema = z.object(
 );
 export type SkipCounts = z.infer<typeof skipCountsSchema>;
 
-export interface SelectionRules extends Pick<StreamerSelection, 'clip_period' | 'min_views' | 'rank_by' | 'clip_creators'> {
+export interface SelectionRules extends Pick<StreamerSelection, 'clip_period' | 'min_views' | 'rank_by' | 'clip_creators'>, Partial<Pick<StreamerSelection, 'featured_only'>> {
   /** How many clips to pick. */
   limit: number;
   /** Twitch ids of clips the library already has. */
@@ -155,6 +161,8 @@ export function selectClips<T extends CandidateClip>(clips: readonly T[], rules:
     if (from !== null && Date.parse(clip.created_at) < from) skip(clip, 'period');
     else if (clip.view_count < rules.min_views) skip(clip, 'min_views');
     else if (creators.size > 0 && !creators.has(clip.creator_name.toLowerCase())) skip(clip, 'creator');
+    // The listing already asks Twitch for featured clips only; this holds where an answer ignores that.
+    else if (rules.featured_only && clip.is_featured === false) skip(clip, 'featured');
     else passing.push(clip);
   }
 
@@ -221,6 +229,8 @@ export function skipPhrase(reason: SkipReason, rules: Pick<StreamerSelection, 'c
       return `under ${rules.min_views} views`;
     case 'creator':
       return 'by other creators';
+    case 'featured':
+      return 'not featured by the streamer';
     case 'overlap':
       return 'overlapping a more viewed clip of the same VOD';
     case 'library':

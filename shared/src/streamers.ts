@@ -104,6 +104,7 @@ export const createStreamerInput = z.object({
   rank_by: settingFields.rank_by.default(STREAMER_SELECTION_DEFAULTS.rank_by),
   clip_creators: settingFields.clip_creators.default([]),
   publish_mode: settingFields.publish_mode.default(STREAMER_SELECTION_DEFAULTS.publish_mode),
+  featured_only: settingFields.featured_only.default(STREAMER_SELECTION_DEFAULTS.featured_only),
   watch_live: settingFields.watch_live.default(STREAMER_MOMENT_DEFAULTS.watch_live),
   moment_threshold: settingFields.moment_threshold.default(STREAMER_MOMENT_DEFAULTS.moment_threshold),
 });

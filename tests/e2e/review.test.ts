@@ -183,13 +183,14 @@ describe('the review inbox and the selection settings', () => {
     await creators.fill('@vip_one');
     await creators.press('Enter');
     await dialog.getByRole('list', { name: 'Clip creators' }).getByText('trusted_mod').waitFor();
+    await dialog.getByRole('switch', { name: 'Featured clips only' }).click();
     // Auto publish is on: its mode shows, in review.
     expect(await dialog.getByRole('radio', { name: /Review first/ }).isChecked()).toBe(true);
     await dialog.getByRole('radio', { name: /Post at once/ }).click();
     expect(describeViolations(await axeViolations(page)), 'the streamer dialog').toEqual([]);
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await dialog.waitFor({ state: 'detached' });
-    const saved = await db().selectFrom('streamers').select(['clip_period', 'min_views', 'rank_by', 'clip_creators', 'publish_mode']).where('id', '=', streamerId).executeTakeFirstOrThrow();
-    expect(saved).toEqual({ clip_period: 'week', min_views: 500, rank_by: 'velocity', clip_creators: ['trusted_mod', 'vip_one'], publish_mode: 'auto' });
+    const saved = await db().selectFrom('streamers').select(['clip_period', 'min_views', 'rank_by', 'clip_creators', 'publish_mode', 'featured_only']).where('id', '=', streamerId).executeTakeFirstOrThrow();
+    expect(saved).toEqual({ clip_period: 'week', min_views: 500, rank_by: 'velocity', clip_creators: ['trusted_mod', 'vip_one'], publish_mode: 'auto', featured_only: true });
   });
 });

@@ -330,7 +330,7 @@ describe('top clips', () => {
       video_id: '',
     });
     expect(Object.keys(clip ?? {}).sort()).toEqual(
-      ['broadcaster_id', 'broadcaster_name', 'created_at', 'creator_id', 'creator_name', 'duration', 'game_id', 'id', 'language', 'thumbnail_url', 'title', 'url', 'video_id', 'view_count', 'vod_offset'].sort(),
+      ['broadcaster_id', 'broadcaster_name', 'created_at', 'creator_id', 'creator_name', 'duration', 'game_id', 'id', 'language', 'thumbnail_url', 'title', 'url', 'video_id', 'view_count', 'vod_offset', 'is_featured'].sort(),
     );
   });
 

@@ -61,6 +61,8 @@ describe('REST streamers, downloads and clips', () => {
         ...['hook', 'brand'],
         // Clip selection (rest-api.md "Automation").
         ...['clip_period', 'min_views', 'rank_by', 'clip_creators', 'publish_mode'],
+        // Moments (rest-api.md "Moments").
+        'featured_only',
       ].sort(),
     );
     expect(created.body).toMatchObject({
@@ -77,6 +79,7 @@ describe('REST streamers, downloads and clips', () => {
       rank_by: 'views',
       clip_creators: [],
       publish_mode: 'auto',
+      featured_only: false,
     });
 
     expect((await alice.post('/api/streamers', { name: 'shroud' })).body).toEqual(errorBody('CONFLICT', 'Streamer shroud already exists'));
@@ -119,6 +122,7 @@ describe('REST streamers, downloads and clips', () => {
       [{ min_views: 'lots' }, 'min_views', 'min_views must be a whole number from 0 to 1000000000'],
       [{ rank_by: 'likes' }, 'rank_by', 'rank_by must be views or velocity'],
       [{ publish_mode: null }, 'publish_mode', 'publish_mode must be auto or review'],
+      [{ featured_only: 'yes' }, 'featured_only', 'featured_only must be true or false'],
       [{ clip_creators: 'modman' }, 'clip_creators', 'clip_creators must be a list of at most 100 Twitch logins (letters, digits and _, at most 25 characters each)'],
       [{ clip_creators: ['mod man'] }, 'clip_creators', 'clip_creators must be a list of at most 100 Twitch logins (letters, digits and _, at most 25 characters each): "mod man" is not one'],
       [{ clip_creators: Array.from({ length: 101 }, (_, index) => `user${index}`) }, 'clip_creators', 'clip_creators must be a list of at most 100 Twitch logins (letters, digits and _, at most 25 characters each)'],

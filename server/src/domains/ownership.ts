@@ -27,6 +27,7 @@ export const TABLE_OWNERS = {
   studio: [],
   subtitles: ['subtitle_requests'],
   tokens: ['api_tokens'],
+  twitch: ['twitch_connections', 'twitch_oauth_states'],
   // Rings below or beside the domains that keep state of their own.
   platform: ['rate_limits'],
   jobs: ['app_instances'],

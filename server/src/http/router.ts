@@ -15,6 +15,7 @@ import { settingsRouter } from './routers/settings.ts';
 import { webhooksRouter } from './routers/notifications.ts';
 import { reviewRouter } from './routers/review.ts';
 import { queueRouter } from './routers/queue.ts';
+import { twitchRouter } from './routers/twitch.ts';
 import { momentsRouter } from './routers/moments.ts';
 import { tokensRouter } from './routers/tokens.ts';
 import { createCallerFactory, router } from './trpc.ts';
@@ -40,6 +41,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   review: reviewRouter,
   queue: queueRouter,
+  twitch: twitchRouter,
   moments: momentsRouter,
   tokens: tokensRouter,
 });

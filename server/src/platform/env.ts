@@ -90,6 +90,8 @@ const rawEnv = z.object({
   TIKTOK_AUTH_URL: url('https://www.tiktok.com/v2/auth/authorize/'),
   TIKTOK_API_URL: url('https://open.tiktokapis.com'),
   TIKTOK_REDIRECT_URI: optionalUrl(),
+  /** Where Twitch sends the user back after connecting their account (default {PUBLIC_URL}/api/twitch/callback). */
+  TWITCH_REDIRECT_URI: optionalUrl(),
   TIKTOK_POST_MODE: z.enum(['direct', 'inbox']).default('direct'),
   YOUTUBE_CLIENT_ID: optionalText,
   YOUTUBE_CLIENT_SECRET: optionalText,
@@ -170,6 +172,7 @@ export interface Env extends RawEnv {
   dataDir: string;
   whisperModelsDir: string;
   tiktokRedirectUri: string;
+  twitchRedirectUri: string;
   youtubeRedirectUri: string;
   instagramRedirectUri: string;
   facebookRedirectUri: string;
@@ -196,6 +199,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     dataDir,
     whisperModelsDir: path.resolve(env.WHISPER_MODELS_DIR ?? path.join(dataDir, 'models')),
     tiktokRedirectUri: env.TIKTOK_REDIRECT_URI ?? `${publicUrl}/api/tiktok/callback`,
+    twitchRedirectUri: env.TWITCH_REDIRECT_URI ?? `${publicUrl}/api/twitch/callback`,
     youtubeRedirectUri: env.YOUTUBE_REDIRECT_URI ?? `${publicUrl}/api/youtube/callback`,
     instagramRedirectUri: env.INSTAGRAM_REDIRECT_URI ?? `${publicUrl}/api/instagram/callback`,
     facebookRedirectUri: env.FACEBOOK_REDIRECT_URI ?? `${publicUrl}/api/facebook/callback`,

@@ -3,12 +3,16 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clipMedia, DEFAULT_MEDIA, thumbnailMedia, type ClipMediaSpec } from './media.ts';
+import { FakeTwitchAccounts, type AuthorizingUser, type UserGrant } from './accounts.ts';
 import { FakeTwitchState, type AddBroadcasterInput, type AddClipInput, type AddGameInput, type ClipRecord, type FakeClip, type FakeGame, type FakeUser } from './state.ts';
 
 /*
  * A local Twitch that behaves like external-apis.md part A: id.twitch.tv token endpoint, Helix
  * users/clips/games with its envelope, error bodies and Ratelimit-* headers, gql.twitch.tv's
  * VideoAccessToken_Clip persisted query, and a clip CDN that only serves with a valid sig/token.
+ * A user's own account too (decision 0047): the authorization code flow (authorize redirect, code
+ * and refresh grants, validate, revoke) and the user-token endpoints Create Clip, Create Clip From
+ * VOD and Get Clips Download, with their scope and editor checks; official files under /cdn/official.
  * One HTTP server on 127.0.0.1, the parts under path prefixes (/id, /helix, /gql, /cdn).
  */
 
@@ -21,7 +25,22 @@ export const CLIP_HASHES = {
 /** GQL knows both hashes unless a test says otherwise (setAcceptedHashes). */
 const everyKnownHash = (): Set<string> => new Set([CLIP_HASHES.current, CLIP_HASHES.legacy]);
 
-export type FakeEndpoint = 'token' | 'validate' | 'users' | 'clips' | 'games' | 'gql' | 'cdn' | 'thumbnail' | 'unknown';
+export type FakeEndpoint =
+  | 'token'
+  | 'validate'
+  | 'authorize'
+  | 'revoke'
+  | 'users'
+  | 'clips'
+  | 'games'
+  | 'create_clip'
+  | 'vod_clip'
+  | 'clip_downloads'
+  | 'gql'
+  | 'cdn'
+  | 'official'
+  | 'thumbnail'
+  | 'unknown';
 
 /**
  * rate_limit: 429 with Ratelimit-Remaining 0 and Ratelimit-Reset a second or two ahead (or `resetAt`)
@@ -51,6 +70,8 @@ export interface RecordedRequest {
   status: number;
   /** gql only: the persisted-query hashes asked for. */
   hashes?: string[];
+  /** token only: the form fields, secrets included (tests check what was sent). */
+  form?: Record<string, string>;
 }
 
 /**
@@ -118,6 +139,24 @@ export interface FakeTwitch {
     next(endpoint: Exclude<FakeEndpoint, 'unknown'>, kind: FailureKind, options?: FailureOptions): void;
     clear(): void;
   };
+  /* A user's own account (decision 0047). */
+  /** Who signs in at the authorize page next (null: nobody; the page answers 400). */
+  setAuthorizingUser(user: AuthorizingUser | null): void;
+  /** `editor` may edit `broadcaster`'s channel (both logins; added as users when unknown). */
+  addEditor(broadcaster: string, editor: string): void;
+  setLive(login: string, live: boolean): void;
+  /** A VOD of the broadcaster; its id. */
+  addVideo(login: string): string;
+  /** Every token the user holds stops working, refresh tokens included (Reconnect needed). */
+  revokeUserGrants(login: string): void;
+  /** The user's access tokens expire; the refresh token still works. */
+  expireUserTokens(login: string): void;
+  /** A clip made by Create Clip is missing from Get Clips for this many lookups by id (default 1). */
+  setClipDelay(lookups: number): void;
+  /** Refresh tokens now valid for the user. */
+  refreshTokensOf(login: string): string[];
+  /** Tokens revoked through /oauth2/revoke. */
+  revoked: string[];
   /**
    * Forgets what tests recorded and scripted (requests, failures, accepted hashes, a transfer hold,
    * the rate-limit window); the catalogue (broadcasters, games, clips) and issued tokens stay, as
@@ -148,13 +187,25 @@ interface Context {
   hold: { promise: Promise<void>; release: () => void; passes: number } | null;
   /** Transfers waiting on the hold. */
   held: number;
+  accounts: FakeTwitchAccounts;
+  portraitPath: string;
+  /** Clips made by Create Clip: how many more lookups by id miss them. */
+  pending: Map<string, number>;
+  clipDelay: number;
+  revoked: string[];
 }
 
 const RATE_LIMIT = 800;
+/** The streamer's own vertical edit, served as the portrait version of clips that have one. */
+export const PORTRAIT_MEDIA: ClipMediaSpec = { width: 360, height: 640, fps: 15, seconds: 3 };
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' };
 
 export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<FakeTwitch> {
-  const [mediaPath, thumbnailPath] = await Promise.all([options.mediaFile ?? clipMedia(options.media ?? DEFAULT_MEDIA), thumbnailMedia()]);
+  const [mediaPath, thumbnailPath, portraitPath] = await Promise.all([
+    options.mediaFile ?? clipMedia(options.media ?? DEFAULT_MEDIA),
+    thumbnailMedia(),
+    clipMedia(PORTRAIT_MEDIA),
+  ]);
   let baseUrl = '';
   const now = options.now ?? Date.now;
   const state = new FakeTwitchState(() => baseUrl, now);
@@ -176,7 +227,13 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     rateLimit: { windowStart: 0, used: 0 },
     hold: null,
     held: 0,
+    accounts: new FakeTwitchAccounts(),
+    portraitPath,
+    pending: new Map(),
+    clipDelay: 1,
+    revoked: [],
   };
+  const userByLogin = (login: string) => state.users.get(login.toLowerCase()) ?? state.addBroadcaster({ login });
   const requests: RecordedRequest[] = [];
 
   const server = createServer((req, res) => {
@@ -248,6 +305,38 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
       },
       clear: () => context.failures.clear(),
     },
+    setAuthorizingUser: (user) => {
+      context.accounts.authorizing = user;
+    },
+    addEditor: (broadcaster, editor) => {
+      const channel = userByLogin(broadcaster).id;
+      const editors = context.accounts.editors.get(channel) ?? new Set<string>();
+      editors.add(userByLogin(editor).id);
+      context.accounts.editors.set(channel, editors);
+    },
+    setLive: (login, live) => {
+      const id = userByLogin(login).id;
+      if (live) context.accounts.live.add(id);
+      else context.accounts.live.delete(id);
+    },
+    addVideo: (login) => {
+      const id = String(2_187_654_321 + context.accounts.videos.size + 1);
+      context.accounts.videos.set(id, userByLogin(login).id);
+      return id;
+    },
+    revokeUserGrants: (login) => context.accounts.revokeUser(userByLogin(login).id, (token) => state.tokens.set(token, 0)),
+    expireUserTokens: (login) => {
+      const id = userByLogin(login).id;
+      for (const [token, grant] of context.accounts.accessTokens) if (grant.userId === id) state.tokens.set(token, 0);
+    },
+    setClipDelay: (lookups) => {
+      context.clipDelay = lookups;
+    },
+    refreshTokensOf: (login) => {
+      const id = userByLogin(login).id;
+      return [...context.accounts.refreshTokens].filter(([, grant]) => grant.userId === id).map(([token]) => token);
+    },
+    revoked: context.revoked,
     reset: () => {
       requests.length = 0;
       context.failures.clear();
@@ -256,6 +345,8 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
       context.hold?.release();
       context.hold = null;
       context.rateLimit = { windowStart: 0, used: 0 };
+      context.clipDelay = 1;
+      context.revoked.length = 0;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -288,9 +379,19 @@ async function handle(context: Context, requests: RecordedRequest[], req: Incomi
   const failure = takeFailure(context, endpoint);
   switch (endpoint) {
     case 'token':
-      return handleToken(context, req, res, params, failure);
+      return handleToken(context, record, req, res, params, failure);
     case 'validate':
       return handleValidate(context, req, res);
+    case 'authorize':
+      return handleAuthorize(context, res, params);
+    case 'revoke':
+      return handleRevoke(context, req, res, params);
+    case 'create_clip':
+    case 'vod_clip':
+    case 'clip_downloads':
+      return handleUserHelix(context, endpoint, req, res, params, failure);
+    case 'official':
+      return handleOfficialFile(context, req, res, path);
     case 'users':
     case 'clips':
     case 'games':
@@ -309,6 +410,12 @@ async function handle(context: Context, requests: RecordedRequest[], req: Incomi
 function endpointOf(method: string, path: string): FakeEndpoint {
   if (method === 'POST' && path === '/id/oauth2/token') return 'token';
   if (method === 'GET' && path === '/id/oauth2/validate') return 'validate';
+  if (method === 'GET' && path === '/id/oauth2/authorize') return 'authorize';
+  if (method === 'POST' && path === '/id/oauth2/revoke') return 'revoke';
+  if (method === 'POST' && path === '/helix/clips') return 'create_clip';
+  if (method === 'POST' && path === '/helix/videos/clips') return 'vod_clip';
+  if (method === 'GET' && path === '/helix/clips/downloads') return 'clip_downloads';
+  if ((method === 'GET' || method === 'HEAD') && path.startsWith('/cdn/official/')) return 'official';
   if (method === 'GET' && path === '/helix/users') return 'users';
   if (method === 'GET' && path === '/helix/clips') return 'clips';
   if (method === 'GET' && path === '/helix/games') return 'games';
@@ -336,18 +443,22 @@ function takeFailure(context: Context, endpoint: FakeEndpoint): QueuedFailure | 
 // ---------------------------------------------------------------------------------------------
 // id.twitch.tv (A1)
 
-async function handleToken(context: Context, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, failure: QueuedFailure | undefined) {
+async function handleToken(context: Context, record: RecordedRequest, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, failure: QueuedFailure | undefined) {
   if (failure?.kind === 'server_error') return sendJson(res, 500, { status: 500, message: 'Internal Server Error' });
   if (failure?.kind === 'rate_limit') return sendJson(res, 429, { status: 429, message: 'Too Many Requests' });
   // Query parameters first, a form body overrides them (twitch-cli's behaviour, A1).
   const params = new Map(query);
   for (const [key, value] of new URLSearchParams(await readBody(req))) params.set(key, value);
+  record.form = Object.fromEntries(params);
   const clientId = params.get('client_id');
   const clientSecret = params.get('client_secret');
+  const grantType = params.get('grant_type');
   if (!clientId) return sendJson(res, 400, { status: 400, message: 'missing client id' });
-  if (params.get('grant_type') !== 'client_credentials') return sendJson(res, 400, { status: 400, message: 'unsupported grant type' });
+  if (grantType !== 'client_credentials' && grantType !== 'authorization_code' && grantType !== 'refresh_token') return sendJson(res, 400, { status: 400, message: 'unsupported grant type' });
   if (clientId !== context.options.clientId) return sendJson(res, 400, { status: 400, message: 'invalid client' });
   if (clientSecret !== context.options.clientSecret) return sendJson(res, 403, { status: 403, message: 'invalid client secret' });
+  if (grantType === 'authorization_code') return grantCode(context, res, params);
+  if (grantType === 'refresh_token') return grantRefresh(context, res, params);
   const lifetime = context.options.tokenLifetimeSeconds;
   return sendJson(res, 200, { access_token: context.state.issueToken(lifetime), expires_in: lifetime, token_type: 'bearer' });
 }
@@ -356,7 +467,83 @@ function handleValidate(context: Context, req: IncomingMessage, res: ServerRespo
   const token = /^OAuth (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
   const expiresAt = token ? context.state.tokens.get(token) : undefined;
   if (!token || !expiresAt || !context.state.tokenValid(token)) return sendJson(res, 401, { status: 401, message: 'invalid access token' });
-  return sendJson(res, 200, { client_id: context.options.clientId, scopes: [], expires_in: Math.floor((expiresAt - context.options.now()) / 1000) });
+  const expiresIn = Math.floor((expiresAt - context.options.now()) / 1000);
+  const grant = context.accounts.accessTokens.get(token);
+  // A user token names its user (A1); an app token does not.
+  if (grant) return sendJson(res, 200, { client_id: context.options.clientId, login: grant.login, scopes: grant.scopes, user_id: grant.userId, expires_in: expiresIn });
+  return sendJson(res, 200, { client_id: context.options.clientId, scopes: [], expires_in: expiresIn });
+}
+
+/** User access tokens live four hours, as Twitch's do. */
+const USER_TOKEN_SECONDS = 14_400;
+
+function userTokenAnswer(context: Context, res: ServerResponse, grant: UserGrant) {
+  const accessToken = context.state.issueToken(USER_TOKEN_SECONDS);
+  context.accounts.accessTokens.set(accessToken, grant);
+  const refreshToken = context.accounts.issueRefreshToken(grant);
+  return sendJson(res, 200, { access_token: accessToken, expires_in: USER_TOKEN_SECONDS, refresh_token: refreshToken, scope: grant.scopes, token_type: 'bearer' });
+}
+
+function grantCode(context: Context, res: ServerResponse, params: Map<string, string>) {
+  const code = params.get('code') ?? '';
+  const issued = context.accounts.codes.get(code);
+  // Single use: a second exchange of the same code is refused.
+  context.accounts.codes.delete(code);
+  if (!issued) return sendJson(res, 400, { status: 400, message: 'Invalid authorization code' });
+  if (issued.redirectUri !== params.get('redirect_uri')) return sendJson(res, 400, { status: 400, message: 'Parameter redirect_uri does not match registered URI' });
+  const { redirectUri: _redirectUri, ...grant } = issued;
+  return userTokenAnswer(context, res, grant);
+}
+
+/** Twitch answers a refresh with a new refresh token too; the fake retires the old one, the strictest reading. */
+function grantRefresh(context: Context, res: ServerResponse, params: Map<string, string>) {
+  const token = params.get('refresh_token') ?? '';
+  const grant = context.accounts.refreshTokens.get(token);
+  if (!grant) return sendJson(res, 400, { status: 400, message: 'Invalid refresh token' });
+  context.accounts.refreshTokens.delete(token);
+  return userTokenAnswer(context, res, grant);
+}
+
+/** The consent page, already agreed (or refused) by the user the test named: straight back to redirect_uri. */
+function handleAuthorize(context: Context, res: ServerResponse, params: URLSearchParams) {
+  if (params.get('client_id') !== context.options.clientId) return sendJson(res, 400, { status: 400, message: 'invalid client' });
+  if (params.get('response_type') !== 'code') return sendJson(res, 400, { status: 400, message: 'unsupported response_type' });
+  const redirectUri = params.get('redirect_uri');
+  const user = context.accounts.authorizing;
+  if (!redirectUri || !user) return sendJson(res, 400, { status: 400, message: 'nobody is signing in' });
+  const back = new URL(redirectUri);
+  const state = params.get('state');
+  if (user.deny) {
+    back.searchParams.set('error', 'access_denied');
+    back.searchParams.set('error_description', 'The user denied you access');
+  } else {
+    const asked = (params.get('scope') ?? '').split(' ').filter(Boolean);
+    const twitchUser = context.state.users.get(user.login.toLowerCase()) ?? context.state.addBroadcaster({ login: user.login });
+    const scopes = user.scopes ?? asked;
+    back.searchParams.set('code', context.accounts.issueCode({ userId: twitchUser.id, login: twitchUser.login, scopes }, redirectUri));
+    back.searchParams.set('scope', scopes.join(' '));
+  }
+  if (state !== null) back.searchParams.set('state', state);
+  res.writeHead(302, { Location: back.toString() });
+  res.end();
+}
+
+/** POST /oauth2/revoke (form client_id, token): access or refresh token alike. */
+async function handleRevoke(context: Context, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+  const params = new Map(query);
+  for (const [key, value] of new URLSearchParams(await readBody(req))) params.set(key, value);
+  if (params.get('client_id') !== context.options.clientId) return sendJson(res, 404, { status: 404, message: 'client does not exist' });
+  const token = params.get('token') ?? '';
+  if (context.accounts.refreshTokens.delete(token)) {
+    context.revoked.push(token);
+  } else if (context.accounts.accessTokens.has(token) && context.state.tokenValid(token)) {
+    context.state.tokens.set(token, 0);
+    context.revoked.push(token);
+  } else {
+    return sendJson(res, 400, { status: 400, message: 'Invalid token' });
+  }
+  res.writeHead(200);
+  res.end();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -421,7 +608,7 @@ function getClips(context: Context, params: URLSearchParams): HelixResult {
     if (ids.length > 100) return badRequest('The maximum number of ids you may specify is 100');
     // Input order, unknown ids dropped, no pagination (A4).
     const byId = new Map(all.map((clip) => [clip.id, clip]));
-    const clips = [...new Set(ids)].map((id) => byId.get(id)).filter((clip): clip is FakeClip => clip !== undefined);
+    const clips = [...new Set(ids)].filter((id) => !stillBeingMade(context, id)).map((id) => byId.get(id)).filter((clip): clip is FakeClip => clip !== undefined);
     return { status: 200, body: { data: clips, pagination: {} } };
   }
   const window = clipWindow(params);
@@ -431,6 +618,7 @@ function getClips(context: Context, params: URLSearchParams): HelixResult {
   const broadcasterId = params.get('broadcaster_id');
   const featured = params.get('is_featured');
   const matching = all
+    .filter((clip) => !context.pending.has(clip.id))
     .filter((clip) => (broadcasterId !== null ? clip.broadcaster_id === broadcasterId : clip.game_id === gameId))
     .filter((clip) => featured === null || clip.is_featured === (featured === 'true'))
     .filter((clip) => inWindow(clip, window))
@@ -450,6 +638,15 @@ function getClips(context: Context, params: URLSearchParams): HelixResult {
   // `pagination` is an empty object on the last page (A4).
   const pagination = end < matching.length ? { cursor: encodeCursor(end) } : {};
   return { status: 200, body: { data: page, pagination } };
+}
+
+/** A clip Create Clip made is missing from the first lookups by id: Twitch makes it in the background. */
+function stillBeingMade(context: Context, id: string): boolean {
+  const left = context.pending.get(id);
+  if (left === undefined) return false;
+  if (left <= 1) context.pending.delete(id);
+  else context.pending.set(id, left - 1);
+  return true;
 }
 
 type Window = { from: number | null; to: number | null } | { error: string };
@@ -513,6 +710,128 @@ function consumeRateLimit(context: Context): Record<string, string> {
 
 function rateLimitHeaders(remaining: number, resetAt: number): Record<string, string> {
   return { 'Ratelimit-Limit': String(RATE_LIMIT), 'Ratelimit-Remaining': String(remaining), 'Ratelimit-Reset': String(resetAt) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helix with a user's token (decision 0047): Create Clip, Create Clip From VOD, Get Clips Download
+
+const CLIP_SCOPE = 'clips:edit';
+const MANAGE_SCOPES = ['editor:manage:clips', 'channel:manage:clips'];
+const NOT_EDITOR = 'The user is not an editor for the specified broadcaster';
+
+function handleUserHelix(
+  context: Context,
+  endpoint: 'create_clip' | 'vod_clip' | 'clip_downloads',
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: URLSearchParams,
+  failure: QueuedFailure | undefined,
+) {
+  if (failure?.kind === 'rate_limit') {
+    const resetAt = failure.resetAt ?? Math.floor(context.options.now() / 1000) + 2;
+    return sendJson(res, 429, helixError(429, 'Too many requests, please slow down'), rateLimitHeaders(0, resetAt));
+  }
+  const headers = consumeRateLimit(context);
+  if (failure?.kind === 'server_error') return sendJson(res, 500, helixError(500, 'Internal Server Error'), headers);
+  const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (!bearer) return sendJson(res, 401, helixError(401, 'OAuth token is missing'), headers);
+  if (req.headers['client-id'] !== context.options.clientId) return sendJson(res, 401, helixError(401, 'Client ID and OAuth token do not match'), headers);
+  const grant = context.accounts.accessTokens.get(bearer);
+  if (!context.state.tokenValid(bearer)) return sendJson(res, 401, helixError(401, 'Invalid OAuth token'), headers);
+  // An app token is no user's: these endpoints need one (an app token reads as a missing scope).
+  const result = endpoint === 'create_clip' ? createClip(context, grant, params) : endpoint === 'vod_clip' ? createVodClip(context, grant, params) : clipDownloads(context, grant, params);
+  return sendJson(res, result.status, result.body, headers);
+}
+
+const missingScope = (scopes: string): HelixResult => ({ status: 401, body: helixError(401, `Missing scope: ${scopes}`) });
+const hasAny = (grant: UserGrant, scopes: readonly string[]) => scopes.some((scope) => grant.scopes.includes(scope));
+
+function newClipOf(context: Context, broadcasterId: string, creator: UserGrant, extra: { title?: string; video_id?: string; vod_offset?: number | null; duration?: number }): HelixResult {
+  const broadcaster = context.state.userById(broadcasterId);
+  if (!broadcaster) return { status: 404, body: helixError(404, 'The ID in broadcaster_id was not found') };
+  const clip = context.state.addClip({
+    broadcaster: broadcaster.login,
+    title: extra.title ?? `${broadcaster.display_name} live`,
+    view_count: 0,
+    created_at: new Date(context.options.now()),
+    creator_name: creator.login,
+    creator_id: creator.userId,
+    duration: extra.duration ?? 30,
+    video_id: extra.video_id ?? '',
+    vod_offset: extra.vod_offset ?? null,
+  });
+  if (context.clipDelay > 0) context.pending.set(clip.id, context.clipDelay);
+  return { status: 202, body: { data: [{ id: clip.id, edit_url: `https://clips.twitch.tv/${clip.id}/edit` }] } };
+}
+
+function createClip(context: Context, grant: UserGrant | undefined, params: URLSearchParams): HelixResult {
+  if (!grant || !grant.scopes.includes(CLIP_SCOPE)) return missingScope(CLIP_SCOPE);
+  const broadcasterId = params.get('broadcaster_id');
+  if (!broadcasterId) return badRequest('Missing required parameter "broadcaster_id"');
+  if (!context.state.userById(broadcasterId)) return { status: 404, body: helixError(404, 'The ID in broadcaster_id was not found') };
+  if (!context.accounts.live.has(broadcasterId)) return { status: 404, body: helixError(404, 'Clipping is not possible for an offline channel.') };
+  return newClipOf(context, broadcasterId, grant, {});
+}
+
+/** Every parameter in the query (twitch_api's Create Clip From VOD); vod_offset is where the clip ends. */
+function createVodClip(context: Context, grant: UserGrant | undefined, params: URLSearchParams): HelixResult {
+  if (!grant || !hasAny(grant, MANAGE_SCOPES)) return missingScope(MANAGE_SCOPES.join(' or '));
+  const editorId = params.get('editor_id');
+  const broadcasterId = params.get('broadcaster_id');
+  const vodId = params.get('vod_id');
+  const title = params.get('title');
+  const vodOffset = Number(params.get('vod_offset'));
+  const duration = params.has('duration') ? Number(params.get('duration')) : 30;
+  if (!editorId || !broadcasterId || !vodId || !title || !params.has('vod_offset')) return badRequest('Missing required parameter: editor_id, broadcaster_id, vod_id, vod_offset and title are required');
+  if (editorId !== grant.userId) return { status: 401, body: helixError(401, 'editor_id must match the user ID in the user access token') };
+  if (!Number.isFinite(duration) || duration < 5 || duration > 60) return badRequest('The parameter "duration" must be from 5 to 60 seconds');
+  if (!Number.isInteger(vodOffset) || vodOffset < duration) return badRequest('The parameter "vod_offset" must be at least the duration');
+  if (!context.accounts.mayEdit(grant.userId, broadcasterId)) return { status: 403, body: helixError(403, NOT_EDITOR) };
+  if (context.accounts.videos.get(vodId) !== broadcasterId) return { status: 404, body: helixError(404, 'The VOD was not found') };
+  return newClipOf(context, broadcasterId, grant, { title, video_id: vodId, vod_offset: vodOffset - duration, duration });
+}
+
+/** Get Clips Download (A6a): one entry per known clip of the broadcaster; portrait only where the streamer made one. */
+function clipDownloads(context: Context, grant: UserGrant | undefined, params: URLSearchParams): HelixResult {
+  if (!grant || !hasAny(grant, MANAGE_SCOPES)) return missingScope(MANAGE_SCOPES.join(' or '));
+  const editorId = params.get('editor_id');
+  const broadcasterId = params.get('broadcaster_id');
+  const clipIds = params.getAll('clip_id');
+  if (!editorId || !broadcasterId || clipIds.length === 0) return badRequest('Missing required parameter: editor_id, broadcaster_id and clip_id are required');
+  if (clipIds.length > 10) return badRequest('The maximum number of clip_id you may specify is 10');
+  if (editorId !== grant.userId) return badRequest('Invalid editor_id');
+  if (!context.accounts.mayEdit(grant.userId, broadcasterId)) return { status: 403, body: helixError(403, NOT_EDITOR) };
+  const data = clipIds.flatMap((id) => {
+    const record = context.state.clips.get(id);
+    if (!record || record.clip.broadcaster_id !== broadcasterId) return [];
+    return [{ clip_id: id, landscape_download_url: officialUrl(context, id, 'landscape'), portrait_download_url: record.portrait ? officialUrl(context, id, 'portrait') : null }];
+  });
+  return { status: 200, body: { data } };
+}
+
+/** Twitch's official file URLs are signed and short-lived; the fake signs them with an expiry too. */
+function officialUrl(context: Context, slug: string, kind: 'landscape' | 'portrait'): string {
+  const expires = Math.floor(context.options.now() / 1000) + 3600;
+  return `${context.state.baseUrlOf()}/cdn/official/${slug}/${kind}.mp4?expires=${expires}&sig=${context.state.signOfficial(slug, kind, expires)}`;
+}
+
+async function handleOfficialFile(context: Context, req: IncomingMessage, res: ServerResponse, path: string) {
+  const match = /^\/cdn\/official\/([^/]+)\/(landscape|portrait)\.mp4$/.exec(path);
+  const url = new URL(req.url ?? '/', 'http://fake');
+  const record = match ? context.state.clips.get(match[1]!) : undefined;
+  const kind = match?.[2] as 'landscape' | 'portrait' | undefined;
+  const expires = Number(url.searchParams.get('expires'));
+  const signed = record && kind && context.state.signOfficial(record.clip.id, kind, expires) === url.searchParams.get('sig') && expires * 1000 > context.options.now();
+  if (!record || !kind || !signed || (kind === 'portrait' && !record.portrait)) {
+    res.writeHead(403, { 'Content-Type': 'application/xml' });
+    res.end('<Error><Code>AccessDenied</Code></Error>');
+    return;
+  }
+  const media = kind === 'portrait' ? context.portraitPath : (context.clipMedia.get(record.clip.id) ?? context.mediaPath);
+  const { size } = await stat(media);
+  res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': String(size) });
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(media).pipe(res);
 }
 
 // ---------------------------------------------------------------------------------------------

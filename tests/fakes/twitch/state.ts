@@ -75,6 +75,8 @@ export interface AddClipInput {
    */
   vod_offset?: number | null;
   is_featured?: boolean;
+  /** The streamer made a vertical version: Get Clips Download lists a portrait_download_url. */
+  portrait?: boolean;
   slug?: string;
   /** Qualities with a working sourceURL (default 720/480/360); null makes GQL answer videoQualities: null. */
   qualities?: string[] | null;
@@ -96,6 +98,7 @@ export interface ClipRecord {
   sourcePaths: Map<string, string>;
   thumbnailPath: string;
   assetUuid: string;
+  portrait: boolean;
 }
 
 const ADJECTIVES = ['Awkward', 'Helpless', 'Delicious', 'Delightful', 'Knotty', 'Odd', 'Brave', 'Shiny', 'Sleepy', 'Tiny', 'Fancy', 'Gentle'];
@@ -199,6 +202,7 @@ export class FakeTwitchState {
       sourcePaths: new Map(),
       thumbnailPath,
       assetUuid,
+      portrait: input.portrait ?? false,
     };
     for (const quality of qualities ?? []) {
       const sourcePath = style === 'legacy' ? `/cdn/AT-cm%7C${numericId}-${quality}.mp4` : `/cdn/v2/media/${slug}/${assetUuid}/video-${quality}.mp4`;
@@ -208,6 +212,15 @@ export class FakeTwitchState {
     this.thumbnailPaths.add(thumbnailPath);
     this.clips.set(slug, record);
     return clip;
+  }
+
+  baseUrlOf(): string {
+    return this.baseUrl();
+  }
+
+  /** The signature of an official (Get Clips Download) file URL. */
+  signOfficial(slug: string, kind: string, expires: number): string {
+    return this.sign(`official\n${slug}\n${kind}\n${expires}`);
   }
 
   /** Absolute CDN URL of one rendition, %7C and all. */

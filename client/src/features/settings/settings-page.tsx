@@ -5,6 +5,7 @@ import { NotificationsSection } from './notifications-section';
 import { ProcessingSection } from './processing-section';
 import { RecentLogsSection } from './recent-logs-section';
 import { ConnectedAccountsSection } from './connected-accounts-section';
+import { TwitchSection } from './twitch-section';
 
 export function SettingsPage() {
   return (
@@ -12,6 +13,7 @@ export function SettingsPage() {
       <PageHeader title="Settings" description="Accounts, invitations, processing, notifications, API tokens and recent activity." />
       <div className="space-y-6">
         <ConnectedAccountsSection />
+        <TwitchSection />
         <InviteCodesSection />
         <ProcessingSection />
         <NotificationsSection />

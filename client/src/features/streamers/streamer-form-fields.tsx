@@ -313,6 +313,13 @@ export function SelectionFields({ values, errors, onChange }: FieldsProps) {
           />
         )}
       </Field>
+      <SwitchRow
+        id="streamer-featured-only"
+        label="Featured clips only"
+        description="Only the clips the streamer featured on Twitch."
+        checked={values.featuredOnly}
+        onCheckedChange={(featuredOnly) => onChange({ featuredOnly })}
+      />
     </fieldset>
   );
 }

@@ -162,8 +162,9 @@ describe('the streamer form', () => {
   });
 
   it('sends the selection settings, and shows a bad minimum under its field', () => {
-    const result = validateStreamerForm(values({ clipPeriod: 'day', minViews: '250', rankBy: 'velocity', clipCreators: ['mod_a'], publishMode: 'review' }), 'add');
-    expect(result).toEqual({ ok: true, payload: expect.objectContaining({ clip_period: 'day', min_views: 250, rank_by: 'velocity', clip_creators: ['mod_a'], publish_mode: 'review' }) });
+    const result = validateStreamerForm(values({ clipPeriod: 'day', minViews: '250', rankBy: 'velocity', clipCreators: ['mod_a'], publishMode: 'review', featuredOnly: true }), 'add');
+    expect(result).toEqual({ ok: true, payload: expect.objectContaining({ clip_period: 'day', min_views: 250, rank_by: 'velocity', clip_creators: ['mod_a'], publish_mode: 'review', featured_only: true }) });
+    expect(newStreamerValues().featuredOnly).toBe(false);
     expect(validateStreamerForm(values({ minViews: '-3' }), 'add')).toEqual({ ok: false, errors: { minViews: 'min_views must be a whole number from 0 to 1000000000' } });
   });
 

@@ -50,6 +50,7 @@ export interface StreamerFormValues {
   rankBy: RankBy;
   clipCreators: string[];
   publishMode: PublishMode;
+  featuredOnly: boolean;
 }
 
 type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval' | 'layout' | 'captionStyle' | 'captionSize' | 'glossary' | 'minViews' | 'clipCreators';
@@ -90,6 +91,7 @@ export function newStreamerValues(): StreamerFormValues {
     rankBy: NEW_STREAMER_DEFAULTS.rank_by,
     clipCreators: [...NEW_STREAMER_DEFAULTS.clip_creators],
     publishMode: NEW_STREAMER_DEFAULTS.publish_mode,
+    featuredOnly: NEW_STREAMER_DEFAULTS.featured_only,
   };
 }
 
@@ -116,6 +118,7 @@ export function streamerValues(streamer: Streamer): StreamerFormValues {
     rankBy: streamer.rank_by,
     clipCreators: [...streamer.clip_creators],
     publishMode: streamer.publish_mode,
+    featuredOnly: streamer.featured_only,
   };
 }
 
@@ -190,6 +193,7 @@ export function validateStreamerForm(values: StreamerFormValues, mode: StreamerF
     rank_by: values.rankBy,
     clip_creators: values.clipCreators,
     publish_mode: values.publishMode,
+    featured_only: values.featuredOnly,
   };
   // The server refuses this too, but only after every other field has been checked.
   const split = splitProblem({ layout: values.layout, facecam: values.regions.facecam });

@@ -34,6 +34,7 @@ export const LIST_COLUMNS = [
   'loudness_integrated_lufs',
   'loudness_true_peak_dbtp',
   'detected',
+  'portrait_source',
   'moment',
   'media_expired_at',
   'width',

@@ -266,6 +266,8 @@ interface NewClip {
   gameName: string | null;
   /** Vertical (with the layout's name) or horizontal. */
   layout: ClipLayout | VerticalLayoutSpec;
+  /** The source is the streamer's own portrait version, used as it is. */
+  portraitSource?: boolean;
   sourceDurationSec: number;
   rendered: RenderedVideo;
   descriptions: DescriptionOption[];
@@ -326,6 +328,7 @@ export async function saveClip(db: Db, storage: MediaStorage, workDir: string, c
       size_bytes: clip.rendered.sizeBytes,
       ...loudnessColumns(clip.rendered.loudness),
       detected: detectedColumn(clip.rendered.detected),
+      portrait_source: clip.portraitSource ?? false,
       moment: clip.moment ? JSON.stringify(clip.moment) : null,
       files_dir: filesDir,
       aux_bytes: auxBytes,

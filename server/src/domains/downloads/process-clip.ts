@@ -11,6 +11,7 @@ import { studioOf, type StreamerRow } from '../streamers/service.ts';
 import { recordLog } from '../logs/service.ts';
 import { whisperModelFor } from '../settings/service.ts';
 import { makeClipVideo, renderPlan, type CaptionSource } from '../studio/service.ts';
+import type { OfficialFiles } from './official-files.ts';
 
 export interface ClipJob {
   userId: string;
@@ -23,6 +24,8 @@ export interface ClipJob {
   moment: ClipMoment | null;
   signal: AbortSignal;
   workDir: string;
+  /** The run's way to Twitch's official clip files (channels the user's account edits). */
+  officialFiles: OfficialFiles;
   onStage(stage: ClipStage, percent: number): void;
 }
 
@@ -70,17 +73,13 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
   const sourcePath = path.join(job.workDir, CLIP_FILES.source);
 
   job.onStage('downloading', 0);
-  const source = await twitch.resolveClipSource(job.clip.id, signal);
-  await twitch.downloadClip(source.url, sourcePath, {
-    signal,
-    onProgress: (bytes, total) => job.onStage('downloading', total ? Math.round((bytes / total) * 100) : 0),
-  });
+  const { portraitSource } = await downloadSource(deps, twitch, job, sourcePath);
 
   const video = await makeClipVideo(deps, {
     source: sourcePath,
     workDir: job.workDir,
     // A new clip has no overrides yet: the streamer's settings, the whole source.
-    plan: (sourceDurationSec) => renderPlan({ vertical: job.vertical, streamer: studioOf(streamer), sourceDurationSec, logoKey: streamer.logo_key }),
+    plan: (sourceDurationSec) => renderPlan({ vertical: job.vertical, streamer: studioOf(streamer), sourceDurationSec, logoKey: streamer.logo_key, portraitSource }),
     captions: await runCaptions(deps, job),
     // Described once its words are known, before the render: the hook it suggests can title the clip.
     describe: (spoken) => describeNewClip(deps, job, spoken.text),
@@ -100,6 +99,7 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     twitch: job.clip,
     gameName: job.gameName,
     layout: video.plan.layout,
+    portraitSource,
     sourceDurationSec: video.sourceInfo.durationSec,
     rendered: video.rendered,
     descriptions,
@@ -110,6 +110,31 @@ export async function processClip(deps: AppDeps, twitch: TwitchClient, job: Clip
     review: streamer.auto_publish && streamer.publish_mode === 'review',
     moment: job.moment,
   });
+}
+
+/**
+ * The clip's source file: Twitch's official file where the user's account edits the channel — its
+ * portrait version when the streamer made one, the clip renders 9:16 and the layout is `auto`
+ * (the streamer's own vertical edit beats any automatic framing) — else through GQL as always.
+ */
+async function downloadSource(deps: AppDeps, twitch: TwitchClient, job: ClipJob, sourcePath: string): Promise<{ portraitSource: boolean }> {
+  const { signal } = job;
+  const options = { signal, onProgress: (bytes: number, total: number | null) => job.onStage('downloading', total ? Math.round((bytes / total) * 100) : 0) };
+  const official = await job.officialFiles.fileFor(job.clip.broadcaster_id, job.clip.id, signal);
+  const portrait = job.vertical && job.streamer.layout === 'auto' ? (official?.portrait_download_url ?? null) : null;
+  const url = portrait ?? official?.landscape_download_url ?? null;
+  if (url) {
+    try {
+      await twitch.downloadClip(url, sourcePath, options);
+      return { portraitSource: portrait !== null };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      deps.logger.warn({ err: error, clipId: job.clip.id }, 'Official Twitch clip download failed; fetching it through GQL');
+    }
+  }
+  const source = await twitch.resolveClipSource(job.clip.id, signal);
+  await twitch.downloadClip(source.url, sourcePath, options);
+  return { portraitSource: false };
 }
 
 export function clipWorkDir(dataDir: string, instance: string, runId: string, slug: string): string {

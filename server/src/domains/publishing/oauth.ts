@@ -138,9 +138,13 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': 
  * inline script runs under a per-response nonce; nothing else may run.
  */
 export function callbackPage(result: CallbackResult, appOrigin: string, platform: AccountPlatform = 'tiktok'): { html: string; csp: string } {
+  return openerMessagePage(result, appOrigin, { label: PLATFORM_LABELS[platform], type: authMessageType(platform) });
+}
+
+/** callbackPage for any service's popup (a Twitch connection too): `type` is the message the opener waits for. */
+export function openerMessagePage(result: CallbackResult, appOrigin: string, service: { label: string; type: string }): { html: string; csp: string } {
   const nonce = randomUUID().replace(/-/g, '');
-  const label = PLATFORM_LABELS[platform];
-  const type = authMessageType(platform);
+  const { label, type } = service;
   const message = { type, success: result.success, ...(result.success ? {} : { error: result.error }) };
   const text = result.success ? `${label} account connected. You can close this window.` : `Could not connect ${label}: ${result.error ?? 'unknown error'}`;
   const html = `<!doctype html>

@@ -14,7 +14,7 @@ import { queuePostJob, queueUploads, statsOf, UNFINISHED_UPLOAD, type UploadRow 
 export { findAccount, linkAccount, linkedAccountsByStreamer, linkedPlatforms, linkedStreamerIds, listAccounts, removeAccount, unlinkAccount } from './accounts.ts';
 export { creatorOptionsFor } from './creator-options.ts';
 export { YOUTUBE_NOT_CONFIGURED } from './platforms/youtube.ts';
-export { authorizeUrlFor, callbackPage, completeAuthorization, configurationProblem, type CallbackResult } from './oauth.ts';
+export { authorizeUrlFor, callbackPage, completeAuthorization, configurationProblem, openerMessagePage, type CallbackResult } from './oauth.ts';
 export { listAccountPostSettings, saveAccountPostSettings } from './post-settings.ts';
 export { cancelQueued, getSchedule, listQueue, postQueuedNow, saveSchedule } from './schedule.ts';
 export { awaitAccepted, findUpload, postClip, targetAccounts, toUpload, type UploadRow } from './uploads.ts';

@@ -85,6 +85,7 @@ export function selectionOf(row: StreamerRow): StreamerSelection {
     rank_by: row.rank_by,
     clip_creators: row.clip_creators,
     publish_mode: row.publish_mode,
+    featured_only: row.featured_only,
   };
 }
 
@@ -102,6 +103,7 @@ function mergedSelection(row: StreamerRow, input: UpdateStreamerInput): Streamer
     rank_by: input.rank_by ?? current.rank_by,
     clip_creators: input.clip_creators ?? current.clip_creators,
     publish_mode: input.publish_mode ?? current.publish_mode,
+    featured_only: input.featured_only ?? current.featured_only,
   };
 }
 
@@ -237,6 +239,7 @@ export async function createStreamer(db: Db, twitch: TwitchDirectory | null, use
           rank_by: input.rank_by,
           clip_creators: input.clip_creators,
           publish_mode: input.publish_mode,
+          featured_only: input.featured_only,
         }),
         watch_live: input.watch_live,
         moment_threshold: input.moment_threshold,

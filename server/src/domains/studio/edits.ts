@@ -23,7 +23,7 @@ export function mergedEdit(saved: Partial<ClipEdit>, changes: ClipEditChanges): 
  */
 export async function clipRenderPlan(
   db: DbOrTrx,
-  clip: Pick<ClipRow, 'streamer_id' | 'format_type' | 'edit' | 'layout' | 'hook_suggestion'>,
+  clip: Pick<ClipRow, 'streamer_id' | 'format_type' | 'edit' | 'layout' | 'hook_suggestion' | 'portrait_source'>,
   sourceDurationSec: number,
   options: { changes?: ClipEditChanges; streamer?: StreamerRow | null } = {},
 ): Promise<RenderPlan> {
@@ -39,6 +39,7 @@ export async function clipRenderPlan(
     renderedLayout: clip.layout,
     hookSuggestion: clip.hook_suggestion,
     logoKey: row?.logo_key ?? null,
+    portraitSource: clip.portrait_source,
   });
 }
 

@@ -51,6 +51,11 @@ export interface PlanInput {
   hookSuggestion?: string | null | undefined;
   /** Where the streamer's logo is stored; null = it has none. */
   logoKey?: string | null | undefined;
+  /**
+   * The source is the streamer's own vertical edit (Twitch's portrait version): a vertical render
+   * shows it as it is, whatever the layout says — no camera is looked for and nothing is cropped.
+   */
+  portraitSource?: boolean | undefined;
 }
 
 type Field = keyof ClipEdit;
@@ -78,6 +83,8 @@ function rendersVertical(input: PlanInput): boolean {
 
 function layoutOf(input: PlanInput): ClipLayout | VerticalLayoutSpec | AutoLayout {
   if (!rendersVertical(input)) return 'horizontal';
+  // Blur fits the whole picture into the 9:16 frame: a 9:16 source fills it, its background never shows.
+  if (input.portraitSource) return { kind: 'blur' };
   const streamer = input.streamer;
   const layout = own(input, 'layout') ?? streamer?.layout ?? fallbackLayout(input.renderedLayout);
   if (layout === 'crop') return { kind: 'crop', focus: own(input, 'crop_focus') ?? streamer?.crop_focus ?? STREAMER_STUDIO_DEFAULTS.crop_focus };

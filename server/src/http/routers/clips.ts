@@ -51,6 +51,7 @@ function toClip(row: ClipListRow, activity: ClipActivity): Clip {
     output_duration: row.output_duration,
     loudness: loudnessOf(row),
     detected: row.detected,
+    portrait_source: row.portrait_source,
     moment: row.moment,
     media_expired_at: row.media_expired_at?.toISOString() ?? null,
     video_bytes: row.size_bytes === null ? null : Number(row.size_bytes),

@@ -107,6 +107,8 @@ export interface StreamersTable {
   /** JSON array of lower-cased Twitch logins; empty = anyone's clips. */
   clip_creators: ColumnType<string[], string | undefined, string>;
   publish_mode: ColumnType<PublishMode, PublishMode | undefined, PublishMode>;
+  /** Only Twitch's featured clips (migration 031). */
+  featured_only: ColumnType<boolean, boolean | undefined, boolean>;
   watch_live: ColumnType<boolean, boolean | undefined, boolean>;
   moment_threshold: ColumnType<number, number | undefined, number>;
   schedule_interval: number | null;
@@ -217,6 +219,8 @@ export interface ClipsTable {
   /** null: never reviewed; pending: waiting in the review inbox (see migration 015). */
   review_status: ColumnType<ClipReviewStatus | null, ClipReviewStatus | null | undefined, ClipReviewStatus | null>;
   reviewed_at: Timestamp | null;
+  /** The source is the streamer's own portrait version (Get Clips Download), used as it is (migration 031). */
+  portrait_source: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
@@ -335,6 +339,29 @@ export interface OAuthStatesTable {
   platform: ColumnType<AccountPlatform, AccountPlatform | undefined, AccountPlatform>;
   /** The flow's PKCE code_verifier, encrypted (platform/crypto.ts). */
   code_verifier_enc: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** A user's connected Twitch account (migration 031): one per user. */
+export interface TwitchConnectionsTable {
+  user_id: string;
+  twitch_user_id: string;
+  login: string;
+  scopes: ColumnType<string[], string | undefined, string>;
+  access_token_enc: string;
+  refresh_token_enc: string;
+  access_expires_at: Timestamp;
+  needs_reconnect: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** The Twitch authorize flow's single-use state, by its SHA-256. */
+export interface TwitchOAuthStatesTable {
+  state_hash: string;
+  user_id: string;
   created_at: CreatedAt;
   expires_at: Timestamp;
   used_at: Timestamp | null;
@@ -534,6 +561,8 @@ export interface Database {
   approval_links: ApprovalLinksTable;
   post_stats_history: PostStatsHistoryTable;
   youtube_quota_days: YouTubeQuotaDaysTable;
+  twitch_connections: TwitchConnectionsTable;
+  twitch_oauth_states: TwitchOAuthStatesTable;
   live_watches: LiveWatchesTable;
   moments: MomentsTable;
   api_tokens: ApiTokensTable;

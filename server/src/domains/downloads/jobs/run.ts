@@ -15,6 +15,7 @@ import type { WorkerIdentity } from '../../../platform/identity.ts';
 import { defineJob, type JobContext, type JobDefinition } from '../../../platform/queue/define.ts';
 import { RUN_JOB } from '../../../platform/queue/contracts.ts';
 import { clipWorkDir, processClip, type ClipJob } from '../process-clip.ts';
+import { officialFilesForRun } from '../official-files.ts';
 import { ACTIVE_RUN, beatRun, claimActiveRun, countRunClip, endActiveRun, releaseRun, updateRun } from '../queries.ts';
 import { queueRunJob, type RunRow } from '../service.ts';
 
@@ -86,7 +87,7 @@ async function planClips(deps: AppDeps, twitch: TwitchClient, run: RunRow, strea
   // Twitch lists most viewed first (per window), so ranking by views can stop once the rules pick
   // enough; velocity can favour a fresh clip anywhere in the period, so it looks at all of it.
   const enough = rules.rank_by === 'views' ? (clips: readonly TwitchClip[]) => selectClips(clips, rules).picked.length >= wanted : undefined;
-  const listed = await twitch.getTopClips(broadcasterId, { limit: bound, since: periodStart(rules.clip_period, now) ?? undefined, enough, signal });
+  const listed = await twitch.getTopClips(broadcasterId, { limit: bound, since: periodStart(rules.clip_period, now) ?? undefined, enough, featuredOnly: rules.featured_only, signal });
   const { picked, skipped } = selectClips(listed, rules);
   if (listed.length >= bound && picked.length < wanted) {
     await recordLog(deps.db, deps.logger, {
@@ -191,6 +192,7 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
     const gameIds = [...new Set(clips.map((clip) => clip.game_id).filter(Boolean))];
     const games = await twitch.getGames(gameIds, signal);
     await updateRun(deps.db, runId, { clips_total: run.clips_downloaded + clips.length, skipped: JSON.stringify(skipped) });
+    const officialFiles = officialFilesForRun(deps, run.user_id, streamer.name);
 
     await forEachLimited(clips, run.concurrency, signal, async (clip) => {
       progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage: 'queued', percent: 0 });
@@ -205,6 +207,7 @@ async function executeRun(deps: AppDeps, options: RunTaskOptions, runId: string,
         moment: run.moment,
         signal,
         workDir,
+        officialFiles,
         onStage: (stage, percent) => progress.set(clip.id, { clip_id: clip.id, title: clip.title, stage, percent }),
       };
       try {

@@ -6,6 +6,7 @@ import { createHelix, type Helix, type QueryParams } from './helix.ts';
 import { getArchiveVideos, getClipsByIds, getLiveStreams, type TwitchStream, type TwitchVideo } from './streams.ts';
 import { defaultSleep, type Sleep } from '../http/runtime.ts';
 import type { TwitchRuntime } from './runtime.ts';
+import { createUserAuth, type AuthorizeParams, type VodClipRequest } from './user.ts';
 import {
   clipsResponseSchema,
   gamesResponseSchema,
@@ -16,6 +17,10 @@ import {
   type TopClipsOptions,
   type TwitchClip,
   type TwitchUser,
+  type ClipDownload,
+  type CreatedClip,
+  type TokenInfo,
+  type UserTokens,
 } from './types.ts';
 
 export interface TwitchClientConfig {
@@ -42,6 +47,15 @@ export interface TwitchClient {
   getGames(ids: readonly string[], signal?: AbortSignal): Promise<Map<string, string>>;
   resolveClipSource(slug: string, signal?: AbortSignal): Promise<ClipSource>;
   downloadClip(url: string, destinationPath: string, options?: DownloadOptions): Promise<DownloadResult>;
+  /* A user's own account (user.ts): the code flow and the calls that need the user's token. */
+  authorizeUrl(params: AuthorizeParams): string;
+  exchangeCode(code: string, redirectUri: string, signal?: AbortSignal): Promise<UserTokens>;
+  refreshUserToken(refreshToken: string, signal?: AbortSignal): Promise<UserTokens>;
+  validateUserToken(accessToken: string, signal?: AbortSignal): Promise<TokenInfo>;
+  revokeUserToken(token: string): Promise<void>;
+  createLiveClip(token: string, broadcasterId: string, signal?: AbortSignal): Promise<CreatedClip>;
+  createVodClip(token: string, request: VodClipRequest, signal?: AbortSignal): Promise<CreatedClip>;
+  getClipDownloads(token: string, editorId: string, broadcasterId: string, clipIds: readonly string[], signal?: AbortSignal): Promise<ClipDownload[]>;
   getLiveStreams(userIds: readonly string[], signal?: AbortSignal): Promise<Map<string, TwitchStream>>;
   getArchiveVideos(userId: string, signal?: AbortSignal): Promise<TwitchVideo[]>;
   getClipsByIds(ids: readonly string[], signal?: AbortSignal): Promise<TwitchClip[]>;
@@ -75,8 +89,10 @@ export function createTwitchClient(config: TwitchClientConfig): TwitchClient {
   const tokens = createAppTokenSource(config, runtime);
   const helix = createHelix(config, tokens, runtime);
   const { resolveClipSource } = createClipSourceResolver(config, runtime);
+  const user = createUserAuth(config, runtime);
 
   return {
+    ...user,
     getUserByLogin: (login, signal) => getUserByLogin(helix, login, signal),
     getTopClips: (broadcasterId, options) => getTopClips(helix, runtime, broadcasterId, options),
     getGames: (ids, signal) => getGames(helix, ids, signal),
@@ -112,6 +128,7 @@ async function getTopClips(helix: Helix, runtime: TwitchRuntime, broadcasterId: 
     limit: Math.max(0, Math.floor(options.limit)),
     signal: options.signal,
     enough: options.enough,
+    featuredOnly: options.featuredOnly ?? false,
     collected: new Map(),
     requests: 0,
     stopped: false,
@@ -142,6 +159,7 @@ interface Listing {
   limit: number;
   signal: AbortSignal | undefined;
   enough: TopClipsOptions['enough'];
+  featuredOnly: boolean;
   /** By clip id: a clip shows up again on a window boundary, in a split window, or on a shifted page. */
   collected: Map<string, TwitchClip>;
   requests: number;
@@ -181,6 +199,7 @@ async function collectWindow(listing: Listing, start: number, end: number): Prom
       ['ended_at', rfc3339(end)],
       ['first', String(Math.min(MAX_PAGE, listing.limit - collected.size))],
     ];
+    if (listing.featuredOnly) query.push(['is_featured', 'true']);
     if (cursor) query.push(['after', cursor]);
     listing.requests += 1;
     const body = await listing.helix.get('/clips', query, clipsResponseSchema, listing.signal);

@@ -10,6 +10,9 @@
  * - no_source: the clip exists but offers no downloadable quality
  * - transfer: the MP4 download broke or came up short on every attempt
  * - aborted: the caller's AbortSignal fired
+ * - token_refused: Helix refused a user access token (401): refresh it, then the user reconnects
+ * - grant_refused: id.twitch.tv refused a code or a refresh token (400/401): the user must connect again
+ * - forbidden: 403, the user's token lacks a scope or the user is no editor of the channel
  */
 export type TwitchErrorKind =
   | 'auth'
@@ -21,7 +24,10 @@ export type TwitchErrorKind =
   | 'null_clip'
   | 'no_source'
   | 'transfer'
-  | 'aborted';
+  | 'aborted'
+  | 'token_refused'
+  | 'grant_refused'
+  | 'forbidden';
 
 export class TwitchError extends Error {
   override name = 'TwitchError';

@@ -19,7 +19,7 @@ export interface Helix {
 /** Never sleep longer than this for a rate limit, whatever Ratelimit-Reset says (clock skew, odd headers). */
 export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 /** After this many 429s in a row for one call, give up: something other than a busy minute is wrong. */
-const MAX_RATE_LIMIT_WAITS = 5;
+export const MAX_RATE_LIMIT_WAITS = 5;
 
 /**
  * GET requests to Helix with the conventions of external-apis.md A2: Bearer app token + Client-Id,
@@ -65,14 +65,14 @@ export function createHelix(config: HelixConfig, tokens: AppTokenSource, runtime
   return { get };
 }
 
-function toSearch(query: QueryParams): string {
+export function toSearch(query: QueryParams): string {
   const search = new URLSearchParams();
   for (const [key, value] of query) search.append(key, value);
   return search.toString();
 }
 
 /** Ratelimit-Reset is the epoch second when the bucket refills (A2); null when absent or unreadable. */
-function rateLimitWaitMs(response: Response, now: number): number | null {
+export function rateLimitWaitMs(response: Response, now: number): number | null {
   const header = response.headers.get('ratelimit-reset');
   const resetSeconds = header === null ? NaN : Number(header);
   if (!Number.isFinite(resetSeconds) || resetSeconds <= 0) return null;

@@ -1,5 +1,7 @@
 export { type TwitchClient } from './client.ts';
-export type { TwitchClip } from './types.ts';
+export type { ClipDownload, TwitchClip, UserTokens } from './types.ts';
+export { isTwitchError } from './errors.ts';
+export { TWITCH_USER_SCOPES } from './user.ts';
 export { twitchFromEnv } from './from-env.ts';
 export type { TwitchStream, TwitchVideo } from './streams.ts';
 export { watchChat, type ChatReaderEvent, type ChatReaderStats } from './chat.ts';

@@ -66,6 +66,7 @@ const twitchClipSchema = z.object({
     .nullable()
     .optional()
     .transform((offset) => offset ?? null),
+  is_featured: z.boolean().optional(),
 });
 export type TwitchClip = z.infer<typeof twitchClipSchema>;
 
@@ -77,6 +78,50 @@ export const clipsResponseSchema = z.object({
 export const gamesResponseSchema = z.object({
   data: z.array(z.object({ id: text(), name: text() })),
 });
+
+/** A user token's grant (authorization code or refresh); Twitch sends the scopes as an array. */
+export const userTokenResponseSchema = z.object({
+  access_token: z.string().min(1),
+  refresh_token: z.string().min(1),
+  expires_in: z.number().nonnegative(),
+  scope: z.array(z.string()).optional().default([]),
+});
+
+export interface UserTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: Date;
+  scopes: string[];
+}
+
+/** GET /oauth2/validate of a user token (A1): its user and scopes. */
+export const validateResponseSchema = z.object({
+  client_id: z.string().optional(),
+  login: z.string().optional(),
+  user_id: z.string().optional(),
+  scopes: z.array(z.string()).nullable().optional().transform((scopes) => scopes ?? []),
+  expires_in: z.number().optional(),
+});
+
+export interface TokenInfo {
+  userId: string;
+  login: string;
+  scopes: string[];
+}
+
+/** Create Clip / Create Clip From VOD: `{data:[{id, edit_url}]}`. */
+const createdClipSchema = z.object({ id: z.string().min(1), edit_url: z.string().default('') });
+export type CreatedClip = z.infer<typeof createdClipSchema>;
+export const createdClipResponseSchema = z.object({ data: z.array(createdClipSchema) });
+
+/** Get Clips Download (A6a): portrait_download_url is null when the streamer made no vertical version. */
+const clipDownloadSchema = z.object({
+  clip_id: z.string(),
+  landscape_download_url: z.string().nullable().optional().transform((url) => url || null),
+  portrait_download_url: z.string().nullable().optional().transform((url) => url || null),
+});
+export type ClipDownload = z.infer<typeof clipDownloadSchema>;
+export const clipDownloadsResponseSchema = z.object({ data: z.array(clipDownloadSchema) });
 
 const videoQualitySchema = z.object({
   quality: z.string(),
@@ -116,6 +161,8 @@ export interface TopClipsOptions {
   since?: number;
   /** Asked after every page with the clips so far: true stops the listing there. */
   enough?: (clips: readonly TwitchClip[]) => boolean;
+  /** Only Twitch's featured clips (Helix `is_featured=true`). */
+  featuredOnly?: boolean;
   /** Length of one started_at/ended_at window in days (default 7). */
   windowDays?: number;
   /** How many windows to walk back in time at most (default 12, about three months). */
