@@ -62,10 +62,12 @@ describe('REST streamers, downloads and clips', () => {
         // Clip selection (rest-api.md "Automation").
         ...['clip_period', 'min_views', 'rank_by', 'clip_creators', 'publish_mode'],
         // Moments (rest-api.md "Moments").
-        'featured_only',
+        ...['featured_only', 'watch_live', 'moment_threshold'],
       ].sort(),
     );
     expect(created.body).toMatchObject({
+      watch_live: false,
+      moment_threshold: 0.6,
       layout: 'auto',
       crop_focus: 0.5,
       facecam: null,

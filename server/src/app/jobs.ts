@@ -4,8 +4,7 @@ import { downloadRunJob, scheduleJob } from '../domains/downloads/jobs/index.ts'
 import { webhookDeliveryJob, type DeliveryOptions } from '../domains/notifications/jobs/index.ts';
 import { autoPublishJob, mediaRetentionJob, postJob, refreshStatsJob, refreshTokensJob } from '../domains/publishing/jobs/index.ts';
 import { renderJob, subtitleJob } from '../domains/subtitles/jobs/index.ts';
-import { liveCheckJob, momentClipJob } from '../domains/moments/jobs/index.ts';
-import { startChatWatcher, type ChatWatcherOptions } from '../domains/moments/watcher.ts';
+import { liveCheckJob, momentClipJob, startChatWatcher, type ChatWatcherOptions } from '../domains/moments/jobs/index.ts';
 import { recoverJob } from '../jobs/recovery.ts';
 import { superviseWorker, type CronSchedule, type WorkerHandle } from '../jobs/worker.ts';
 import { PROCESS_IDENTITY, type WorkerIdentity } from '../platform/identity.ts';

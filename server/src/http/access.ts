@@ -29,6 +29,7 @@ type DirectOperation =
   | 'youtube.callback'
   | 'instagram.callback'
   | 'facebook.callback'
+  | 'twitch.callback'
   | 'docs.openapi'
   | 'docs.page'
   | 'mcp.endpoint'
@@ -63,6 +64,8 @@ export const ACCESS: Partial<Record<AccessKey, Access>> = {
   'tiktok.authUrl': 'session',
   'youtube.authUrl': 'session',
   'accounts.authUrl': 'session',
+  'twitch.authUrl': 'session',
+  'twitch.disconnect': 'session',
   'accounts.delete': 'session',
   'tiktok.deleteAccount': 'session',
   'posting.link': 'session',
@@ -115,6 +118,7 @@ export const ACCESS: Partial<Record<AccessKey, Access>> = {
   'youtube.callback': 'public',
   'instagram.callback': 'public',
   'facebook.callback': 'public',
+  'twitch.callback': 'public',
   'media.video': 'public',
   // An approval link's page and answers need no one: the link's token is the permission.
   'review.linkPage': 'public',

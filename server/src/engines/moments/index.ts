@@ -1,2 +1,1 @@
-export { watchMoments, type WatchMomentsOptions, type WatchMomentsResult } from './watch.ts';
-export type { DetectedMoment, MomentScorerOptions } from './scorer.ts';
+export { watchMoments } from './watch.ts';

@@ -1,2 +1,3 @@
 export { liveCheckJob } from './check-live.ts';
 export { momentClipJob } from './clip.ts';
+export { startChatWatcher, type ChatWatcher, type ChatWatcherOptions } from '../watcher.ts';
