@@ -32,6 +32,10 @@ export class FakeTwitchAccounts {
   readonly live = new Set<string>();
   /** VOD id → broadcaster id. */
   readonly videos = new Map<string, string>();
+  /** The stream each live broadcaster runs (Get Streams), by broadcaster id. */
+  readonly streams = new Map<string, { id: string; started_at: string; title: string }>();
+  /** The stream each VOD recorded (Get Videos' stream_id), by video id. */
+  readonly videoStreams = new Map<string, string>();
   /** Who signs in at the authorize page next. */
   authorizing: AuthorizingUser | null = null;
 

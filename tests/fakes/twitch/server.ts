@@ -33,6 +33,8 @@ export type FakeEndpoint =
   | 'users'
   | 'clips'
   | 'games'
+  | 'streams'
+  | 'videos'
   | 'create_clip'
   | 'vod_clip'
   | 'clip_downloads'
@@ -144,9 +146,10 @@ export interface FakeTwitch {
   setAuthorizingUser(user: AuthorizingUser | null): void;
   /** `editor` may edit `broadcaster`'s channel (both logins; added as users when unknown). */
   addEditor(broadcaster: string, editor: string): void;
-  setLive(login: string, live: boolean): void;
-  /** A VOD of the broadcaster; its id. */
-  addVideo(login: string): string;
+  /** Starts (or ends) the broadcaster's stream: Get Streams lists it with a new stream id; its id. */
+  setLive(login: string, live: boolean, stream?: { startedAt?: Date; title?: string }): string | null;
+  /** A VOD of the broadcaster (of `streamId`, the stream it recorded); its id. */
+  addVideo(login: string, streamId?: string): string;
   /** Every token the user holds stops working, refresh tokens included (Reconnect needed). */
   revokeUserGrants(login: string): void;
   /** The user's access tokens expire; the refresh token still works. */
@@ -314,14 +317,23 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
       editors.add(userByLogin(editor).id);
       context.accounts.editors.set(channel, editors);
     },
-    setLive: (login, live) => {
+    setLive: (login, live, stream = {}) => {
       const id = userByLogin(login).id;
-      if (live) context.accounts.live.add(id);
-      else context.accounts.live.delete(id);
+      if (!live) {
+        context.accounts.live.delete(id);
+        context.accounts.streams.delete(id);
+        return null;
+      }
+      context.accounts.live.add(id);
+      const streamId = String(41_000_000_000 + context.accounts.streams.size + context.accounts.videos.size + 1);
+      const startedAt = stream.startedAt ?? new Date(context.options.now());
+      context.accounts.streams.set(id, { id: streamId, started_at: startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'), title: stream.title ?? `${login} live` });
+      return streamId;
     },
-    addVideo: (login) => {
+    addVideo: (login, streamId) => {
       const id = String(2_187_654_321 + context.accounts.videos.size + 1);
       context.accounts.videos.set(id, userByLogin(login).id);
+      if (streamId) context.accounts.videoStreams.set(id, streamId);
       return id;
     },
     revokeUserGrants: (login) => context.accounts.revokeUser(userByLogin(login).id, (token) => state.tokens.set(token, 0)),
@@ -395,6 +407,8 @@ async function handle(context: Context, requests: RecordedRequest[], req: Incomi
     case 'users':
     case 'clips':
     case 'games':
+    case 'streams':
+    case 'videos':
       return handleHelix(context, endpoint, req, res, params, failure);
     case 'gql':
       return handleGql(context, record, req, res, failure);
@@ -419,6 +433,8 @@ function endpointOf(method: string, path: string): FakeEndpoint {
   if (method === 'GET' && path === '/helix/users') return 'users';
   if (method === 'GET' && path === '/helix/clips') return 'clips';
   if (method === 'GET' && path === '/helix/games') return 'games';
+  if (method === 'GET' && path === '/helix/streams') return 'streams';
+  if (method === 'GET' && path === '/helix/videos') return 'videos';
   if (method === 'POST' && path === '/gql') return 'gql';
   if ((method === 'GET' || method === 'HEAD') && path.startsWith('/cdn/')) return 'cdn';
   if ((method === 'GET' || method === 'HEAD') && (path.startsWith('/clips-media-assets2/') || path.startsWith('/static-cdn/'))) return 'thumbnail';
@@ -549,7 +565,7 @@ async function handleRevoke(context: Context, req: IncomingMessage, res: ServerR
 // ---------------------------------------------------------------------------------------------
 // Helix (A2–A5)
 
-function handleHelix(context: Context, endpoint: 'users' | 'clips' | 'games', req: IncomingMessage, res: ServerResponse, params: URLSearchParams, failure: QueuedFailure | undefined) {
+function handleHelix(context: Context, endpoint: 'users' | 'clips' | 'games' | 'streams' | 'videos', req: IncomingMessage, res: ServerResponse, params: URLSearchParams, failure: QueuedFailure | undefined) {
   if (failure?.kind === 'rate_limit') {
     const resetAt = failure.resetAt ?? Math.floor(context.options.now() / 1000) + 2;
     return sendJson(res, 429, helixError(429, 'Too many requests, please slow down'), rateLimitHeaders(0, resetAt));
@@ -564,7 +580,16 @@ function handleHelix(context: Context, endpoint: 'users' | 'clips' | 'games', re
   if (!clientId) return sendJson(res, 401, helixError(401, 'Client-Id header required'), headers);
   if (clientId !== context.options.clientId) return sendJson(res, 401, helixError(401, 'Client ID and OAuth token do not match'), headers);
 
-  const result = endpoint === 'users' ? getUsers(context, params) : endpoint === 'games' ? getGames(context, params) : getClips(context, params);
+  const result =
+    endpoint === 'users'
+      ? getUsers(context, params)
+      : endpoint === 'games'
+        ? getGames(context, params)
+        : endpoint === 'streams'
+          ? getStreams(context, params)
+          : endpoint === 'videos'
+            ? getVideos(context, params)
+            : getClips(context, params);
   return sendJson(res, result.status, result.body, headers);
 }
 
@@ -583,6 +608,30 @@ function getUsers(context: Context, params: URLSearchParams): HelixResult {
   ].filter((user): user is FakeUser => user !== undefined);
   // Unknown logins are silently omitted; this endpoint has no pagination key (A3).
   return { status: 200, body: { data: users } };
+}
+
+/** Get Streams: the live ones of the user_id/user_login asked (offline ones are left out). */
+function getStreams(context: Context, params: URLSearchParams): HelixResult {
+  const ids = [...params.getAll('user_id'), ...params.getAll('user_login').map((login) => context.state.users.get(login.toLowerCase())?.id ?? '')];
+  if (ids.length > 100) return badRequest('The maximum number of user_id and user_login you may specify is 100');
+  const data = ids.flatMap((id) => {
+    const stream = context.accounts.streams.get(id);
+    const user = context.state.userById(id);
+    if (!stream || !user) return [];
+    return [{ id: stream.id, user_id: id, user_login: user.login, user_name: user.display_name, game_id: '', game_name: '', type: 'live', title: stream.title, viewer_count: 120, started_at: stream.started_at, language: 'en', thumbnail_url: '', tag_ids: [], tags: [], is_mature: false }];
+  });
+  return { status: 200, body: { data, pagination: {} } };
+}
+
+/** Get Videos of one user: its VODs, newest first, with the stream each recorded. */
+function getVideos(context: Context, params: URLSearchParams): HelixResult {
+  const userId = params.get('user_id');
+  if (!userId) return badRequest('Missing required parameter "user_id"');
+  const data = [...context.accounts.videos]
+    .filter(([, owner]) => owner === userId)
+    .reverse()
+    .map(([id]) => ({ id, stream_id: context.accounts.videoStreams.get(id) ?? null, user_id: userId, type: 'archive', created_at: new Date(context.options.now()).toISOString(), duration: '1h2m3s' }));
+  return { status: 200, body: { data, pagination: {} } };
 }
 
 function getGames(context: Context, params: URLSearchParams): HelixResult {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { TwitchConnection } from '@clipshift/shared';
+import { CONNECT_TWITCH_FOR_MOMENTS, type TwitchConnection } from '@clipshift/shared';
 import type { AppDeps } from '../deps.ts';
 import { anonymousLogBudget, recordLog } from '../logs/service.ts';
 import { isTwitchError, TWITCH_USER_SCOPES, type TwitchClient, type UserTokens } from '../../engines/providers/twitch/index.ts';
@@ -20,7 +20,6 @@ const STATE_TTL_MS = 10 * 60_000;
 const REFRESH_AHEAD_MS = 5 * 60_000;
 
 export const TWITCH_NOT_CONFIGURED = 'Twitch is not configured on this server (TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET)';
-export const TWITCH_NOT_CONNECTED = 'Connect Twitch to turn moments into clips';
 export const TWITCH_RECONNECT_NEEDED = 'Reconnect needed';
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
@@ -143,7 +142,7 @@ export class TwitchReconnectNeeded extends AppError {
 
 export class TwitchNotConnected extends AppError {
   constructor() {
-    super('CONFLICT', TWITCH_NOT_CONNECTED, { details: { twitch: 'not_connected' } });
+    super('CONFLICT', CONNECT_TWITCH_FOR_MOMENTS, { details: { twitch: 'not_connected' } });
   }
 }
 

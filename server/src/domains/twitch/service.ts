@@ -6,7 +6,6 @@ export {
   completeTwitchAuthorization,
   disconnectTwitch,
   TWITCH_NOT_CONFIGURED,
-  TWITCH_NOT_CONNECTED,
   TWITCH_RECONNECT_NEEDED,
   TwitchNotConnected,
   TwitchReconnectNeeded,

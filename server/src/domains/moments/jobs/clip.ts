@@ -8,7 +8,7 @@ import { MOMENT_CLIP_JOB } from '../../../platform/queue/contracts.ts';
 import { startMomentRun } from '../../downloads/service.ts';
 import { recordLog } from '../../logs/service.ts';
 import { findStreamerById, type StreamerRow } from '../../streamers/service.ts';
-import { createTwitchClip, type TwitchClipRequest } from '../../twitch/service.ts';
+import { createTwitchClip, twitchConnection, TwitchNotConnected, TwitchReconnectNeeded, TWITCH_RECONNECT_NEEDED, type TwitchClipRequest } from '../../twitch/service.ts';
 import { selectMoment, selectWatch, updateMoment, type MomentRow } from '../queries.ts';
 
 /** A clip of a moment from the past broadcast: long enough for the reaction after the burst. */
@@ -16,7 +16,7 @@ const VOD_CLIP_SECONDS = 30;
 
 /** Refusals that no retry mends: the moment keeps the reason (or waits for the user, when it is the connection). */
 const FINAL_CODES = new Set(['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT']);
-const WAITS_FOR_USER = new Set([CONNECT_TWITCH_FOR_MOMENTS, 'Reconnect needed']);
+const WAITS_FOR_USER = new Set([CONNECT_TWITCH_FOR_MOMENTS, TWITCH_RECONNECT_NEEDED]);
 
 /**
  * How to clip the moment: live while its stream still runs (Twitch takes the last seconds up to
@@ -35,6 +35,10 @@ async function clipRequest(deps: AppDeps, moment: MomentRow, streamer: StreamerR
 /** Makes the moment's Twitch clip once: a retry after the clip was made goes straight to its download. */
 async function ensureClip(deps: AppDeps, moment: MomentRow, streamer: StreamerRow, signal: AbortSignal): Promise<string> {
   if (moment.clip_id) return moment.clip_id;
+  // Said first: without an account nothing else (a past broadcast or not) matters.
+  const connection = await twitchConnection(deps, moment.user_id);
+  if (!connection.connected) throw new TwitchNotConnected();
+  if (connection.status === 'reconnect') throw new TwitchReconnectNeeded();
   const { clipId } = await createTwitchClip(deps, moment.user_id, await clipRequest(deps, moment, streamer, signal), { signal });
   await updateMoment(deps.db, moment.id, { status: 'clipped', clip_id: clipId, error: null });
   await recordLog(deps.db, deps.logger, {
