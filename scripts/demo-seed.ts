@@ -73,6 +73,8 @@ const WEBHOOK_EVENTS = ['run.completed', 'run.failed', 'clip.review', 'post.publ
  */
 export async function seedFakes(fakes: { twitch: FakeTwitch; tiktok: FakeTikTok; youtube: FakeYouTube; instagram?: FakeInstagram; facebook?: FakeFacebook }): Promise<void> {
   const media: Promise<void>[] = [];
+  // Twitch's consent page signs in as pokimane: the demo account connects her own Twitch account.
+  fakes.twitch.setAuthorizingUser({ login: 'pokimane' });
   DEMO_CATALOGUE.forEach((entry, streamerIndex) => {
     fakes.twitch.addBroadcaster({ login: entry.login, display_name: entry.display, broadcaster_type: 'partner' });
     const game = fakes.twitch.addGame({ name: entry.game });
@@ -132,7 +134,25 @@ export async function seedDemoAccount(baseUrl: string, receiverUrl: string): Pro
     await api(`/accounts/${accountId}/schedule`, { method: 'PUT', body: JSON.stringify(demoSlots()), cookie });
   }
   await pointDemoWebhookAt(api, cookie, receiverUrl);
+  await watchLive(api, baseUrl, cookie);
   return true;
+}
+
+/**
+ * pokimane's own Twitch account connected (moments are clipped with it), and her live chat watched:
+ * turned on at every start, so an older demo folder shows moments too.
+ */
+async function watchLive(api: Api, baseUrl: string, cookie: string): Promise<void> {
+  const started = await api('/twitch/auth-url', { cookie });
+  if (started.ok) {
+    const { auth_url: authUrl } = (await started.json()) as { auth_url: string };
+    const location = (await fetch(authUrl, { redirect: 'manual' })).headers.get('location');
+    if (location) {
+      const callback = new URL(location);
+      await fetch(`${baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie } });
+    }
+  }
+  await api('/streamers/pokimane', { method: 'PUT', body: JSON.stringify({ watch_live: true, moment_threshold: 0.5 }), cookie });
 }
 
 /**

@@ -11,6 +11,7 @@ import { startFakeTikTok, type FakeTikTok } from '../tests/fakes/tiktok/index.ts
 import { startFakeYouTube, type FakeYouTube } from '../tests/fakes/youtube/index.ts';
 import { startFakeTwitch } from '../tests/fakes/twitch/index.ts';
 import { ensureClientBuilt } from './client-build.mjs';
+import { startDemoLiveStream } from './demo-live.ts';
 import { DEMO_HOOK_PATH, DEMO_MEDIA, DEMO_USER, seedDemoAccount, seedFakes } from './demo-seed.ts';
 
 const PORT = Number(process.env.PORT ?? 3000);
@@ -77,10 +78,12 @@ const instagram = await startFakeInstagram({ pollsToFinish: 0 });
 const facebook = await startFakeFacebook();
 facebook.setPollsToProcess(0);
 await seedFakes({ twitch, tiktok, youtube, instagram, facebook });
+const chat = await startDemoLiveStream(twitch);
 simulateAudience(tiktok, youtube, instagram, facebook);
 const speech = await startFakeOpenAi({ scenario: 'speech' });
 const receiver = await startWebhookReceiver();
 Object.assign(process.env, twitch.env, tiktok.env, youtube.env, instagram.env, facebook.env, {
+  TWITCH_CHAT_URL: chat.url,
   TRANSCRIBE_ENGINE: process.env.TRANSCRIBE_ENGINE ?? 'openai',
   TRANSCRIBE_API_URL: process.env.TRANSCRIBE_API_URL ?? speech.url,
   WHISPER_MODEL: process.env.WHISPER_MODEL ?? 'whisper-1',
@@ -99,5 +102,6 @@ console.log(
     `Fakes: Twitch ${twitch.url} · TikTok ${tiktok.url} · YouTube ${youtube.url} · Instagram ${instagram.url} · Facebook ${facebook.url} · speech-to-text ${speech.url} · webhook receiver ${receiver.url}\n` +
     'Clips are laid out by the camera found in them (layout auto): shroud’s is bottom-left, pokimane’s top-right, xQc has none (blurred background).\n' +
     'pokimane is in review mode (Review inbox), Demo Creator has posting slots every 4 minutes (Queue), and every event goes to the webhook receiver above.\n' +
+    `pokimane is live with a scripted chat (${chat.url}); the demo account's Twitch is pokimane's own, so the chat's bursts (one every 2½ minutes) become Moments and their clips wait in the Review inbox.\n` +
     'shroud is linked to Demo Creator on TikTok, YouTube, Instagram and its Facebook Page: download its clips, open one and post it to all four at once; statistics appear within a minute of publishing (Settings › Connected accounts › Statistics).\n',
 );
