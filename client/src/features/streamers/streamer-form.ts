@@ -50,9 +50,12 @@ export interface StreamerFormValues {
   rankBy: RankBy;
   clipCreators: string[];
   publishMode: PublishMode;
+  watchLive: boolean;
+  /** The moment threshold as a whole percentage, 0 to 100 (the API takes 0..1). */
+  momentThresholdPercent: number;
 }
 
-type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval' | 'layout' | 'captionStyle' | 'captionSize' | 'glossary' | 'minViews' | 'clipCreators';
+type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval' | 'layout' | 'captionStyle' | 'captionSize' | 'glossary' | 'minViews' | 'clipCreators' | 'momentThreshold';
 export type StreamerFormErrors = Partial<Record<StreamerFormField | 'form', string>>;
 
 export function captionStyleValues(style: CaptionStyle): CaptionStyleValues {
@@ -66,6 +69,11 @@ export function presetValues(preset: CaptionPreset): CaptionStyleValues {
 
 function regionsOf(studio: StreamerRegions): StreamerRegions {
   return { crop_focus: studio.crop_focus, facecam: studio.facecam, gameplay: studio.gameplay, split_ratio: studio.split_ratio };
+}
+
+/** A 0..1 threshold as the form's whole percentage (the stored value is a float: 0.6 may read 0.6000000238). */
+export function thresholdPercent(threshold: number): number {
+  return Math.min(100, Math.max(0, Math.round(threshold * 100)));
 }
 
 /** The spec's new-streamer defaults (limit 10, vertical, no schedule, no auto options). */
@@ -90,6 +98,8 @@ export function newStreamerValues(): StreamerFormValues {
     rankBy: NEW_STREAMER_DEFAULTS.rank_by,
     clipCreators: [...NEW_STREAMER_DEFAULTS.clip_creators],
     publishMode: NEW_STREAMER_DEFAULTS.publish_mode,
+    watchLive: NEW_STREAMER_DEFAULTS.watch_live,
+    momentThresholdPercent: thresholdPercent(NEW_STREAMER_DEFAULTS.moment_threshold),
   };
 }
 
@@ -116,6 +126,8 @@ export function streamerValues(streamer: Streamer): StreamerFormValues {
     rankBy: streamer.rank_by,
     clipCreators: [...streamer.clip_creators],
     publishMode: streamer.publish_mode,
+    watchLive: streamer.watch_live,
+    momentThresholdPercent: thresholdPercent(streamer.moment_threshold),
   };
 }
 
@@ -129,6 +141,7 @@ function fieldOf(path: readonly (string | number)[]): StreamerFormField | 'form'
   if (path[0] === 'glossary') return 'glossary';
   if (path[0] === 'min_views') return 'minViews';
   if (path[0] === 'clip_creators') return 'clipCreators';
+  if (path[0] === 'moment_threshold') return 'momentThreshold';
   return 'form';
 }
 
@@ -190,6 +203,8 @@ export function validateStreamerForm(values: StreamerFormValues, mode: StreamerF
     rank_by: values.rankBy,
     clip_creators: values.clipCreators,
     publish_mode: values.publishMode,
+    watch_live: values.watchLive,
+    moment_threshold: values.momentThresholdPercent / 100,
   };
   // The server refuses this too, but only after every other field has been checked.
   const split = splitProblem({ layout: values.layout, facecam: values.regions.facecam });
