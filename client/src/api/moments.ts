@@ -9,9 +9,9 @@ export const momentMessages = {
 /** Moments arrive while streams are live: an open Moments screen asks again this often. */
 export const MOMENTS_POLL_MS = 10_000;
 
-/** The user's moments, newest first, optionally of one streamer; reloaded every 10 s while shown. */
-export function useMoments(input: Partial<ListMomentsInput> = {}, options: { poll?: boolean } = {}) {
-  const query = trpc.moments.list.useQuery(input, { refetchInterval: options.poll === false ? false : MOMENTS_POLL_MS });
+/** The user's moments, newest first, optionally of one streamer; reloaded every 10 s (or `pollMs`) while shown. */
+export function useMoments(input: Partial<ListMomentsInput> = {}, options: { pollMs?: number } = {}) {
+  const query = trpc.moments.list.useQuery(input, { refetchInterval: options.pollMs ?? MOMENTS_POLL_MS });
   useLoadErrorToast(query, momentMessages.loadFailed);
   return query;
 }

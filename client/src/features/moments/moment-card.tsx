@@ -3,13 +3,14 @@ import { Link } from 'react-router-dom';
 import { Clapperboard, Inbox } from 'lucide-react';
 import { momentScoreLabel, type Moment } from '@clipshift/shared';
 import { MomentReasons } from '@/components/moment-reasons';
+import { MomentStatusBadge } from '@/components/moment-status-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { formatDateTime, timeAgo } from '@/lib/format';
 import { clipDetailsPath, reviewClipPath } from '@/lib/paths';
 import { cn } from '@/lib/utils';
-import { MOMENT_STATUS_LABELS, MOMENT_STATUS_VARIANTS, momentStatusNote, streamOffsetText } from './moment-text';
+import { momentStatusNote, streamOffsetText } from './moment-text';
 
 /** A clipped moment's clip: in the review inbox while it waits there, otherwise its details in the library. */
 function ClipLink({ clipId, inReview }: { clipId: string; inReview: boolean }) {
@@ -56,9 +57,7 @@ export function MomentCard({ moment, now, inReview }: MomentCardProps) {
                 <span className="sr-only">Score </span>
                 {momentScoreLabel(moment.score)}
               </Badge>
-              <Badge variant={MOMENT_STATUS_VARIANTS[moment.status]} data-testid="moment-status">
-                {MOMENT_STATUS_LABELS[moment.status]}
-              </Badge>
+              <MomentStatusBadge status={moment.status} />
             </div>
           </div>
           <MomentReasons reasons={moment.reasons} visible={4} />

@@ -1,14 +1,4 @@
-import { CONNECT_TWITCH_FOR_MOMENTS, streamOffsetLabel, type Moment, type MomentStatus } from '@clipshift/shared';
-import type { BadgeProps } from '@/components/ui/badge';
-
-export const MOMENT_STATUS_LABELS: Record<MomentStatus, string> = { found: 'Found', clipped: 'Clipped', skipped: 'Skipped', failed: 'Failed' };
-
-export const MOMENT_STATUS_VARIANTS: Record<MomentStatus, NonNullable<BadgeProps['variant']>> = {
-  found: 'info',
-  clipped: 'success',
-  skipped: 'muted',
-  failed: 'destructive',
-};
+import { CONNECT_TWITCH_FOR_MOMENTS, streamOffsetLabel, type Moment } from '@clipshift/shared';
 
 /** A moment that waits only for the user to connect a Twitch account (the banner says what to do). */
 export function waitsForTwitch(moment: Pick<Moment, 'status' | 'error'>): boolean {
