@@ -83,6 +83,7 @@ function NoMoments({ streamer }: { streamer: string }) {
   return (
     <EmptyState
       icon={MessageSquareText}
+      titleLevel={2}
       title={streamer ? `No moments of ${streamer} yet` : 'No moments yet'}
       description={
         <>
