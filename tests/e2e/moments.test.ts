@@ -109,6 +109,23 @@ describe('moments: the live chat moments screen, the streamer settings, and the 
     const latest = page.getByRole('region', { name: 'Latest moments' });
     await latest.getByRole('list', { name: 'Latest moments' }).getByRole('listitem').first().waitFor();
     expect(await latest.getByRole('listitem').count()).toBe(3);
+    await pageSettled(page);
+    await waitForToastsGone(page);
+    await latest.scrollIntoViewIfNeeded();
+    await screenshotViewport(page, 'moments-dashboard-1366-light');
+    expect(describeViolations(await axeViolations(page)), 'the dashboard with moments').toEqual([]);
+    // The eight signed-in links fold into the menu until they fit one row: nothing spills sideways.
+    for (const width of [768, 1024, 1279, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      const header = await page.evaluate(() => {
+        const row = document.querySelector('header > div');
+        return row ? row.scrollWidth - row.clientWidth : Number.NaN;
+      });
+      expect(header, `the top bar at ${width} px`).toBeLessThanOrEqual(0);
+      expect(await horizontalOverflow(page), `${width} px`).toBeLessThanOrEqual(0);
+      expect(await page.getByRole('navigation', { name: 'Main' }).isVisible(), `${width} px`).toBe(width >= 1280);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     await goVia(page, 'Moments');
     await moments().first().waitFor();
     await pageSettled(page);

@@ -373,7 +373,9 @@ export function MomentsFields({ values, errors, onChange }: FieldsProps) {
         >
           <div className="mt-4 space-y-2">
             <Label htmlFor="streamer-moment-threshold" className={cn(!values.watchLive && 'cursor-not-allowed text-muted-foreground')}>
-              Clip moments scoring at least <span className="tabular-nums">{percent}%</span>
+              <span>
+                Clip moments scoring at least <span className="tabular-nums">{percent}%</span>
+              </span>
             </Label>
             <Slider
               id="streamer-moment-threshold"
