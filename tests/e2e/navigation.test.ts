@@ -73,7 +73,7 @@ describe('closed registration, redirects and the mobile menu', () => {
     const menu = page.getByRole('navigation', { name: 'Mobile' });
     await menu.waitFor();
     const labels = await menu.getByRole('link').allTextContents();
-    expect(labels.map((label) => label.trim())).toEqual(['Dashboard', 'Streamers', 'Clips', 'Review', 'Queue', 'Logs', 'Settings']);
+    expect(labels.map((label) => label.trim())).toEqual(['Dashboard', 'Streamers', 'Clips', 'Review', 'Moments', 'Queue', 'Logs', 'Settings']);
     await menu.getByRole('button', { name: 'Logout' }).waitFor();
     await screenshot(page, 'mobile-menu');
 

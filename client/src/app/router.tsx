@@ -22,6 +22,7 @@ const streamers = () => import('@/features/streamers/streamers-page').then((m) =
 const clips = () => import('@/features/clips/clips-page').then((m) => ({ Component: m.ClipsPage }));
 const studio = () => import('@/features/studio/studio-page').then((m) => ({ Component: m.StudioPage }));
 const review = () => import('@/features/clips/review/review-page').then((m) => ({ Component: m.ReviewPage }));
+const moments = () => import('@/features/moments/moments-page').then((m) => ({ Component: m.MomentsPage }));
 const queue = () => import('@/features/queue/queue-page').then((m) => ({ Component: m.QueuePage }));
 const logs = () => import('@/features/logs/logs-page').then((m) => ({ Component: m.LogsPage }));
 const settings = () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage }));
@@ -47,6 +48,7 @@ const routes: RouteObject[] = [
           { path: paths.app.clipStudio, lazy: studio, handle: titled('Studio') },
           { path: paths.app.streamerStudio, lazy: studio, handle: titled('Studio') },
           { path: paths.app.review, lazy: review, handle: titled('Review') },
+          { path: paths.app.moments, lazy: moments, handle: titled('Moments') },
           { path: paths.app.queue, lazy: queue, handle: titled('Queue') },
           { path: paths.app.logs, lazy: logs, handle: titled('Logs') },
           { path: paths.app.settings, lazy: settings, handle: titled('Settings') },

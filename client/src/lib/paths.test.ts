@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectPath, landingSectionPath, paths, rememberedPath } from './paths';
+import { clipDetailsPath, connectPath, landingSectionPath, paths, rememberedPath, reviewClipPath, TWITCH_SETTINGS_PATH } from './paths';
 
 describe('paths', () => {
   it('link the guest page with its passkey and the landing page’s sections', () => {
@@ -7,6 +7,12 @@ describe('paths', () => {
     expect(connectPath('AB C1')).toBe('/connect?passkey=AB%20C1');
     expect(landingSectionPath('request-access')).toBe('/#request-access');
     expect(paths.app.dashboard).toBe('/app');
+  });
+
+  it('link one clip’s details, its review card and the Twitch settings', () => {
+    expect(clipDetailsPath('Funny Clip/1')).toBe('/app/clips?clip=Funny%20Clip%2F1');
+    expect(reviewClipPath('AbcDef-1')).toBe('/app/review?clip=AbcDef-1');
+    expect(TWITCH_SETTINGS_PATH).toBe('/app/settings#twitch');
   });
 
   it('remember only pages of this app to come back to after login', () => {

@@ -14,6 +14,7 @@ export const paths = {
     streamers: '/app/streamers',
     clips: '/app/clips',
     review: '/app/review',
+    moments: '/app/moments',
     queue: '/app/queue',
     logs: '/app/logs',
     settings: '/app/settings',
@@ -87,3 +88,19 @@ export function streamerStudioPath(name: string, clipId: string, tab?: StudioTab
   const path = `${paths.app.streamerStudio.replace(':name', encodeURIComponent(name))}?${STUDIO_CLIP_PARAM}=${encodeURIComponent(clipId)}`;
   return tab ? `${path}&${STUDIO_TAB_PARAM}=${tab}` : path;
 }
+
+/** The query parameter naming the clip a Clips or Review link opens (its details, or its review card). */
+export const CLIP_PARAM = 'clip';
+
+/** The Clips screen with one clip's details open. */
+export function clipDetailsPath(clipId: string): string {
+  return `${paths.app.clips}?${CLIP_PARAM}=${encodeURIComponent(clipId)}`;
+}
+
+/** The review inbox scrolled to one waiting clip. */
+export function reviewClipPath(clipId: string): string {
+  return `${paths.app.review}?${CLIP_PARAM}=${encodeURIComponent(clipId)}`;
+}
+
+/** The Twitch section of Settings (the account that turns moments into clips). */
+export const TWITCH_SETTINGS_PATH = `${paths.app.settings}#twitch`;

@@ -34,7 +34,7 @@ function NavLabel({ item }: { item: NavItem }) {
 
 function desktopLinkClass({ isActive }: { isActive: boolean }): string {
   return cn(
-    'flex items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium transition-colors',
+    'flex items-center gap-1.5 rounded-md px-2.5 py-2 text-sm font-medium transition-colors',
     isActive ? 'bg-accent text-foreground' : 'text-muted-foreground hover:bg-accent/60 hover:text-foreground',
   );
 }
@@ -58,7 +58,7 @@ function DesktopNav({ status, onSignOut }: { status: AuthStatus; onSignOut: () =
     );
   }
   return (
-    <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+    <nav aria-label="Main" className="hidden items-center gap-1 xl:flex">
       {APP_NAV_ITEMS.map((item) => (
         <NavLink key={item.to} to={item.to} end={item.end} className={desktopLinkClass}>
           <item.icon className="size-4" aria-hidden="true" />
@@ -74,7 +74,7 @@ function DesktopNav({ status, onSignOut }: { status: AuthStatus; onSignOut: () =
 
 function MobileMenu({ status, onSignOut, id }: { status: AuthStatus; onSignOut: () => void; id: string }) {
   return (
-    <div id={id} className="border-t bg-background md:hidden">
+    <div id={id} className={cn('border-t bg-background', foldedOnly(status))}>
       <nav aria-label="Mobile" className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
         {status === 'authenticated' ? (
           <>
@@ -101,6 +101,15 @@ function MobileMenu({ status, onSignOut, id }: { status: AuthStatus; onSignOut: 
 }
 
 const MOBILE_MENU_ID = 'mobile-menu';
+
+/**
+ * Where the menu button and its menu show: the signed-in links fit one row only from the xl
+ * breakpoint (a tablet or small laptop would push them off the side); a visitor's single Login
+ * link fits from md.
+ */
+function foldedOnly(status: AuthStatus): string {
+  return status === 'authenticated' ? 'xl:hidden' : 'md:hidden';
+}
 
 /** Sticky top bar; below the md breakpoint its links fold into a hamburger menu. */
 export function NavBar() {
@@ -129,7 +138,7 @@ export function NavBar() {
             <Button
               variant="ghost"
               size="icon"
-              className="md:hidden"
+              className={foldedOnly(status)}
               aria-label={menuOpen ? 'Close menu' : 'Open menu'}
               aria-expanded={menuOpen}
               aria-controls={MOBILE_MENU_ID}

@@ -1,4 +1,4 @@
-import { CalendarClock, LayoutDashboard, Film, Inbox, ScrollText, Settings, Users, type LucideIcon } from 'lucide-react';
+import { CalendarClock, LayoutDashboard, Film, Inbox, MessageSquareText, ScrollText, Settings, Users, type LucideIcon } from 'lucide-react';
 import { paths } from '@/lib/paths';
 
 export interface NavItem {
@@ -17,6 +17,7 @@ export const APP_NAV_ITEMS: readonly NavItem[] = [
   { label: 'Streamers', to: paths.app.streamers, icon: Users },
   { label: 'Clips', to: paths.app.clips, icon: Film },
   { label: 'Review', to: paths.app.review, icon: Inbox, badge: 'review' },
+  { label: 'Moments', to: paths.app.moments, icon: MessageSquareText },
   { label: 'Queue', to: paths.app.queue, icon: CalendarClock },
   { label: 'Logs', to: paths.app.logs, icon: ScrollText },
   { label: 'Settings', to: paths.app.settings, icon: Settings },

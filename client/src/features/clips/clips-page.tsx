@@ -7,6 +7,7 @@ import { useStreamerList } from '@/api/streamers';
 import { cn } from '@/lib/utils';
 import type { ClipActions } from './shared/clip-actions';
 import { ClipDetailsDialog } from './details/clip-details-dialog';
+import { LinkedClip } from './details/linked-clip';
 import { ClipViewToggle } from './list/clip-view-toggle';
 import { ClipsContent } from './list/clips-content';
 import { ClipsFilterBar } from './list/clips-filter-bar';
@@ -125,6 +126,7 @@ export function ClipsPage() {
           />
         )}
       </div>
+      <LinkedClip open={details.open} />
       <ClipDetailsDialog clip={details.clip} onClose={details.close} actions={actions} />
       <DeleteClipDialog
         clip={deleteTarget}

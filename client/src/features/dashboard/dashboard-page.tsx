@@ -3,6 +3,7 @@ import { PageHeader } from '@/components/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ActiveDownloadsCard } from './active-downloads-card';
 import { FirstRunChecklist } from './first-run-checklist';
+import { LatestMomentsCard } from './latest-moments-card';
 import { QuickDownloadCard } from './quick-download-card';
 import { useDashboardData } from './use-dashboard-data';
 import { useFirstRun } from './use-first-run';
@@ -38,6 +39,7 @@ export function DashboardPage() {
           {firstRun.checklist && <FirstRunChecklist {...firstRun.checklist} />}
           <ActiveDownloadsCard status={status.data} failure={status.error} streamers={streamers.data ?? []} refreshing={refreshing} onRefresh={refresh} />
           <QuickDownloadCard streamers={streamers.data} failed={streamers.isError} onRetry={() => void streamers.refetch()} status={status.data} />
+          <LatestMomentsCard streamers={streamers.data} />
         </div>
       )}
     </>

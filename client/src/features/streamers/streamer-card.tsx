@@ -1,7 +1,8 @@
 import { useId, type ReactNode } from 'react';
-import { Download, LoaderCircle, Pencil, Trash2 } from 'lucide-react';
-import { formatSchedule, isBusyStatus, languageLabel, LAYOUT_LABELS, type Streamer } from '@clipshift/shared';
+import { Download, LoaderCircle, MessageSquareText, Pencil, Trash2 } from 'lucide-react';
+import { formatSchedule, isBusyStatus, languageLabel, LAYOUT_LABELS, momentScoreLabel, type Streamer } from '@clipshift/shared';
 import { DownloadStatusBadge } from '@/components/download-status-badge';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Separator } from '@/components/ui/separator';
@@ -66,6 +67,16 @@ function StreamerFacts({ streamer }: { streamer: Streamer }) {
   );
 }
 
+/** The streamer's live chat is read for moments while it streams. */
+function WatchingBadge({ threshold }: { threshold: number }) {
+  return (
+    <Badge variant="brand" title={`Clips moments scoring at least ${momentScoreLabel(threshold)}`} data-testid="watching-live">
+      <MessageSquareText aria-hidden="true" />
+      Watching live chat
+    </Badge>
+  );
+}
+
 interface StreamerCardProps {
   streamer: Streamer;
   status: string | undefined;
@@ -85,7 +96,12 @@ export function StreamerCard({ streamer, status, starting, onEdit, onDelete, onD
         <CardHeader className="flex-row items-start justify-between gap-2">
           <div className="min-w-0 space-y-2">
             <StreamerTitle streamer={streamer} id={titleId} />
-            {busy && status && <DownloadStatusBadge status={status} />}
+            {(streamer.watch_live || (busy && status)) && (
+              <div className="flex flex-wrap gap-1.5">
+                {busy && status && <DownloadStatusBadge status={status} />}
+                {streamer.watch_live && <WatchingBadge threshold={streamer.moment_threshold} />}
+              </div>
+            )}
           </div>
           <div className="-mt-1 -mr-2 flex shrink-0">
             <WithTooltip label="Edit">

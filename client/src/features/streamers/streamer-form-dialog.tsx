@@ -16,7 +16,7 @@ import {
   type StreamerFormValues,
 } from './streamer-form';
 import { StudioLink } from './studio-link';
-import { AutomationFields, ClipLimitField, FormatFields, LanguageField, NameField, ScheduleField, SelectionFields } from './streamer-form-fields';
+import { AutomationFields, ClipLimitField, FormatFields, LanguageField, MomentsFields, NameField, ScheduleField, SelectionFields } from './streamer-form-fields';
 import { CaptionStyleField, GlossaryField, LoudnessField } from './streamer-studio-fields';
 
 export type StreamerDialogTarget = { mode: 'add' } | { mode: 'edit'; streamer: Streamer };
@@ -54,6 +54,7 @@ function useStreamerFormState(target: StreamerDialogTarget) {
       if ('layout' in patch || 'regions' in patch) next.layout = undefined;
       if ('captionStyle' in patch) next.captionStyle = next.captionSize = undefined;
       if ('glossary' in patch) next.glossary = undefined;
+      if ('momentThresholdPercent' in patch) next.momentThreshold = undefined;
       return next;
     });
   };
@@ -117,6 +118,8 @@ export function StreamerFormDialog({ target, onClose }: StreamerFormDialogProps)
             <AutomationFields {...fields} />
             <LoudnessField {...fields} />
           </div>
+          <Separator />
+          <MomentsFields {...fields} />
           {errors.form && (
             <Alert variant="destructive" role="alert">
               <CircleAlert aria-hidden="true" />

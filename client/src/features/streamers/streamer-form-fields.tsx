@@ -19,6 +19,9 @@ import {
 } from '@clipshift/shared';
 import { ChipsInput, useChips } from '@/components/chips-input';
 import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Slider } from '@/components/ui/slider';
+import { cn } from '@/lib/utils';
 import { SegmentedControl, type SegmentedOption } from '@/components/ui/segmented-control';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Field, SwitchRow } from './form-controls';
@@ -357,5 +360,55 @@ export function AutomationFields({ values, onChange }: FieldsProps) {
         )}
       </SwitchRow>
     </>
+  );
+}
+
+/** Live chat moments: whether the streamer's chat is read while it streams, and how strong a moment must be to be clipped. */
+export function MomentsFields({ values, errors, onChange }: FieldsProps) {
+  const percent = values.momentThresholdPercent;
+  const describedBy = errors.momentThreshold ? 'streamer-moment-threshold-error' : 'streamer-moment-threshold-hint';
+  return (
+    <fieldset className="space-y-3">
+      <legend className="mb-3 text-sm font-semibold">Moments</legend>
+      <div className="rounded-lg border">
+        <SwitchRow
+          id="streamer-watch-live"
+          label="Watch live chat for moments"
+          description="While the streamer is live, Clipshift reads the public chat and clips what it reacts to."
+          checked={values.watchLive}
+          onCheckedChange={(watchLive) => onChange({ watchLive })}
+        >
+          <div className="mt-4 space-y-2">
+            <Label htmlFor="streamer-moment-threshold" className={cn(!values.watchLive && 'cursor-not-allowed text-muted-foreground')}>
+              <span>
+                Clip moments scoring at least <span className="tabular-nums">{percent}%</span>
+              </span>
+            </Label>
+            <Slider
+              id="streamer-moment-threshold"
+              name="moment_threshold"
+              min={0}
+              max={100}
+              step={1}
+              value={percent}
+              disabled={!values.watchLive}
+              aria-valuetext={`${percent}%`}
+              aria-describedby={describedBy}
+              aria-invalid={errors.momentThreshold ? true : undefined}
+              onValueChange={(momentThresholdPercent) => onChange({ momentThresholdPercent })}
+            />
+            {errors.momentThreshold ? (
+              <p id="streamer-moment-threshold-error" className="text-xs font-medium text-destructive" data-testid="field-error">
+                {errors.momentThreshold}
+              </p>
+            ) : (
+              <p id="streamer-moment-threshold-hint" className="text-xs text-muted-foreground">
+                {values.watchLive ? 'Lower clips more of chat’s reactions; higher only the biggest.' : 'Turn on watching to choose which moments become clips.'}
+              </p>
+            )}
+          </div>
+        </SwitchRow>
+      </div>
+    </fieldset>
   );
 }

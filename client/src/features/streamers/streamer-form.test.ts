@@ -41,6 +41,8 @@ const STREAMER: Streamer = {
   rank_by: 'velocity',
   clip_creators: ['trusted_mod'],
   publish_mode: 'review',
+  watch_live: true,
+  moment_threshold: 0.7500000119,
 } as unknown as Streamer;
 
 function refusal(code: string, message: string, issues?: { path: (string | number)[]; message: string }[]) {
@@ -158,6 +160,8 @@ describe('the streamer form', () => {
       rankBy: 'velocity',
       clipCreators: ['trusted_mod'],
       publishMode: 'review',
+      watchLive: true,
+      momentThresholdPercent: 75,
     });
   });
 
@@ -166,6 +170,16 @@ describe('the streamer form', () => {
     expect(result).toEqual({ ok: true, payload: expect.objectContaining({ clip_period: 'day', min_views: 250, rank_by: 'velocity', clip_creators: ['mod_a'], publish_mode: 'review', featured_only: true }) });
     expect(newStreamerValues().featuredOnly).toBe(false);
     expect(validateStreamerForm(values({ minViews: '-3' }), 'add')).toEqual({ ok: false, errors: { minViews: 'min_views must be a whole number from 0 to 1000000000' } });
+  });
+
+  it('edits the moment settings as a whole percentage and sends them as 0..1', () => {
+    expect(newStreamerValues()).toMatchObject({ watchLive: false, momentThresholdPercent: 60 });
+    expect(streamerValues(STREAMER)).toMatchObject({ watchLive: true, momentThresholdPercent: 75 });
+    const result = validateStreamerForm(values({ watchLive: true, momentThresholdPercent: 82 }), 'add');
+    expect(result).toEqual({ ok: true, payload: expect.objectContaining({ watch_live: true, moment_threshold: 0.82 }) });
+    expect(saveErrors(refusal('BAD_REQUEST', 'Invalid input', [{ path: ['moment_threshold'], message: 'moment_threshold must be a number from 0 to 1' }]), 'edit')).toEqual({
+      momentThreshold: 'moment_threshold must be a number from 0 to 1',
+    });
   });
 
   it('adds clip creators as lower-cased logins and keeps back what cannot be one', () => {

@@ -51,9 +51,12 @@ export interface StreamerFormValues {
   clipCreators: string[];
   publishMode: PublishMode;
   featuredOnly: boolean;
+  watchLive: boolean;
+  /** The moment threshold as a whole percentage, 0 to 100 (the API takes 0..1). */
+  momentThresholdPercent: number;
 }
 
-type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval' | 'layout' | 'captionStyle' | 'captionSize' | 'glossary' | 'minViews' | 'clipCreators';
+type StreamerFormField = 'name' | 'clipLimit' | 'scheduleInterval' | 'layout' | 'captionStyle' | 'captionSize' | 'glossary' | 'minViews' | 'clipCreators' | 'momentThreshold';
 export type StreamerFormErrors = Partial<Record<StreamerFormField | 'form', string>>;
 
 export function captionStyleValues(style: CaptionStyle): CaptionStyleValues {
@@ -67,6 +70,11 @@ export function presetValues(preset: CaptionPreset): CaptionStyleValues {
 
 function regionsOf(studio: StreamerRegions): StreamerRegions {
   return { crop_focus: studio.crop_focus, facecam: studio.facecam, gameplay: studio.gameplay, split_ratio: studio.split_ratio };
+}
+
+/** A 0..1 threshold as the form's whole percentage (the stored value is a float: 0.6 may read 0.6000000238). */
+export function thresholdPercent(threshold: number): number {
+  return Math.min(100, Math.max(0, Math.round(threshold * 100)));
 }
 
 /** The spec's new-streamer defaults (limit 10, vertical, no schedule, no auto options). */
@@ -92,6 +100,8 @@ export function newStreamerValues(): StreamerFormValues {
     clipCreators: [...NEW_STREAMER_DEFAULTS.clip_creators],
     publishMode: NEW_STREAMER_DEFAULTS.publish_mode,
     featuredOnly: NEW_STREAMER_DEFAULTS.featured_only,
+    watchLive: NEW_STREAMER_DEFAULTS.watch_live,
+    momentThresholdPercent: thresholdPercent(NEW_STREAMER_DEFAULTS.moment_threshold),
   };
 }
 
@@ -119,6 +129,8 @@ export function streamerValues(streamer: Streamer): StreamerFormValues {
     clipCreators: [...streamer.clip_creators],
     publishMode: streamer.publish_mode,
     featuredOnly: streamer.featured_only,
+    watchLive: streamer.watch_live,
+    momentThresholdPercent: thresholdPercent(streamer.moment_threshold),
   };
 }
 
@@ -132,6 +144,7 @@ function fieldOf(path: readonly (string | number)[]): StreamerFormField | 'form'
   if (path[0] === 'glossary') return 'glossary';
   if (path[0] === 'min_views') return 'minViews';
   if (path[0] === 'clip_creators') return 'clipCreators';
+  if (path[0] === 'moment_threshold') return 'momentThreshold';
   return 'form';
 }
 
@@ -194,6 +207,8 @@ export function validateStreamerForm(values: StreamerFormValues, mode: StreamerF
     clip_creators: values.clipCreators,
     publish_mode: values.publishMode,
     featured_only: values.featuredOnly,
+    watch_live: values.watchLive,
+    moment_threshold: values.momentThresholdPercent / 100,
   };
   // The server refuses this too, but only after every other field has been checked.
   const split = splitProblem({ layout: values.layout, facecam: values.regions.facecam });

@@ -17,7 +17,7 @@ export function StudioLink({ streamerName }: { streamerName: string }) {
   const list = clips.data?.clips ?? [];
   return (
     <div className="rounded-lg border">
-      <Button type="button" variant="ghost" className="w-full justify-between px-4" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
+      <Button type="button" variant="ghost" className="h-auto min-h-9 w-full justify-between px-4 py-2 text-left whitespace-normal" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
         <span className="flex items-center gap-2">
           <Clapperboard aria-hidden="true" />
           Set layout and captions from a clip…

@@ -10,6 +10,7 @@ import type { ClipActions } from '../shared/clip-actions';
 import { ClipBadges } from '../shared/clip-badges';
 import { ClipDescriptions } from './clip-descriptions';
 import { ClipFacts } from './clip-facts';
+import { ClipMoment } from '../shared/clip-moment';
 import { isVertical } from '../shared/clip-format';
 import { ClipTranscript } from './clip-transcript';
 import { ClipVideo } from '../shared/clip-video';
@@ -96,6 +97,7 @@ function DetailsBody({ listed, actions, onClose }: DetailsBodyProps) {
           </DialogDescription>
           <ClipBadges clip={clip} />
         </DialogHeader>
+        {clip.moment && <ClipMoment moment={clip.moment} />}
         <ClipFacts clip={clip} />
         <DetailsActions clip={clip} actions={actions} />
         <WorkProgress clip={clip} detailed />

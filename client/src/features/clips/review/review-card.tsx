@@ -27,7 +27,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
+import { cn } from '@/lib/utils';
 import { formatViewsFull } from '../shared/clip-format';
+import { ClipMoment } from '../shared/clip-moment';
 import { ClipVideo } from '../shared/clip-video';
 import { CommercialDisclosure } from '../shared/commercial-disclosure';
 import { ConsentLine } from '../shared/consent-line';
@@ -73,13 +75,20 @@ interface ReviewCardProps {
   onSelectedChange: (selected: boolean) => void;
   /** The clip's latest approval link, when one was made lately. */
   link?: ApprovalLinkState;
+  /** A link named this clip: its card stands out. */
+  highlighted?: boolean;
+}
+
+/** The element id of a clip's card, which a link to the clip scrolls to. */
+export function reviewCardId(clipId: string): string {
+  return `review-clip-${clipId}`;
 }
 
 /**
  * One clip waiting for review: its player, the suggestions to pick from (or edit), the accounts it
  * goes to (those linked to its streamer at first), Approve and Reject.
  */
-export function ReviewCard({ clip, accounts, selected, onSelectedChange, link }: ReviewCardProps) {
+export function ReviewCard({ clip, accounts, selected, onSelectedChange, link, highlighted = false }: ReviewCardProps) {
   const id = useId();
   const suggestions = clip.metadata.descriptions;
   const [chosen, setChosen] = useState(0);
@@ -115,7 +124,14 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange, link }:
   const toggleAccount = (accountId: string, on: boolean) => setAccountIds((ids) => (on ? [...ids, accountId] : ids.filter((other) => other !== accountId)));
 
   return (
-    <Card aria-labelledby={titleId} data-testid="review-clip" data-clip-id={clip.clip_id}>
+    <Card
+      id={reviewCardId(clip.clip_id)}
+      aria-labelledby={titleId}
+      data-testid="review-clip"
+      data-clip-id={clip.clip_id}
+      data-linked={highlighted || undefined}
+      className={cn('scroll-mt-20', highlighted && 'ring-2 ring-brand')}
+    >
       <CardContent className="grid gap-5 md:grid-cols-[auto_minmax(0,1fr)]">
         <div className="space-y-3">
           <Label htmlFor={`${id}-select`} className="cursor-pointer font-normal">
@@ -133,6 +149,7 @@ export function ReviewCard({ clip, accounts, selected, onSelectedChange, link }:
               {clip.streamer} · {formatViewsFull(clip.view_count)}
             </p>
           </div>
+          {clip.moment && <ClipMoment moment={clip.moment} />}
           <div className="space-y-2">
             <h3 className="text-sm font-medium">Suggestions</h3>
             <DescriptionOptions

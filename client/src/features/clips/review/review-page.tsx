@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { CheckCheck, Inbox, LoaderCircle } from 'lucide-react';
 import { loadFailureDescription } from '@/api/errors';
 import { reviewMessages, useApprovalLinks, useApproveClips, useReviewClips } from '@/api/review';
@@ -12,7 +13,24 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AccountPostSettingsCard } from './account-post-settings';
 import { LinkAnswers } from './link-answers';
-import { ReviewCard } from './review-card';
+import { ReviewCard, reviewCardId } from './review-card';
+import { CLIP_PARAM } from '@/lib/paths';
+
+/**
+ * The clip a link names (/app/review?clip=ID, e.g. from a moment): its card is marked and scrolled
+ * into view once the inbox has loaded it.
+ */
+function useLinkedCard(loadedIds: string | undefined): string | null {
+  const [searchParams] = useSearchParams();
+  const clipId = searchParams.get(CLIP_PARAM);
+  const present = clipId !== null && loadedIds !== undefined && loadedIds.split('\n').includes(clipId);
+  useEffect(() => {
+    if (!present) return;
+    const frame = window.requestAnimationFrame(() => document.getElementById(reviewCardId(clipId))?.scrollIntoView({ block: 'start' }));
+    return () => window.cancelAnimationFrame(frame);
+  }, [present, clipId]);
+  return present ? clipId : null;
+}
 
 /** The review inbox: new clips of streamers in review mode, the longest waiting first. */
 export function ReviewPage() {
@@ -26,6 +44,7 @@ export function ReviewPage() {
   const chosen = list.filter((clip) => selected.has(clip.clip_id)).map((clip) => clip.clip_id);
   const titleOf = (clipId: string) => list.find((clip) => clip.clip_id === clipId)?.title ?? clipId;
   const approveMany = useApproveClips(titleOf);
+  const linked = useLinkedCard(clips.data?.map((clip) => clip.clip_id).join('\n'));
 
   const select = (clipId: string, on: boolean) =>
     setSelected((current) => {
@@ -80,6 +99,7 @@ export function ReviewPage() {
                   selected={selected.has(clip.clip_id)}
                   onSelectedChange={(on) => select(clip.clip_id, on)}
                   link={linkOf(clip.clip_id)}
+                  highlighted={clip.clip_id === linked}
                 />
               ))}
             </div>
