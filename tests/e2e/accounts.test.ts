@@ -153,12 +153,16 @@ describe('signing up, signing in and the signed-in screens', () => {
 
   it('generates and copies an invite code in Settings', async () => {
     await goVia(page, 'Settings');
+    // Every section has loaded once the last one (the logs) has.
+    await page.locator('[data-slot="card-title"]', { hasText: 'Recent Logs' }).waitFor();
     const headings = await page.locator('[data-slot="card-title"]').allTextContents();
     expect(headings.map((text) => text.replace('Coming soon', '').trim())).toEqual([
       'Connected accounts',
+      'Twitch',
       'Invite Codes',
       'Processing',
       'Notifications',
+      'API tokens',
       'Recent Logs',
     ]);
     await page.getByText('No Invite Codes').waitFor();
