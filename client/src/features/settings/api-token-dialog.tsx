@@ -1,16 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Copy, LoaderCircle, TriangleAlert } from 'lucide-react';
+import { TriangleAlert } from 'lucide-react';
 import { TOKEN_NAME_MAX_LENGTH, TOKEN_SCOPE_LABELS, TOKEN_SCOPES, type CreatedToken, type TokenScope } from '@clipshift/shared';
-import { formErrorMessage } from '@/api/errors';
 import { tokenMessages, useCreateApiToken } from '@/api/tokens';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { useCopyWithToast } from './use-copy';
+import { CreateFormFooter, ShownOnce } from './create-dialog-parts';
 
 /** How long a new token lasts; "never" sends no expires_in_days. */
 const EXPIRY_CHOICES = [
@@ -23,31 +21,25 @@ const EXPIRY_CHOICES = [
 type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]['value'];
 
 function TokenShownOnce({ created, onDone }: { created: CreatedToken; onDone: () => void }) {
-  const copy = useCopyWithToast('Token copied', 'Could not copy the token');
   return (
-    <>
-      <DialogHeader>
-        <DialogTitle>Copy your new token</DialogTitle>
-        <DialogDescription>
+    <ShownOnce
+      title="Copy your new token"
+      description={
+        <>
           “{created.name}” can now {created.scopes.join(', ')}. Put it in your script or assistant as <span className="font-mono">Authorization: Bearer …</span>
-        </DialogDescription>
-      </DialogHeader>
-      <Alert variant="info">
-        <TriangleAlert aria-hidden="true" />
-        <p>You won’t see it again: Clipshift keeps only a hash of it. If you lose it, revoke it and create another.</p>
-      </Alert>
-      <div className="flex items-center gap-2">
-        <Input readOnly value={created.token} aria-label="API token" className="font-mono text-xs" data-testid="api-token-value" onFocus={(event) => event.target.select()} />
-        <Button type="button" variant="outline" size="icon" aria-label="Copy token" onClick={() => void copy(created.token)}>
-          <Copy aria-hidden="true" />
-        </Button>
-      </div>
-      <DialogFooter>
-        <Button type="button" onClick={onDone}>
-          Done
-        </Button>
-      </DialogFooter>
-    </>
+        </>
+      }
+      notice={
+        <Alert variant="info">
+          <TriangleAlert aria-hidden="true" />
+          <p>You won’t see it again: Clipshift keeps only a hash of it. If you lose it, revoke it and create another.</p>
+        </Alert>
+      }
+      value={created.token}
+      what={{ label: 'API token', copy: 'Copy token', copied: 'Token copied', copyFailed: 'Could not copy the token' }}
+      testId="api-token-value"
+      onDone={onDone}
+    />
   );
 }
 
@@ -108,20 +100,14 @@ function TokenForm({ isAdmin, onCreated, onCancel }: { isAdmin: boolean; onCreat
           </SelectContent>
         </Select>
       </div>
-      {create.isError && (
-        <Alert variant="destructive" role="alert">
-          {formErrorMessage(create.error, tokenMessages.createFailed)}
-        </Alert>
-      )}
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={create.isPending || noScopes || !name.trim()}>
-          {create.isPending && <LoaderCircle className="animate-spin" aria-hidden="true" />}
-          Create token
-        </Button>
-      </DialogFooter>
+      <CreateFormFooter
+        error={create.isError ? create.error : null}
+        failedMessage={tokenMessages.createFailed}
+        pending={create.isPending}
+        disabled={noScopes || !name.trim()}
+        submitLabel="Create token"
+        onCancel={onCancel}
+      />
     </form>
   );
 }

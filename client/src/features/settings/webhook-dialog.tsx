@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Copy, KeyRound, LoaderCircle } from 'lucide-react';
+import { KeyRound } from 'lucide-react';
 import {
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENTS,
@@ -9,16 +9,14 @@ import {
   type WebhookEvent,
   type WebhookKind,
 } from '@clipshift/shared';
-import { formErrorMessage } from '@/api/errors';
 import { useCreateWebhook, webhookMessages } from '@/api/webhooks';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { useCopyWithToast } from './use-copy';
+import { CreateFormFooter, ShownOnce } from './create-dialog-parts';
 
 /** 32 random bytes as hex, the same strength as the server's generated secrets. */
 function generateSecret(): string {
@@ -32,25 +30,15 @@ const KIND_HINTS: Record<WebhookKind, string> = {
 };
 
 function SecretShownOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
-  const copy = useCopyWithToast('Secret copied', 'Could not copy the secret');
   return (
-    <>
-      <DialogHeader>
-        <DialogTitle>Save the signing secret</DialogTitle>
-        <DialogDescription>It is shown this once: Clipshift stores it encrypted and never shows it again.</DialogDescription>
-      </DialogHeader>
-      <div className="flex items-center gap-2">
-        <Input readOnly value={secret} aria-label="Signing secret" className="font-mono text-xs" data-testid="webhook-secret" />
-        <Button type="button" variant="outline" size="icon" aria-label="Copy secret" onClick={() => void copy(secret)}>
-          <Copy aria-hidden="true" />
-        </Button>
-      </div>
-      <DialogFooter>
-        <Button type="button" onClick={onDone}>
-          Done
-        </Button>
-      </DialogFooter>
-    </>
+    <ShownOnce
+      title="Save the signing secret"
+      description="It is shown this once: Clipshift stores it encrypted and never shows it again."
+      value={secret}
+      what={{ label: 'Signing secret', copy: 'Copy secret', copied: 'Secret copied', copyFailed: 'Could not copy the secret' }}
+      testId="webhook-secret"
+      onDone={onDone}
+    />
   );
 }
 
@@ -134,20 +122,14 @@ function WebhookForm({ onCreated, onCancel }: { onCreated: (secret: string | nul
           </div>
         </div>
       )}
-      {create.isError && (
-        <Alert variant="destructive" role="alert">
-          {formErrorMessage(create.error, webhookMessages.createFailed)}
-        </Alert>
-      )}
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={create.isPending || noEvents || !url.trim()}>
-          {create.isPending && <LoaderCircle className="animate-spin" aria-hidden="true" />}
-          Add webhook
-        </Button>
-      </DialogFooter>
+      <CreateFormFooter
+        error={create.isError ? create.error : null}
+        failedMessage={webhookMessages.createFailed}
+        pending={create.isPending}
+        disabled={noEvents || !url.trim()}
+        submitLabel="Add webhook"
+        onCancel={onCancel}
+      />
     </form>
   );
 }
