@@ -102,7 +102,8 @@ export function momentClipJob(deps: AppDeps): JobDefinition<{ momentId: string }
       } catch (error) {
         // The streamer's other run is busy: graphile-worker's backoff brings the job back.
         if (isUniqueViolation(error) && !ctx.attempts.last) throw new Error(`${streamer.name} has a download running; the moment's clip follows it`);
-        if (await settleFailure(deps, { ...moment, clip_id: clipId }, error, ctx)) throw error;
+        const reason = isUniqueViolation(error) ? new AppError('CONFLICT', `Clip ${clipId} was made, but ${streamer.name} had another download running every time it was to be fetched`) : error;
+        if (await settleFailure(deps, { ...moment, clip_id: clipId }, reason, ctx)) throw error;
       }
     },
   });
