@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CRON } from '../../server/src/app/jobs.ts';
 import { runJob, runTypedJob, toTaskList } from '../../server/src/jobs/adapter.ts';
 import { createLogger } from '../../server/src/platform/logger.ts';
-import { AUTO_PUBLISH_JOB, LOGS_TRIM_JOB, POST_JOB, RECOVER_JOB, REFRESH_STATS_JOB, REFRESH_TOKENS_JOB, RENDER_JOB, RUN_JOB, SCHEDULE_JOB, SUBTITLE_JOB } from '../../server/src/platform/queue/contracts.ts';
+import { AUTO_PUBLISH_JOB, LIVE_CHECK_JOB, LOGS_TRIM_JOB, MOMENT_CLIP_JOB, POST_JOB, RECOVER_JOB, REFRESH_STATS_JOB, REFRESH_TOKENS_JOB, RENDER_JOB, RUN_JOB, SCHEDULE_JOB, SUBTITLE_JOB } from '../../server/src/platform/queue/contracts.ts';
 import { defineJob, jobContract, type JobContext } from '../../server/src/platform/queue/define.ts';
 import { enqueue, jobKey } from '../../server/src/platform/queue/queue.ts';
 
@@ -46,7 +46,10 @@ describe('typed job definitions', () => {
       ['publishing/expire-media', 'media-retention'],
       ['publishing/refresh-stats', 'publishing-refresh-stats'],
       ['publishing/refresh-tokens', 'publishing-refresh-tokens'],
+      ['moments/check-live', 'moments-check-live'],
     ]);
+    expect(jobKey(LIVE_CHECK_JOB, {})).toBe('moments-check-live');
+    expect(jobKey(MOMENT_CLIP_JOB, { momentId: 'm' })).toBe('moment:m');
     expect(jobKey(REFRESH_STATS_JOB, {})).toBe('publishing-refresh-stats');
     expect(jobKey(REFRESH_TOKENS_JOB, {})).toBe('publishing-refresh-tokens');
   });
