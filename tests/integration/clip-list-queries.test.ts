@@ -9,10 +9,10 @@ import { createTestApp, startTestServer, type TestApp, type TestServer } from '.
 /** Clips in the library: more than the largest page asked for, so every page is full. */
 const CLIPS = 60;
 /**
- * Statements of one GET /api/clips: the session and the page (each clip's posts and render, and the
- * total, ride in it as columns). Whatever the page size: a lookup per clip would multiply it.
+ * Statements of one GET /api/clips: the session, the page (each clip's posts and render ride in it as
+ * columns) and the total beside it. Whatever the page size: a lookup per clip would multiply it.
  */
-const STATEMENTS_PER_PAGE = 2;
+const STATEMENTS_PER_PAGE = 3;
 
 /**
  * A library whose every clip has what the list shows beyond its own row: a studio edit, two posts

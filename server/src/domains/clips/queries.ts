@@ -61,9 +61,11 @@ export class ClipPageColumns<T extends object> {
 
 /**
  * A page of the user's library, newest clip first, filtered by streamer and title, with the other
- * domains' columns and the total, in one statement. The count (it reads every match) runs only for a
- * full page: a shorter one is the end of the list, so its total is its offset plus its rows. The
- * columns and the count are computed once the page's rows are chosen, for those rows only.
+ * domains' columns (computed once the page's rows are chosen, for those rows only), and the total.
+ * The page and the count (it reads every match, through the title's trigram index) run as two
+ * statements at once on two connections: inside the page's statement the count could overlap
+ * nothing, and under load the route's p99 was 1.7× the bare handler's against 1.4× this way
+ * (decision 0031, "2026-11-28").
  */
 export async function selectClipPage<T extends object>(
   db: DbOrTrx,
@@ -77,19 +79,11 @@ export async function selectClipPage<T extends object>(
   const offset = (input.page - 1) * input.limit;
   const page = filtered.select(LIST_COLUMNS).orderBy('twitch_created_at', 'desc').orderBy('id', 'desc').limit(input.limit).offset(offset);
   const count = filtered.select(sql<number>`count(*)::int`.as('total'));
-  // PostgreSQL runs the count's subplan only when the case reaches it (never for a partial page).
-  const matches = sql<number | null>`case when count(*) over () < ${input.limit} then null else (${count}) end`;
-  const rows = await db
-    .selectFrom(page.as('page'))
-    .selectAll('page')
-    .select(columns?.selections ?? [])
-    .select(matches.as('matches'))
-    .orderBy('page.twitch_created_at', 'desc')
-    .orderBy('page.id', 'desc')
-    .execute();
-  const first = rows[0];
-  // No row: no match at all on the first page; past the end of the list, only a count can tell.
-  const total = first ? (first.matches ?? offset + rows.length) : input.page === 1 ? 0 : (await count.executeTakeFirstOrThrow()).total;
+  const [rows, counted] = await Promise.all([
+    db.selectFrom(page.as('page')).selectAll('page').select(columns?.selections ?? []).orderBy('page.twitch_created_at', 'desc').orderBy('page.id', 'desc').execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  const total = counted.total;
   // The named columns are T's (ClipPageColumns), which the builder's types cannot follow through its selections.
   return { rows: rows as (ClipListRow & T)[], total };
 }

@@ -83,7 +83,8 @@ export async function toClips(db: DbOrTrx, rows: readonly ClipListRow[]): Promis
 
 /**
  * Each clip's posts and render ride in the page's own statement, as columns that publishing and
- * subtitles build over their own tables (decision 0031): with the session, a page is two statements.
+ * subtitles build over their own tables (decision 0031): with the session and the count (which runs
+ * beside the page), a page is three statements.
  */
 const ACTIVITY_COLUMNS = new ClipPageColumns((clipRowId) => ({ posts: postedToColumn(clipRowId), latest_request: renderStateColumn(clipRowId) }));
 
