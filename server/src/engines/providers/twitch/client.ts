@@ -3,7 +3,7 @@ import { createAppTokenSource } from './auth.ts';
 import { downloadClip } from './download.ts';
 import { createClipSourceResolver } from './gql.ts';
 import { createHelix, type Helix, type QueryParams } from './helix.ts';
-import { getArchiveVideos, getClipsByIds, getLiveStreams, type TwitchStream, type TwitchVideo } from './streams.ts';
+import { getArchiveVideos, getClipsByIds, getLiveStreams, idBatches, type TwitchStream, type TwitchVideo } from './streams.ts';
 import { defaultSleep, type Sleep } from '../http/runtime.ts';
 import type { TwitchRuntime } from './runtime.ts';
 import { createUserAuth, type AuthorizeParams, type VodClipRequest } from './user.ts';
@@ -231,10 +231,9 @@ async function collectWindow(listing: Listing, start: number, end: number): Prom
 
 /** Game id → name, asking Helix in batches of 100 ids (A5); unknown ids are simply absent. */
 async function getGames(helix: Helix, ids: readonly string[], signal?: AbortSignal): Promise<Map<string, string>> {
-  const unique = [...new Set(ids.filter((id) => id !== ''))];
   const names = new Map<string, string>();
-  for (let offset = 0; offset < unique.length; offset += MAX_PAGE) {
-    const query: QueryParams = unique.slice(offset, offset + MAX_PAGE).map((id) => ['id', id] as const);
+  for (const batch of idBatches(ids)) {
+    const query: QueryParams = batch.map((id) => ['id', id] as const);
     const body = await helix.get('/games', query, gamesResponseSchema, signal);
     for (const game of body.data) names.set(game.id, game.name);
   }

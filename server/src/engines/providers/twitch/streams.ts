@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { storableText } from '../http/runtime.ts';
 import type { Helix } from './helix.ts';
-import { clipsResponseSchema, type TwitchClip } from './types.ts';
+import { clipsResponseSchema, text, type TwitchClip } from './types.ts';
 
 /** Helix's id batch limit (Get Streams, Get Clips, Get Videos). */
 const MAX_IDS = 100;
-
-const text = () => z.string().transform(storableText);
 
 const streamSchema = z.object({
   id: text(),
@@ -32,16 +29,18 @@ const videoSchema = z.object({
 export type TwitchVideo = z.infer<typeof videoSchema>;
 const videosResponseSchema = z.object({ data: z.array(videoSchema) });
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
-  return out;
+/** The distinct ids in Helix-sized batches. */
+export function idBatches(ids: readonly string[]): string[][] {
+  const unique = [...new Set(ids.filter((id) => id !== ''))];
+  const batches: string[][] = [];
+  for (let start = 0; start < unique.length; start += MAX_IDS) batches.push(unique.slice(start, start + MAX_IDS));
+  return batches;
 }
 
 /** The live streams of these broadcasters (offline ones are simply missing), 100 per request. */
 export async function getLiveStreams(helix: Helix, userIds: readonly string[], signal?: AbortSignal): Promise<Map<string, TwitchStream>> {
   const live = new Map<string, TwitchStream>();
-  for (const batch of chunks([...new Set(userIds)], MAX_IDS)) {
+  for (const batch of idBatches(userIds)) {
     const query = [...batch.map((id) => ['user_id', id] as const), ['first', String(MAX_IDS)] as const, ['type', 'live'] as const];
     const body = await helix.get('/streams', query, streamsResponseSchema, signal);
     for (const stream of body.data) live.set(stream.user_id, stream);
@@ -58,7 +57,7 @@ export async function getArchiveVideos(helix: Helix, userId: string, signal?: Ab
 /** Clips by id (missing ones, e.g. still being made, are left out). */
 export async function getClipsByIds(helix: Helix, ids: readonly string[], signal?: AbortSignal): Promise<TwitchClip[]> {
   const clips: TwitchClip[] = [];
-  for (const batch of chunks([...new Set(ids)], MAX_IDS)) {
+  for (const batch of idBatches(ids)) {
     const body = await helix.get('/clips', batch.map((id) => ['id', id] as const), clipsResponseSchema, signal);
     clips.push(...body.data);
   }

@@ -21,7 +21,7 @@ export const errorBodySchema = z.object({
 });
 
 /** Text Twitch's users wrote (titles, names): cleaned once here, where it enters, so every write of it can be stored. */
-const text = () => z.string().transform(storableText);
+export const text = () => z.string().transform(storableText);
 
 /** `pagination` is `{}` on the last page in production and missing in twitch-cli's mock. */
 const paginationSchema = z
