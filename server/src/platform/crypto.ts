@@ -45,3 +45,12 @@ export function hasValidSignature(appSecret: string, purpose: string, value: str
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+
+/**
+ * What the database keeps of a high-entropy credential (a session's secret, an API token, an
+ * approval link): its SHA-256. The value already carries its randomness, so no salt or slowness is
+ * needed for the hash to be irreversible.
+ */
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}

@@ -1,4 +1,4 @@
-import { sha256 } from '@oslojs/crypto/sha2';
+import { hashSecret } from '../../platform/crypto.ts';
 import { constantTimeEqual } from '@oslojs/crypto/subtle';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import type { PublicUser } from '@clipshift/shared';
@@ -16,10 +16,6 @@ const SESSION_RENEW_BELOW_MS = SESSION_TTL_MS / 2;
 
 function randomToken(bytes: number): string {
   return encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(bytes)));
-}
-
-function hashSecret(secret: string): Buffer {
-  return Buffer.from(sha256(new TextEncoder().encode(secret)));
 }
 
 export interface CreatedSession {

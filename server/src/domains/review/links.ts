@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '../../platform/crypto.ts';
 import { APPROVAL_LINK_DAYS, APPROVAL_LINK_MESSAGES, type ApprovalLinkState } from '@clipshift/shared';
 import type { DbOrTrx } from '../../platform/db/database.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
@@ -29,13 +30,8 @@ export function issueLinkToken(): IssuedToken {
   return { token, hash: hashLinkToken(token) };
 }
 
-/**
- * SHA-256 and no key: the token already carries 256 bits of chance, so the hash needs no salt
- * or slowness to be irreversible, and a lookup by hash reveals nothing of the token through timing.
- */
-function hashLinkToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
+/** A lookup by the stored hash (platform's hashSecret) reveals nothing of the token through timing. */
+const hashLinkToken = hashSecret;
 
 export const linkInvalid = () => notFound(APPROVAL_LINK_MESSAGES.invalid);
 

@@ -1,4 +1,4 @@
-import { sha256 } from '@oslojs/crypto/sha2';
+import { hashSecret } from '../../platform/crypto.ts';
 import { constantTimeEqual } from '@oslojs/crypto/subtle';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { TOKEN_PREFIX, TOKENS_PER_USER_MAX, type ApiToken, type CreatedToken, type CreateTokenInput, type PublicUser, type TokenScope } from '@clipshift/shared';
@@ -29,7 +29,6 @@ const TOO_MANY_FAILURES = 'Too many requests with an invalid API token from this
 const TOO_MANY_REQUESTS = 'This API token made too many requests. Please slow down and try again in a moment.';
 
 const randomPart = (bytes: number) => encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(bytes)));
-const hashSecret = (secret: string) => Buffer.from(sha256(new TextEncoder().encode(secret)));
 
 function toApiToken(row: TokenColumns): ApiToken {
   return {
